@@ -1,0 +1,50 @@
+"""The ``hidekit`` command line: verbs that read like the task, each a thin layer on the API."""
+
+from __future__ import annotations
+
+import typer
+
+from hidekit import __version__
+from hidekit.cli import (
+    anonymize_cmd,
+    demo_cmd,
+    link_cmd,
+    risk_cmd,
+    select_cmd,
+    table_cmds,
+    text_cmds,
+    text_risk_cmd,
+)
+
+app = typer.Typer(
+    name="hidekit",
+    help="Prepare personal data for safe release: measure re-identification risk, choose key "
+    "variables, de-identify tables and clinical text.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+text_app = typer.Typer(help="Free text: detect, train, evaluate, anonymize PHI; measure text risk.",
+                       no_args_is_help=True)
+app.add_typer(text_app, name="text")
+
+
+def _version(value: bool):
+    if value:
+        typer.echo(f"hidekit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                      help="Show the version and exit.")):
+    """hidekit."""
+
+
+for module in (risk_cmd, select_cmd, table_cmds, anonymize_cmd, link_cmd, demo_cmd):
+    module.register(app)
+for module in (text_cmds, text_risk_cmd):
+    module.register(text_app)
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

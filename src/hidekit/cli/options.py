@@ -1,0 +1,30 @@
+"""Options shared by several commands, defined once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+DataArg = typer.Argument(..., help="Data file: CSV, Parquet, Stata .dta, SPSS .sav, SAS .sas7bdat, Excel.")
+KeysOpt = typer.Option(..., "--keys", "-k", help="Key variables (quasi-identifiers), comma-separated.")
+CellMinOpt = typer.Option(3, "--cell-min", min=1, help="Cells smaller than this put records at risk (RP).")
+ByOpt = typer.Option(None, "--by", help="Also report per subgroup of this variable.")
+EngineOpt = typer.Option("duckdb", "--engine", help="Counting engine: duckdb (default) or spark.")
+SepOpt = typer.Option(None, "--sep", help="CSV delimiter (detected among , ; tab | when omitted).")
+JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON on stdout.")
+ReportOpt = typer.Option(None, "--report", help="Write a self-contained HTML report here.")
+
+
+def load_engine(data: Path, engine: str, sep: str | None):
+    """Read the file once and wrap it in the chosen engine."""
+    from hidekit.engines import ENGINES, make_engine
+    from hidekit.errors import OptionError
+    from hidekit.io import read_table
+
+    if engine not in ENGINES:
+        raise OptionError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
+    ds = read_table(data, sep=sep)
+    if len(ds.frame) == 0:
+        raise OptionError(f"{data}: the file has no records")
+    return make_engine(ds, engine)

@@ -1,0 +1,116 @@
+"""The one interface for counting cells of key sets.
+
+Risk measurement, variable selection, suppression checks and k-anonymity verification all ask an
+engine the same few questions: how big is each cell of these keys, and, for many key sets at once,
+how many cells and how many records sit in small cells. Missing values are a category of their own.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from hidekit.errors import OptionError, require_columns
+
+COUNT_COLUMN = "_n"
+
+
+@dataclass(frozen=True)
+class CellStats:
+    """Summary of the cells of one key set (equivalence classes, in k-anonymity terms)."""
+
+    keys: tuple[str, ...]
+    records: int
+    cells: int
+    k: int
+    uniques: int
+    at_risk: int
+    cell_min: int
+
+    @property
+    def rp(self) -> float:
+        """Risk proportion: share of records in cells smaller than ``cell_min``."""
+        return self.at_risk / self.records if self.records else 0.0
+
+    @property
+    def cr(self) -> float:
+        """Cell ratio: non-empty cells per record (El Emam's average prosecutor risk)."""
+        return self.cells / self.records if self.records else 0.0
+
+    @property
+    def ratio(self) -> float:
+        return self.rp / self.cr if self.cr else 0.0
+
+    @classmethod
+    def from_sizes(cls, keys: Sequence[str], sizes: np.ndarray, cell_min: int) -> CellStats:
+        sizes = np.asarray(sizes, dtype=np.int64)
+        return cls(
+            keys=tuple(keys),
+            records=int(sizes.sum()),
+            cells=int(sizes.size),
+            k=int(sizes.min()) if sizes.size else 0,
+            uniques=int((sizes == 1).sum()),
+            at_risk=int(sizes[sizes < cell_min].sum()),
+            cell_min=int(cell_min),
+        )
+
+
+def check_cell_min(cell_min: int) -> int:
+    if int(cell_min) < 1:
+        raise OptionError(f"cell-min must be at least 1, got {cell_min}")
+    return int(cell_min)
+
+
+class Engine(ABC):
+    """Counts cells of key sets over one table. Subclasses: DuckDB (default), Spark."""
+
+    name: str = "engine"
+
+    @property
+    @abstractmethod
+    def columns(self) -> list[str]: ...
+
+    @property
+    @abstractmethod
+    def n_records(self) -> int: ...
+
+    @abstractmethod
+    def cell_counts(self, keys: Sequence[str]) -> pd.DataFrame:
+        """One row per cell: the key values and its size in column ``_n``."""
+
+    @abstractmethod
+    def keyset_stats(self, keysets: Sequence[Sequence[str]], cell_min: int) -> list[CellStats]:
+        """CellStats of each key set, counted together (one pass where the engine allows)."""
+
+    @abstractmethod
+    def record_cell_sizes(self, keys: Sequence[str]) -> np.ndarray:
+        """For each record, in row order, the size of its cell."""
+
+    @abstractmethod
+    def split(self, by: str) -> list[tuple[object, Engine]]:
+        """One engine per value of ``by`` (missing included), in sorted order."""
+
+    # Shared conveniences -------------------------------------------------
+    def check_keys(self, keys: Sequence[str]) -> list[str]:
+        keys = list(keys)
+        require_columns(self.columns, keys)
+        if len(set(keys)) != len(keys):
+            dup = sorted({k for k in keys if keys.count(k) > 1})
+            raise OptionError(f"key listed twice: {', '.join(dup)}")
+        return keys
+
+    def class_sizes(self, keys: Sequence[str]) -> np.ndarray:
+        """Sizes of all cells of ``keys`` (order unspecified)."""
+        if not keys:
+            return np.array([self.n_records], dtype=np.int64) if self.n_records else np.array([], np.int64)
+        return self.cell_counts(keys)[COUNT_COLUMN].to_numpy(dtype=np.int64)
+
+    def stats(self, keys: Sequence[str], cell_min: int = 3) -> CellStats:
+        return self.keyset_stats([list(keys)], cell_min)[0]
+
+    def is_k_anonymous(self, keys: Sequence[str], k: int) -> bool:
+        return self.stats(keys, cell_min=k).at_risk == 0

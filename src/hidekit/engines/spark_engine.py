@@ -1,0 +1,165 @@
+"""PySpark engine: the same questions as DuckDB, for data that outgrows one machine.
+
+All key sets of a step are counted in one job with GROUPING SETS; ``grouping_id`` tells which
+set each cell belongs to. Missing values group together, as in the DuckDB engine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, check_cell_min
+from hidekit.errors import InputError
+
+_ROW = "__hidekit_row"
+
+
+def _bq(name: str) -> str:
+    return "`" + str(name).replace("`", "``") + "`"
+
+
+@lru_cache(maxsize=1)
+def get_spark(master: str | None = None):
+    """A shared local SparkSession, quiet and small (tests and single machines)."""
+    try:
+        from pyspark.sql import SparkSession
+    except ImportError as exc:  # pragma: no cover - depends on install
+        raise InputError("the Spark engine needs PySpark: pip install 'hidekit[spark]'") from exc
+    master = master or os.environ.get("HIDEKIT_SPARK_MASTER", "local[2]")
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    spark = (
+        SparkSession.builder.master(master)
+        .appName("hidekit")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", os.environ.get("HIDEKIT_SPARK_PARTITIONS", "4"))
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.driver.memory", os.environ.get("HIDEKIT_SPARK_MEMORY", "2g"))
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def _spark_ready(frame: pd.DataFrame) -> pd.DataFrame:
+    """Object columns become strings (None stays missing) so Spark infers one type per column."""
+    out = frame.copy()
+    for col in out.columns:
+        s = out[col]
+        if isinstance(s.dtype, pd.CategoricalDtype):
+            s = s.astype(object)
+        if s.dtype == object:
+            s = s.map(lambda v: None if v is None or (isinstance(v, float) and np.isnan(v)) else str(v))
+        out[col] = s
+    return out
+
+
+class SparkEngine(Engine):
+    name = "spark"
+
+    def __init__(self, data, spark=None):
+        self._spark = spark or get_spark()
+        from pyspark.sql import DataFrame as SparkDataFrame
+        from pyspark.sql import functions as F
+
+        if isinstance(data, SparkDataFrame):
+            sdf = data
+        else:
+            sdf = self._spark.createDataFrame(_spark_ready(pd.DataFrame(data).reset_index(drop=True)))
+            # Row order of a pandas frame survives through an explicit row number.
+        if _ROW not in sdf.columns:
+            sdf = sdf.withColumn(_ROW, F.monotonically_increasing_id())
+        self._sdf = sdf.cache()
+        self._n = None
+        self._view = f"hidekit_{id(self)}"
+        self._sdf.createOrReplaceTempView(self._view)
+
+    @classmethod
+    def from_path(cls, path, sep: str | None = None, spark=None) -> SparkEngine:
+        """Read CSV or Parquet with Spark itself, for files larger than the driver's memory."""
+        spark = spark or get_spark()
+        path = str(path)
+        if path.endswith((".parquet", ".pq")):
+            return cls(spark.read.parquet(path), spark)
+        return cls(spark.read.csv(path, header=True, sep=sep or ",", inferSchema=True), spark)
+
+    @property
+    def columns(self) -> list[str]:
+        return [c for c in self._sdf.columns if c != _ROW]
+
+    @property
+    def n_records(self) -> int:
+        if self._n is None:
+            self._n = int(self._sdf.count())
+        return self._n
+
+    def cell_counts(self, keys: Sequence[str]) -> pd.DataFrame:
+        keys = self.check_keys(keys)
+        if not keys:
+            return pd.DataFrame({COUNT_COLUMN: [self.n_records]})
+        out = self._sdf.groupBy(*keys).count().withColumnRenamed("count", COUNT_COLUMN)
+        return out.toPandas()
+
+    def record_cell_sizes(self, keys: Sequence[str]) -> np.ndarray:
+        from pyspark.sql import Window
+        from pyspark.sql import functions as F
+
+        keys = self.check_keys(keys)
+        if not keys:
+            return np.full(self.n_records, self.n_records, dtype=np.int64)
+        w = Window.partitionBy(*[F.col(_bq(k)) for k in keys])
+        sized = self._sdf.select(_ROW, F.count(F.lit(1)).over(w).alias("size")).orderBy(_ROW)
+        return sized.toPandas()["size"].to_numpy(dtype=np.int64)
+
+    def keyset_stats(self, keysets: Sequence[Sequence[str]], cell_min: int) -> list[CellStats]:
+        cell_min = check_cell_min(cell_min)
+        keysets = [self.check_keys(ks) for ks in keysets]
+        if not keysets:
+            return []
+        n = self.n_records
+        if n == 0:
+            return [CellStats(tuple(ks), 0, 0, 0, 0, 0, cell_min) for ks in keysets]
+        universe = sorted({k for ks in keysets for k in ks}, key=self.columns.index)
+        if not universe:  # only empty key sets: one cell of every record
+            return [CellStats.from_sizes((), np.array([n]), cell_min) for _ in keysets]
+        sets = []
+        for ks in keysets:
+            if frozenset(ks) not in sets:
+                sets.append(frozenset(ks))
+        width = len(universe)
+
+        def gid(s: frozenset) -> int:  # grouping_id: bit set where the column is rolled up
+            return sum(1 << (width - 1 - i) for i, c in enumerate(universe) if c not in s)
+
+        cols = ", ".join(_bq(c) for c in universe)
+        grouping = ", ".join("(" + ", ".join(_bq(c) for c in universe if c in s) + ")" for s in sets)
+        sql = (
+            f"SELECT gid, count(*) AS cells, min(n) AS k, sum(CASE WHEN n = 1 THEN 1 ELSE 0 END) AS uniques, "
+            f"sum(CASE WHEN n < {cell_min} THEN n ELSE 0 END) AS at_risk FROM ("
+            f"SELECT grouping_id({cols}) AS gid, count(*) AS n FROM {self._view} "
+            f"GROUP BY GROUPING SETS ({grouping})) GROUP BY gid"
+        )
+        rows = {int(r["gid"]): r for r in self._spark.sql(sql).collect()}
+        out = []
+        for ks in keysets:
+            r = rows[gid(frozenset(ks))]
+            out.append(CellStats(tuple(ks), n, int(r["cells"]), int(r["k"]), int(r["uniques"]),
+                                 int(r["at_risk"]), cell_min))
+        return out
+
+    def split(self, by: str) -> list[tuple[object, Engine]]:
+        from pyspark.sql import functions as F
+
+        self.check_keys([by])
+        values = [r[0] for r in self._sdf.select(by).distinct().collect()]
+        values.sort(key=lambda v: (v is None, str(type(v)), v if v is not None else 0))
+        return [
+            (v, SparkEngine(self._sdf.filter(F.col(_bq(by)).eqNullSafe(v)), self._spark))
+            for v in values
+        ]

@@ -1,0 +1,45 @@
+"""User-facing errors: each carries a one-line message the CLI prints as-is."""
+
+
+class HidekitError(Exception):
+    """Base class for problems the user can fix (bad input, bad options)."""
+
+
+class InputError(HidekitError):
+    """The data could not be read or does not have what was asked for."""
+
+
+class ColumnNotFound(InputError):
+    def __init__(self, missing, available):
+        self.missing = list(missing)
+        self.available = list(available)
+        shown = ", ".join(repr(c) for c in self.available[:12])
+        more = "" if len(self.available) <= 12 else f", … ({len(self.available)} columns)"
+        super().__init__(
+            f"column{'s' if len(self.missing) > 1 else ''} not in the data: "
+            f"{', '.join(repr(m) for m in self.missing)} (available: {shown}{more})"
+        )
+
+
+class OptionError(HidekitError):
+    """An option or parameter is outside its allowed range."""
+
+
+class PolicyError(HidekitError):
+    """A release would break the plan's rules (identifier left, risk limit not met)."""
+
+
+def require_columns(frame_columns, wanted):
+    """Raise ColumnNotFound naming every wanted column that is absent."""
+    cols = list(frame_columns)
+    missing = [w for w in wanted if w not in cols]
+    if missing:
+        raise ColumnNotFound(missing, cols)
+
+
+def require_fraction(name, value):
+    """Thresholds such as RP limits are shares: refuse anything outside [0, 1]."""
+    if value is None:
+        return
+    if not (0.0 <= float(value) <= 1.0):
+        raise OptionError(f"{name} must be between 0 and 1, got {value}")

@@ -1,0 +1,207 @@
+"""Read any table a custodian is likely to hold, keeping its labels.
+
+CSV (delimiter detected among , ; tab |), Parquet, Stata .dta, SPSS .sav/.zsav, SAS .sas7bdat/.xpt,
+Excel, and in-memory pandas / Polars / Arrow tables. Empty cells are missing values.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pandas as pd
+
+from hidekit.errors import InputError
+from hidekit.io.dataset import Dataset
+
+CSV_DELIMITERS = [",", ";", "\t", "|"]
+_SUFFIX_FORMAT = {
+    ".csv": "csv",
+    ".txt": "csv",
+    ".tsv": "csv",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".dta": "stata",
+    ".sav": "spss",
+    ".zsav": "spss",
+    ".por": "spss",
+    ".sas7bdat": "sas",
+    ".xpt": "sas",
+    ".xlsx": "excel",
+    ".xls": "excel",
+    ".xlsm": "excel",
+}
+ENCODINGS = ("utf-8-sig", "cp1252", "latin-1")
+
+
+def detect_format(path: Path) -> str:
+    fmt = _SUFFIX_FORMAT.get(path.suffix.lower())
+    if fmt is None:
+        raise InputError(
+            f"{path}: unknown file type {path.suffix!r} "
+            f"(expected one of {', '.join(sorted(_SUFFIX_FORMAT))})"
+        )
+    return fmt
+
+
+def detect_delimiter(sample: str) -> str:
+    """Pick the delimiter among , ; tab | that splits the sample's lines most consistently."""
+    lines = [ln for ln in sample.splitlines() if ln.strip()][:50]
+    if not lines:
+        return ","
+    try:
+        return csv.Sniffer().sniff("\n".join(lines), delimiters="".join(CSV_DELIMITERS)).delimiter
+    except csv.Error:
+        pass
+    best, best_score = ",", -1.0
+    for d in CSV_DELIMITERS:
+        counts = [ln.count(d) for ln in lines]
+        if counts[0] == 0:
+            continue
+        same = sum(c == counts[0] for c in counts) / len(counts)
+        score = same * 1000 + counts[0]
+        if score > best_score:
+            best, best_score = d, score
+    return best
+
+
+def _decode(raw: bytes, path: Path, encoding: str | None) -> tuple[str, str]:
+    if encoding:
+        try:
+            return raw.decode(encoding), encoding
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}: not valid {encoding} at byte {exc.start}") from exc
+    try:
+        return raw.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    # cp1252 is the common legacy encoding of survey CSVs; latin-1 decodes anything.
+    for enc in ("cp1252", "latin-1"):
+        try:
+            return raw.decode(enc), enc
+        except UnicodeDecodeError:
+            continue
+    raise InputError(f"{path}: cannot decode the file")  # pragma: no cover
+
+
+def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) -> Dataset:
+    raw = path.read_bytes()
+    if not raw.strip():
+        raise InputError(f"{path}: the file is empty")
+    text, used = _decode(raw, path, encoding)
+    delimiter = sep or detect_delimiter(text[:65536])
+    try:
+        frame = pd.read_csv(
+            io.StringIO(text),
+            sep=delimiter,
+            dtype=str,
+            keep_default_na=False,
+            na_values=[""],
+            skipinitialspace=False,
+        )
+    except pd.errors.EmptyDataError as exc:
+        raise InputError(f"{path}: the file is empty") from exc
+    except pd.errors.ParserError as exc:
+        raise InputError(f"{path}: cannot parse as CSV with delimiter {delimiter!r}: {exc}") from exc
+    frame = _infer_numeric(frame)
+    return Dataset(frame, "csv", path, options={"sep": delimiter, "encoding": used})
+
+
+def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
+    """Turn columns whose every present value is a number into numbers; leave the rest as text.
+
+    A column of mixed numbers and words stays text: nothing is silently coerced to missing.
+    """
+    out = {}
+    for col in frame.columns:
+        s = frame[col]
+        present = s.dropna()
+        if len(present) and present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
+            out[col] = pd.to_numeric(s).astype("Int64")
+        elif len(present) and present.str.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*").all():
+            out[col] = pd.to_numeric(s)
+        else:
+            out[col] = s
+    return pd.DataFrame(out, index=frame.index)
+
+
+def _read_stat(path: Path, fmt: str, encoding: str | None) -> Dataset:
+    import pyreadstat
+
+    readers = {
+        "stata": pyreadstat.read_dta,
+        "spss": pyreadstat.read_por if path.suffix.lower() == ".por" else pyreadstat.read_sav,
+        "sas": pyreadstat.read_xport if path.suffix.lower() == ".xpt" else pyreadstat.read_sas7bdat,
+    }
+    kwargs = {"encoding": encoding} if encoding else {}
+    try:
+        frame, meta = readers[fmt](str(path), **kwargs)
+    except Exception as exc:  # pyreadstat raises its own ReadstatError / PyreadstatError
+        raise InputError(f"{path}: cannot read as {fmt} file: {exc}") from exc
+    var_labels = {
+        name: label
+        for name, label in zip(meta.column_names, meta.column_labels or [], strict=False)
+        if label
+    }
+    value_labels = {
+        col: meta.value_labels.get(lbl, {})
+        for col, lbl in (meta.variable_to_label or {}).items()
+        if lbl in (meta.value_labels or {})
+    }
+    frame = frame.replace({"": None}) if len(frame) else frame
+    return Dataset(
+        frame,
+        fmt,
+        path,
+        variable_labels=var_labels,
+        value_labels=value_labels,
+        options={"file_encoding": getattr(meta, "file_encoding", None)},
+    )
+
+
+def read_table(
+    source, *, sep: str | None = None, encoding: str | None = None, sheet: str | int | None = None
+) -> Dataset:
+    """Read a path or an in-memory table (pandas, Polars, Arrow, Dataset) into a Dataset."""
+    if isinstance(source, Dataset):
+        return source
+    if isinstance(source, pd.DataFrame):
+        return Dataset(source, "frame")
+    frame = _from_foreign_frame(source)
+    if frame is not None:
+        return Dataset(frame, "frame")
+    path = Path(source)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder, expected a data file")
+    if path.stat().st_size == 0:
+        raise InputError(f"{path}: the file is empty")
+    fmt = detect_format(path)
+    if fmt == "csv":
+        ds = read_csv(path, sep=sep, encoding=encoding)
+    elif fmt == "parquet":
+        try:
+            ds = Dataset(pd.read_parquet(path), "parquet", path)
+        except Exception as exc:
+            raise InputError(f"{path}: cannot read as Parquet: {exc}") from exc
+    elif fmt == "excel":
+        try:
+            ds = Dataset(pd.read_excel(path, sheet_name=sheet or 0), "excel", path)
+        except Exception as exc:
+            raise InputError(f"{path}: cannot read as Excel: {exc}") from exc
+    else:
+        ds = _read_stat(path, fmt, encoding)
+    if ds.frame.shape[1] == 0:
+        raise InputError(f"{path}: no columns found")
+    return ds
+
+
+def _from_foreign_frame(source) -> pd.DataFrame | None:
+    mod = type(source).__module__
+    if mod.startswith("polars"):
+        return source.to_pandas()
+    if mod.startswith("pyarrow"):
+        return source.to_pandas()
+    return None

@@ -1,0 +1,140 @@
+"""Re-identification risk of a key set: k-anonymity, uniques, RP/CR, El Emam's prosecutor metrics.
+
+All figures come from the class sizes an engine counts; nothing here touches the records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from hidekit.engines import Engine, make_engine
+from hidekit.engines.base import check_cell_min
+from hidekit.errors import OptionError, require_fraction
+
+MISSING_NOTE = "missing values are a category of their own"
+
+
+@dataclass
+class RiskReport:
+    """Risk figures of one key set over one table (or one subgroup of it)."""
+
+    keys: list[str]
+    records: int
+    cells: int
+    k: int
+    uniques: int
+    at_risk: int
+    rp: float
+    cr: float
+    cell_min: int
+    threshold: float
+    prosecutor_highest: float
+    prosecutor_average: float
+    prosecutor_above_threshold: float
+    class_sizes: list[dict] = field(default_factory=list)
+    group: object = None
+    note: str = MISSING_NOTE
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        if self.group is None:
+            d.pop("group")
+        return d
+
+
+def size_distribution(sizes: np.ndarray) -> list[dict]:
+    """How many classes, and how many records, have each class size."""
+    if sizes.size == 0:
+        return []
+    values, counts = np.unique(sizes, return_counts=True)
+    return [
+        {"size": int(v), "classes": int(c), "records": int(v * c)}
+        for v, c in zip(values, counts, strict=True)
+    ]
+
+
+def report_from_sizes(keys: Sequence[str], sizes: np.ndarray, cell_min: int = 3,
+                      threshold: float | None = None, group=None) -> RiskReport:
+    """Every metric from the class sizes alone.
+
+    ``threshold`` is El Emam's risk threshold τ: a record is above it when 1/size > τ.
+    By default τ = 1/cell_min, so the share above it equals RP.
+    """
+    sizes = np.asarray(sizes, dtype=np.int64)
+    cell_min = check_cell_min(cell_min)
+    tau = 1.0 / cell_min if threshold is None else float(threshold)
+    records = int(sizes.sum())
+    cells = int(sizes.size)
+    k = int(sizes.min()) if cells else 0
+    at_risk = int(sizes[sizes < cell_min].sum())
+    above = int(sizes[(1.0 / np.maximum(sizes, 1)) > tau + 1e-12].sum()) if cells else 0
+    return RiskReport(
+        keys=list(keys),
+        records=records,
+        cells=cells,
+        k=k,
+        uniques=int((sizes == 1).sum()),
+        at_risk=at_risk,
+        rp=at_risk / records if records else 0.0,
+        cr=cells / records if records else 0.0,
+        cell_min=cell_min,
+        threshold=tau,
+        prosecutor_highest=1.0 / k if k else 0.0,
+        prosecutor_average=cells / records if records else 0.0,
+        prosecutor_above_threshold=above / records if records else 0.0,
+        class_sizes=size_distribution(sizes),
+        group=group,
+    )
+
+
+@dataclass
+class RiskResult:
+    overall: RiskReport
+    by: str | None = None
+    groups: list[RiskReport] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        d = self.overall.to_dict()
+        if self.by:
+            d["by"] = self.by
+            d["groups"] = [g.to_dict() for g in self.groups]
+        return d
+
+
+def measure_risk(data, keys: Sequence[str], *, cell_min: int = 3, threshold: float | None = None,
+                 by: str | None = None, engine: str | Engine = "duckdb") -> RiskResult:
+    """Risk of releasing ``keys`` from ``data`` (path, Dataset, DataFrame, or Engine).
+
+    With ``by``, the same figures per subgroup: cells are counted within each group.
+    """
+    require_fraction("threshold", threshold)
+    keys = list(keys)
+    if not keys:
+        raise OptionError("name at least one key variable")
+    eng = engine if isinstance(engine, Engine) else make_engine(data, engine)
+    if by is not None and by in keys:
+        raise OptionError(f"--by {by!r} is also a key variable")
+    eng.check_keys(keys + ([by] if by else []))
+    overall = report_from_sizes(keys, eng.class_sizes(keys), cell_min, threshold)
+    result = RiskResult(overall, by=by)
+    if by:
+        counts = eng.cell_counts([by, *keys])
+        for value, part in counts.groupby(by, dropna=False, sort=True):
+            result.groups.append(report_from_sizes(
+                keys, part["_n"].to_numpy(), cell_min, threshold,
+                group=None if _missing(value) else _plain(value)))
+    return result
+
+
+def _missing(v) -> bool:
+    try:
+        return bool(np.isnan(v))
+    except (TypeError, ValueError):
+        return v is None
+
+
+def _plain(v):
+    return v.item() if hasattr(v, "item") else v
