@@ -9,9 +9,11 @@ from hidekit.cli import (
     anonymize_cmd,
     demo_cmd,
     link_cmd,
+    release_cmd,
     risk_cmd,
+    scan_cmd,
     select_cmd,
-    table_cmds,
+    text_anon_cmd,
     text_cmds,
     text_risk_cmd,
 )
@@ -41,9 +43,9 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
     """hidekit."""
 
 
-for module in (risk_cmd, select_cmd, table_cmds, anonymize_cmd, link_cmd, demo_cmd):
+for module in (risk_cmd, select_cmd, scan_cmd, release_cmd, anonymize_cmd, link_cmd, demo_cmd):
     module.register(app)
-for module in (text_cmds, text_risk_cmd):
+for module in (text_cmds, text_anon_cmd, text_risk_cmd):
     module.register(text_app)
 
 if __name__ == "__main__":  # pragma: no cover
