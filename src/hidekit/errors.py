@@ -15,9 +15,12 @@ class ColumnNotFound(InputError):
         self.available = list(available)
         shown = ", ".join(repr(c) for c in self.available[:12])
         more = "" if len(self.available) <= 12 else f", … ({len(self.available)} columns)"
+        hint = ""
+        if len(self.available) == 1 and any(ch in self.available[0] for ch in ",;|\t"):
+            hint = "; the file was read as a single column: is the delimiter right? (use --sep)"
         super().__init__(
             f"column{'s' if len(self.missing) > 1 else ''} not in the data: "
-            f"{', '.join(repr(m) for m in self.missing)} (available: {shown}{more})"
+            f"{', '.join(repr(m) for m in self.missing)} (available: {shown}{more}){hint}"
         )
 
 

@@ -8,7 +8,16 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.common import err, handle_errors, out, print_json, split_list
-from hidekit.cli.options import ByOpt, CellMinOpt, DataArg, EngineOpt, JsonOpt, ReportOpt, SepOpt, load_engine
+from hidekit.cli.options import (
+    ByOpt,
+    CellMinOpt,
+    DataArg,
+    EngineOpt,
+    JsonOpt,
+    ReportOpt,
+    SepOpt,
+    load_engine,
+)
 from hidekit.errors import OptionError
 from hidekit.selection import select_variables
 from hidekit.selection.report import selection_report

@@ -1,5 +1,10 @@
 """DuckDB engine: the default, embedded, in-process engine for tables that fit one machine.
 
+Each column is encoded once to dense integer codes (missing is a code of its own) and cached; a
+key set's cell id per record is the mixed-radix combination of its codes. One key set's cell sizes
+are then a single ``bincount``; many key sets are counted together in one DuckDB query (parallel
+hash aggregation over integer columns); cells with their values come from SQL over the table.
+
 Key sets that share a base (forward selection: S plus one candidate) are counted incrementally:
 the base's cell id per record is computed once, and each candidate's cells are the distinct pairs
 (cell id, candidate code) — one integer GROUP BY per candidate, all candidates in one query.
@@ -7,6 +12,7 @@ the base's cell id per record is computed once, and each candidate's cells are t
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import duckdb
@@ -15,8 +21,16 @@ import pandas as pd
 import pyarrow as pa
 
 from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, check_cell_min
+from hidekit.engines.codes import (
+    INT64_LIMIT,
+    combine,
+    dense_limit,
+    densify,
+    encode,
+    stats_from_counts,
+)
 
-_INT64_LIMIT = 2**62
+_CELL_ID_CACHE = 4
 
 
 def quote(name: str) -> str:
@@ -29,12 +43,20 @@ class DuckDBEngine(Engine):
 
     def __init__(self, frame: pd.DataFrame, threads: int | None = None):
         self._frame = frame.reset_index(drop=True)
-        self._con = duckdb.connect()
-        if threads:
-            self._con.execute(f"SET threads TO {int(threads)}")
-        self._con.register("data", self._frame)
+        self._threads = threads
+        self._connection: duckdb.DuckDBPyConnection | None = None
         self._codes: dict[str, tuple[np.ndarray, int]] = {}
-        self._cell_ids: dict[frozenset, tuple[np.ndarray, int]] = {}
+        self._cell_ids: OrderedDict[frozenset, tuple[np.ndarray, int]] = OrderedDict()
+
+    @property
+    def _con(self) -> duckdb.DuckDBPyConnection:
+        """The DuckDB connection, opened on first use (counting from codes needs none)."""
+        if self._connection is None:
+            self._connection = duckdb.connect()
+            if self._threads:
+                self._connection.execute(f"SET threads TO {int(self._threads)}")
+            self._connection.register("data", self._frame)
+        return self._connection
 
     @property
     def frame(self) -> pd.DataFrame:
@@ -52,33 +74,34 @@ class DuckDBEngine(Engine):
     def codes(self, column: str) -> tuple[np.ndarray, int]:
         """Dense integer codes of a column (missing is its own code) and the number of codes."""
         if column not in self._codes:
-            s = self._frame[column]
-            if isinstance(s.dtype, pd.CategoricalDtype):
-                s = s.astype(object)
-            codes, uniques = pd.factorize(s, use_na_sentinel=False)
-            self._codes[column] = (codes.astype(np.int64, copy=False), max(len(uniques), 1))
+            self._codes[column] = encode(self._frame[column])
         return self._codes[column]
 
     def cell_ids(self, keys: Sequence[str]) -> tuple[np.ndarray, int]:
-        """Dense cell id per record for ``keys`` and the number of cells (cached per key set)."""
+        """Dense cell id per record for ``keys`` and the number of cells (cached per key set).
+
+        Built from a cached subset one column smaller when there is one (the previous step of a
+        forward selection), else column by column.
+        """
         key = frozenset(keys)
         if key in self._cell_ids:
+            self._cell_ids.move_to_end(key)
             return self._cell_ids[key]
-        ids = np.zeros(self.n_records, dtype=np.int64)
-        card = 1
-        for col in sorted(keys):  # sorted: the same set gives the same ids whatever the order
-            codes, n = self.codes(col)
-            if card * n >= _INT64_LIMIT:
-                ids, uniq = pd.factorize(ids)
-                card = max(len(uniq), 1)
-            ids = ids * n + codes
-            card *= n
-        ids, uniq = pd.factorize(ids)
-        result = (ids.astype(np.int64, copy=False), max(len(uniq), 1))
-        if len(self._cell_ids) > 64:
-            self._cell_ids.clear()
-        self._cell_ids[key] = result
-        return result
+        parent = next((k for k in reversed(self._cell_ids) if len(k) == len(key) - 1 and k < key), None)
+        if parent is not None:
+            ids, card = self._cell_ids[parent]
+            todo = sorted(key - parent)
+        else:
+            ids, card = np.zeros(self.n_records, dtype=np.int64), 1
+            todo = sorted(key)
+        for col in todo:
+            ids, card = combine(ids, card, *self.codes(col))
+        if todo:
+            ids, card = densify(ids, card)
+        self._cell_ids[key] = (ids, card)
+        while len(self._cell_ids) > _CELL_ID_CACHE:  # each entry is one int64 per record
+            self._cell_ids.popitem(last=False)
+        return ids, card
 
     # Engine interface -----------------------------------------------------
     def cell_counts(self, keys: Sequence[str]) -> pd.DataFrame:
@@ -88,6 +111,28 @@ class DuckDBEngine(Engine):
         cols = ", ".join(quote(k) for k in keys)
         sql = f"SELECT {cols}, count(*) AS {COUNT_COLUMN} FROM data GROUP BY {cols}"
         return self._con.execute(sql).df()
+
+    def class_sizes(self, keys: Sequence[str]) -> np.ndarray:
+        """Cell sizes from cached integer codes: one bincount, no strings hashed twice."""
+        keys = self.check_keys(keys)
+        if not keys or self.n_records == 0:
+            return super().class_sizes(keys)
+        key = frozenset(keys)
+        if key in self._cell_ids:
+            return np.bincount(self._cell_ids[key][0])
+        ids, card = np.zeros(self.n_records, dtype=np.int64), 1
+        for col in sorted(key):
+            ids, card = combine(ids, card, *self.codes(col))
+        if card <= dense_limit(self.n_records):
+            counts = np.bincount(ids)
+            return counts[counts > 0]
+        # wide ids: DuckDB's parallel hash aggregation beats a single-threaded factorize
+        self._con.register("ids", pa.table({"id": ids}))
+        try:
+            return self._con.execute("SELECT count(*) FROM ids GROUP BY id").fetchnumpy()[
+                "count_star()"].astype(np.int64)
+        finally:
+            self._con.unregister("ids")
 
     def record_cell_sizes(self, keys: Sequence[str]) -> np.ndarray:
         keys = self.check_keys(keys)
@@ -103,47 +148,70 @@ class DuckDBEngine(Engine):
             return []
         if self.n_records == 0:
             return [CellStats(tuple(ks), 0, 0, 0, 0, 0, cell_min) for ks in keysets]
-        base = set(keysets[0]).intersection(*map(set, keysets[1:]))
-        base_ids, base_card = self.cell_ids(sorted(base)) if base else (None, 1)
-        columns: dict[str, np.ndarray] = {}
-        if base_ids is not None:
-            columns["__base"] = base_ids
-        exprs = []
+        if len(keysets) == 1:  # one set: a bincount beats a query
+            return [self._from_counts(keysets[0], self.class_sizes(keysets[0]), cell_min)]
+        base = sorted(set(keysets[0]).intersection(*map(set, keysets[1:])))
+        base_ids, base_card = self.cell_ids(base) if base else (np.zeros(self.n_records, np.int64), 1)
+        results: dict[int, CellStats] = {}
+        columns: dict[str, np.ndarray] = {"__base": base_ids}
+        exprs: dict[int, str] = {}
+        limit = dense_limit(self.n_records)
+        buf = None  # reused for every candidate's pair ids
         for i, ks in enumerate(keysets):
             extras = [k for k in ks if k not in base]
-            expr, card = ("__base" if base_ids is not None else "__zero"), base_card
-            for j, col in enumerate(extras):
+            if not extras:
+                results[i] = self._from_counts(ks, np.bincount(base_ids), cell_min)
+                continue
+            if len(extras) == 1 and base_card * self.codes(extras[0])[1] <= limit:
+                # the incremental path: cells of S ∪ {v} are the pairs (cell of S, code of v)
+                codes, n = self.codes(extras[0])
+                if buf is None:
+                    buf = np.empty_like(base_ids)
+                np.multiply(base_ids, n, out=buf)
+                np.add(buf, codes, out=buf)
+                results[i] = self._from_counts(ks, np.bincount(buf), cell_min)
+                continue
+            expr, card = "__base", base_card
+            for col in extras:
                 codes, n = self.codes(col)
-                if card * n >= _INT64_LIMIT:  # too wide for one integer: precompute this set's ids
-                    ids, _ = self.cell_ids(ks)
+                if card * n >= INT64_LIMIT:  # too wide for one integer: precompute this set's ids
                     name = f"__set{i}"
-                    columns[name] = ids
+                    columns[name] = self.cell_ids(ks)[0]
                     expr = name
                     break
                 name = f"__c{self._code_slot(col)}"
                 columns[name] = codes
-                expr = f"({expr}) * {n} + {name}" if expr != "__zero" else name
+                expr = f"({expr}) * {n} + {name}"
                 card *= n
-            exprs.append(expr)
-        if "__zero" in exprs or not columns:
-            columns["__zero"] = np.zeros(self.n_records, dtype=np.int64)
+            exprs[i] = expr
+        if exprs:
+            results.update(self._query_stats(keysets, exprs, columns, cell_min))
+        return [results[i] for i in range(len(keysets))]
+
+    def _from_counts(self, keys, counts: np.ndarray, cell_min: int) -> CellStats:
+        cells, k, uniques, at_risk = stats_from_counts(counts, cell_min)
+        return CellStats(tuple(keys), self.n_records, cells, k, uniques, at_risk, cell_min)
+
+    def _query_stats(self, keysets, exprs: dict[int, str], columns: dict[str, np.ndarray],
+                     cell_min: int) -> dict[int, CellStats]:
+        """Many key sets in one DuckDB query: a parallel integer GROUP BY per set, UNION ALL."""
         self._con.register("codes", pa.table(columns))
         parts = [
             f"SELECT {i} AS i, count(*) AS cells, min(n) AS k, "
             f"count(*) FILTER (WHERE n = 1) AS uniques, "
             f"coalesce(sum(n) FILTER (WHERE n < {cell_min}), 0) AS at_risk "
             f"FROM (SELECT count(*) AS n FROM codes GROUP BY {expr})"
-            for i, expr in enumerate(exprs)
+            for i, expr in exprs.items()
         ]
-        rows = self._con.execute(" UNION ALL ".join(parts)).fetchall()
-        self._con.unregister("codes")
-        by_index = {r[0]: r for r in rows}
-        out = []
-        for i, ks in enumerate(keysets):
-            _, cells, k, uniques, at_risk = by_index[i]
-            out.append(CellStats(tuple(ks), self.n_records, int(cells), int(k), int(uniques),
-                                 int(at_risk), cell_min))
-        return out
+        try:
+            rows = self._con.execute(" UNION ALL ".join(parts)).fetchall()
+        finally:
+            self._con.unregister("codes")
+        return {
+            i: CellStats(tuple(keysets[i]), self.n_records, int(cells), int(k), int(uniques),
+                         int(at_risk), cell_min)
+            for i, cells, k, uniques, at_risk in rows
+        }
 
     def _code_slot(self, column: str) -> int:
         return self.columns.index(column)

@@ -7,6 +7,7 @@ set each cell belongs to. Missing values group together, as in the DuckDB engine
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -32,6 +33,8 @@ def get_spark(master: str | None = None):
         raise InputError("the Spark engine needs PySpark: pip install 'hidekit[spark]'") from exc
     master = master or os.environ.get("HIDEKIT_SPARK_MASTER", "local[2]")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    # Python workers (pandas UDFs) must run this interpreter, the one that has hidekit installed
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     spark = (
         SparkSession.builder.master(master)
         .appName("hidekit")
@@ -125,20 +128,24 @@ class SparkEngine(Engine):
         n = self.n_records
         if n == 0:
             return [CellStats(tuple(ks), 0, 0, 0, 0, 0, cell_min) for ks in keysets]
-        universe = sorted({k for ks in keysets for k in ks}, key=self.columns.index)
-        if not universe:  # only empty key sets: one cell of every record
+        if not any(keysets):  # only empty key sets: one cell of every record
             return [CellStats.from_sizes((), np.array([n]), cell_min) for _ in keysets]
-        sets = []
+        sets: list[frozenset] = []
         for ks in keysets:
             if frozenset(ks) not in sets:
                 sets.append(frozenset(ks))
+        # grouping_id's arguments must follow Spark's order of grouping columns: first appearance
+        universe: list[str] = []
+        for s in sets:
+            universe += [c for c in sorted(s, key=self.columns.index) if c not in universe]
         width = len(universe)
 
         def gid(s: frozenset) -> int:  # grouping_id: bit set where the column is rolled up
             return sum(1 << (width - 1 - i) for i, c in enumerate(universe) if c not in s)
 
         cols = ", ".join(_bq(c) for c in universe)
-        grouping = ", ".join("(" + ", ".join(_bq(c) for c in universe if c in s) + ")" for s in sets)
+        grouping = ", ".join(
+            "(" + ", ".join(_bq(c) for c in sorted(s, key=self.columns.index)) + ")" for s in sets)
         sql = (
             f"SELECT gid, count(*) AS cells, min(n) AS k, sum(CASE WHEN n = 1 THEN 1 ELSE 0 END) AS uniques, "
             f"sum(CASE WHEN n < {cell_min} THEN n ELSE 0 END) AS at_risk FROM ("

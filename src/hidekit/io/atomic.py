@@ -21,6 +21,14 @@ def _default_mode() -> int:
     return 0o666 & ~mask
 
 
+def default_dir_mode() -> int:
+    """The mode a plain ``mkdir`` would give (0o777 less the umask): ``atomic_dir`` builds in a
+    ``mkdtemp`` folder, which is owner-only; chmod it to this when the output is for release."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask
+
+
 def _refuse_input_overwrite(target: Path, protect: tuple[Path, ...]) -> None:
     for p in protect:
         with contextlib.suppress(FileNotFoundError):

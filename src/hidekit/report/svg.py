@@ -105,7 +105,7 @@ def line_chart(x: Sequence, series: dict[str, Sequence[float]], *, title: str = 
             body.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="2"/>')
         for a, b in pts:
             body.append(f'<circle class="hk-mark" cx="{a:.1f}" cy="{b:.1f}" r="3.5" fill="{c}"><title>{escape(name)}</title></circle>')
-    for j, (name, v) in enumerate((hlines or {}).items()):
+    for name, v in (hlines or {}).items():
         y = py(v)
         body.append(f'<line x1="{M["l"]}" x2="{W - M["r"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#555" stroke-dasharray="5,4"/>'
                     f'<text x="{W - M["r"] - 4}" y="{y - 4:.1f}" text-anchor="end" font-size="11">{escape(name)}</text>')
@@ -165,6 +165,8 @@ def histogram(values: Sequence[float], *, bins: int = 30, title: str = "", xlabe
             body.append(f'<text x="{px(t):.1f}" y="{M["t"] + ph + 16}" text-anchor="middle" font-size="11">{_fmt(t)}</text>')
     for j, (name, v) in enumerate(marks.items()):
         c = PALETTE[(j + 1) % len(PALETTE)]
+        near_right = px(v) > W - M["r"] - 160  # keep the label inside the plot
+        tx, anchor = (px(v) - 4, "end") if near_right else (px(v) + 4, "start")
         body.append(f'<line x1="{px(v):.1f}" x2="{px(v):.1f}" y1="{M["t"]}" y2="{M["t"] + ph}" stroke="{c}" stroke-width="2" stroke-dasharray="6,3"/>'
-                    f'<text x="{px(v) + 4:.1f}" y="{M["t"] + 14 + 14 * j}" font-size="11" fill="{c}">{escape(name)} = {_fmt(v)}</text>')
+                    f'<text x="{tx:.1f}" y="{M["t"] + 14 + 14 * j}" text-anchor="{anchor}" font-size="11" fill="{c}">{escape(name)} = {_fmt(v)}</text>')
     return _frame(title, xlabel, ylabel, "\n".join(body), "")

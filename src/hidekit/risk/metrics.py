@@ -49,11 +49,9 @@ def size_distribution(sizes: np.ndarray) -> list[dict]:
     """How many classes, and how many records, have each class size."""
     if sizes.size == 0:
         return []
-    values, counts = np.unique(sizes, return_counts=True)
-    return [
-        {"size": int(v), "classes": int(c), "records": int(v * c)}
-        for v, c in zip(values, counts, strict=True)
-    ]
+    counts = np.bincount(sizes)
+    values = np.flatnonzero(counts)
+    return [{"size": int(v), "classes": int(counts[v]), "records": int(v * counts[v])} for v in values]
 
 
 def report_from_sizes(keys: Sequence[str], sizes: np.ndarray, cell_min: int = 3,

@@ -1,0 +1,64 @@
+"""Integer codes and cell ids: the vectorized core of in-memory cell counting.
+
+A column becomes dense codes 0..n-1 (missing is a code of its own); a key set's cell id per
+record is the mixed-radix combination of its columns' codes, re-densified when it grows wide.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+INT64_LIMIT = 2**62
+
+
+def dense_limit(n_records: int) -> int:
+    """Largest id range counted with a flat ``bincount`` (beyond it: hashing)."""
+    return max(4 * n_records, 1 << 20)
+
+
+def encode(series: pd.Series) -> tuple[np.ndarray, int]:
+    """Dense int64 codes of a column and how many distinct values (missing included) it has."""
+    values = series.to_numpy() if not isinstance(series.dtype, pd.CategoricalDtype) else None
+    if (values is not None and values.dtype.kind in "iu" and len(values)
+            and values.min() >= 0 and values.max() < dense_limit(len(values))):
+        # small non-negative integers: a lookup table instead of a hash table
+        present = np.bincount(values) > 0
+        lut = np.cumsum(present) - 1
+        return lut[values].astype(np.int64, copy=False), int(present.sum())
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        series = series.astype(object)
+    codes, uniques = pd.factorize(series, use_na_sentinel=False)
+    return codes.astype(np.int64, copy=False), max(len(uniques), 1)
+
+
+def densify(ids: np.ndarray, bound: int) -> tuple[np.ndarray, int]:
+    """Renumber ids (all < ``bound``) to 0..cells-1."""
+    if bound <= dense_limit(len(ids)):
+        present = np.bincount(ids, minlength=bound) > 0
+        lut = np.cumsum(present) - 1
+        return lut[ids], int(present.sum())
+    codes, uniques = pd.factorize(ids)
+    return codes.astype(np.int64, copy=False), max(len(uniques), 1)
+
+
+def combine(ids: np.ndarray, card: int, codes: np.ndarray, n: int) -> tuple[np.ndarray, int]:
+    """Mixed-radix ids of (previous cells × one more column); densified only to avoid overflow."""
+    if card * n >= INT64_LIMIT:
+        ids, card = densify(ids, card)
+    return ids * n + codes, card * n
+
+
+def stats_from_counts(counts: np.ndarray, cell_min: int) -> tuple[int, int, int, int]:
+    """(cells, k, uniques, at_risk) from a count per possible cell (zeros allowed).
+
+    One pass: the histogram of counts gives every figure without filtering the array.
+    """
+    hist = np.bincount(counts)
+    cells = int(len(counts) - hist[0]) if len(hist) else 0
+    nonzero = np.flatnonzero(hist[1:])
+    k = int(nonzero[0] + 1) if nonzero.size else 0
+    uniques = int(hist[1]) if len(hist) > 1 else 0
+    small = hist[1:cell_min]
+    at_risk = int((small * np.arange(1, len(small) + 1)).sum())
+    return cells, k, uniques, at_risk
