@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from _common import best_of, peak_memory_mb, row, shared_data
 
 from hidekit.engines import DuckDBEngine
 from hidekit.io import read_table
 from hidekit.risk import measure_risk
+
+from _common import best_of, peak_memory_mb, row, shared_data
 
 KEYS = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
         "occupation"]

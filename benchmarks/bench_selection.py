@@ -12,10 +12,11 @@ import time
 
 import numpy as np
 import pandas as pd
-from _common import peak_memory_mb
 
 from hidekit.engines import DuckDBEngine
 from hidekit.selection import select_variables
+
+from _common import peak_memory_mb
 
 
 def synthetic(n: int, p: int = 30, seed: int = 11) -> pd.DataFrame:

@@ -11,12 +11,13 @@ import tracemalloc
 
 import numpy as np
 
-from _common import best_of, row, shared_data
 from hidekit.demo.survey import generate_survey
 from hidekit.evaluation.text_risk import simulate_di, simulate_qi
 from hidekit.evaluation.text_risk_corpus import corpus_stats, drop_spans, load_documents
 from hidekit.evaluation.text_risk_demo import survey_notes
 from hidekit.evaluation.type_maps import load_type_map
+
+from _common import best_of, row, shared_data
 
 DRAWS = 10_000
 

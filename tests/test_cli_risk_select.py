@@ -6,10 +6,11 @@ import json
 
 import pandas as pd
 import pytest
-from conftest import ADULT
 from typer.testing import CliRunner
 
 from hidekit.cli.main import app
+
+from conftest import ADULT
 
 runner = CliRunner()
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from conftest import ADULT_KEYS
 
 from hidekit.engines import DuckDBEngine
 from hidekit.errors import ColumnNotFound, OptionError
 from hidekit.risk import measure_risk, report_from_sizes
+
+from conftest import ADULT_KEYS
 
 # (sex, age): cells (M,30)=3, (F,30)=1, (F,40)=2, (M,40)=1, (missing,40)=1
 HAND = pd.DataFrame({
