@@ -138,3 +138,24 @@ def test_select_same_on_spark(spark, adult_frame):
     b = select_variables(None, keys, force=["sex"], method="stepwise", stop=0.4, remove_stop=0.2,
                          engine=SparkEngine(sample, spark))
     assert a.to_dict() == b.to_dict()
+
+
+def test_leading_zeros_are_kept(tmp_path):
+    from hidekit.io import read_table
+
+    path = tmp_path / "zips.csv"
+    path.write_text("zip,n\n02139,1\n2139,2\n")
+    frame = read_table(path).frame
+    assert frame["zip"].tolist() == ["02139", "2139"]
+    assert frame["n"].tolist() == [1, 2]
+
+
+@pytest.mark.spark
+@pytest.mark.xdist_group("spark")
+def test_cli_spark_engine_reads_the_file_itself(spark):
+    duck = json.loads(run("risk", ADULT, "--keys", "sex,age,race,education", "--json").stdout)
+    res = run("risk", ADULT, "--keys", "sex,age,race,education", "--json", "--engine", "spark")
+    assert res.exit_code == 0, res.output
+    sp = json.loads(res.stdout)
+    for field in ("records", "cells", "k", "uniques", "rp", "cr", "class_sizes"):
+        assert sp[field] == duck[field], field

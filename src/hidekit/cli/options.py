@@ -24,7 +24,10 @@ def load_engine(data: Path, engine: str, sep: str | None):
 
     if engine not in ENGINES:
         raise OptionError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
-    ds = read_table(data, sep=sep)
-    if len(ds.frame) == 0:
+    if engine == "spark":
+        eng = make_engine(data, engine, sep=sep)
+    else:
+        eng = make_engine(read_table(data, sep=sep), engine)
+    if eng.n_records == 0:
         raise OptionError(f"{data}: the file has no records")
-    return make_engine(ds, engine)
+    return eng

@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -86,11 +87,21 @@ class SparkEngine(Engine):
     @classmethod
     def from_path(cls, path, sep: str | None = None, spark=None) -> SparkEngine:
         """Read CSV or Parquet with Spark itself, for files larger than the driver's memory."""
+        from hidekit.io.readers import detect_delimiter
+
         spark = spark or get_spark()
         path = str(path)
+        if not Path(path).exists():
+            raise InputError(f"{path}: no such file")
         if path.endswith((".parquet", ".pq")):
             return cls(spark.read.parquet(path), spark)
-        return cls(spark.read.csv(path, header=True, sep=sep or ",", inferSchema=True), spark)
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            head = fh.read(65536)
+        if not head.strip():
+            raise InputError(f"{path}: the file is empty")
+        # every column as text: leading zeros of ZIP codes and IDs are part of the value
+        reader = spark.read.option("header", True).option("encoding", "UTF-8")
+        return cls(reader.csv(path, sep=sep or detect_delimiter(head), inferSchema=False), spark)
 
     @property
     def columns(self) -> list[str]:

@@ -117,7 +117,9 @@ def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
     for col in frame.columns:
         s = frame[col]
         present = s.dropna()
-        if len(present) and present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
+        if len(present) and present.str.match(r"\s*[-+]?0\d").any():
+            out[col] = s  # leading zeros (ZIP codes, IDs) are part of the value: keep the text
+        elif len(present) and present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
             out[col] = pd.to_numeric(s).astype("Int64")
         elif len(present) and present.str.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*").all():
             out[col] = pd.to_numeric(s)
