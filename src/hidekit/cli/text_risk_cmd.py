@@ -124,6 +124,11 @@ def register(app: typer.Typer) -> None:
         ),
         draws: int = typer.Option(10_000, "--draws", help="Monte Carlo draws."),
         seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same intervals."),
+        m_draw: str = typer.Option(
+            "poisson", "--m-draw",
+            help="How M (instances per QI value) is drawn: poisson (the paper, M ~ Pois(m)) or "
+            "shifted (M = 1 + Pois(m - 1): same mean, never 0 instances).",
+        ),
         json: bool = JsonOpt,
         report: Path = ReportOpt,
     ):
@@ -145,6 +150,7 @@ def register(app: typer.Typer) -> None:
                 cell_size=cell_size,
                 draws=draws,
                 seed=seed,
+                m_draw=m_draw,
             )
         if report:
             text_risk_report(result, f"Text risk: {pred.name} against {gold.name}").save(report)

@@ -200,14 +200,14 @@ def simulate_qi(
     attempt=None,
     draws: int = 10_000,
     rng: np.random.Generator | None = None,
-    m_draw: str = "shifted",
+    m_draw: str = "poisson",
 ) -> np.ndarray:
     """Eq. (21): ``R_q ~ N(r_q, sqrt(r_q(1-r_q)/s_q))``, ``N_q ~ Pois(n_q)``, ``M`` (see
     ``m_draw``), ``A ~ Triang``; the binomial tail of each draw, vectorized.
 
-    ``m_draw="shifted"`` (default) draws ``M = 1 + Pois(m - 1)``: same mean ``m``, but never the
-    impossible 0 instances per value, which under the paper's ``Pois(m)`` would make a value
-    unleakable and understate the risk; ``"poisson"`` reproduces the paper literally.
+    ``m_draw="poisson"`` (default) is the paper's and the spec's ``M ~ Pois(m)``; ``"shifted"``
+    draws ``M = 1 + Pois(m - 1)``: same mean ``m``, but never the impossible 0 instances per value,
+    which under ``Pois(m)`` make a value unleakable and understate the risk.
     """
     if m_draw not in M_DRAWS:
         raise OptionError(f"m_draw must be one of {', '.join(M_DRAWS)}, got {m_draw!r}")
@@ -239,7 +239,7 @@ def qi_expected_risk(
     h: float | None = None,
     strict: float = 0.7,
     attempt=None,
-    m_draw: str = "shifted",
+    m_draw: str = "poisson",
 ) -> float:
     """E of eq. (21) over the Poisson laws of ``N_q`` and ``M`` at the observed ``r_q``: the value
     the Monte Carlo mean tends to as the corpus grows (``R_q``'s spread shrinks with ``s_q``,
@@ -364,7 +364,7 @@ def assess_text_risk(
     cell_size: float = 5,
     draws: int = 10_000,
     seed: int | None = 0,
-    m_draw: str = "shifted",
+    m_draw: str = "poisson",
 ) -> TextRiskResult:
     """Risk of re-identification left in ``pred`` (a tool's spans) judged against ``gold``.
 
