@@ -1,5 +1,272 @@
-"""(placeholder: commands are added by the issue that owns this module)."""
+"""``hidekit release PLAN`` and the verbs for single indirect-identifier steps.
+
+``generalize``, ``topcode``, ``safe-harbor``, ``jitter`` and ``suppress`` each read a table, apply
+one transform and write the result (same format, labels kept) to ``--out``; ``release`` runs a
+whole TOML plan into a checked output folder. Each has ``--json``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from hidekit.cli.common import err, handle_errors, out, print_json, progress_bar, split_list
+from hidekit.cli.options import DataArg, JsonOpt, SepOpt
+from hidekit.errors import OptionError
+
+OutOpt = typer.Option(
+    ..., "--out", "-o", help="Write the transformed table here (format from the suffix)."
+)
+ColumnsOpt = typer.Option(..., "--columns", "-c", help="Columns to transform, comma-separated.")
 
 
-def register(app) -> None:
-    """Attach this module's commands to ``app``."""
+def apply_transform(data: Path, transform, target: Path, sep: str | None = None) -> dict:
+    """Read ``data``, fit and apply ``transform``, write ``target`` atomically; a summary dict."""
+    from hidekit.io import read_table, write_table
+    from hidekit.release import cells_changed
+
+    ds = read_table(data, sep=sep)
+    new = transform.fit_transform(ds.frame)
+    write_table(ds.with_frame(new), target, protect=(data,))
+    return {
+        "input": str(data),
+        "output": str(target),
+        "records": len(new),
+        "step": transform.name,
+        "parameters": transform.get_params(),
+        "cells_changed": cells_changed(ds.frame, new),
+        "warnings": list(getattr(transform, "warnings_", [])),
+    }
+
+
+def _show(summary: dict, json: bool) -> None:
+    if json:
+        print_json(summary)
+        return
+    for w in summary.get("warnings", []):
+        err.print(f"[yellow]warning:[/] {w}", markup=True, highlight=False)
+    changed = ", ".join(f"{c}: {n:,}" for c, n in summary["cells_changed"].items()) or "none"
+    out.print(
+        f"{summary['step']}: {summary['records']:,} records, cells changed: {changed} "
+        f"-> {summary['output']}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("release")
+    @handle_errors
+    def release(
+        plan: Path = typer.Argument(..., help="Release plan (TOML)."),
+        out_dir: Path = typer.Option(
+            None, "--out", "-o", help="Output folder (overrides the plan's)."
+        ),
+        overwrite: bool = typer.Option(
+            None, "--overwrite/--no-overwrite", help="Replace an existing output folder."
+        ),
+        no_scan: bool = typer.Option(
+            False,
+            "--no-scan",
+            help="Skip the PII scan of the release (the plan's roles are still enforced).",
+        ),
+        json: bool = JsonOpt,
+    ):
+        """Run a release plan: steps in order, then write data, crosswalk, audit log and report,
+        or refuse (exit 2) when a direct identifier remains or the risk limit is not met."""
+        from hidekit.release import load_plan, run_plan
+
+        p = load_plan(plan, output=out_dir)
+        with progress_bar("release steps", len(p.steps), enabled=not json) as advance:
+            result = run_plan(p, overwrite=overwrite, progress=advance, scan=not no_scan)
+        if json:
+            print_json(result.to_dict())
+            return
+        t = Table(title=f"Release of {p.input.name}")
+        for c in ("step", "use", "cells changed", "k after", "RP after", "s"):
+            t.add_column(c)
+        for s in result.steps:
+            t.add_row(
+                str(s.step),
+                s.use,
+                ", ".join(f"{c}: {n:,}" for c, n in s.cells_changed.items()) or "–",
+                str(s.risk_after.get("k", "")),
+                f"{s.risk_after.get('rp', 0):.4f}",
+                f"{s.seconds:.2f}",
+            )
+        out.print(t)
+        for s in result.steps:
+            for w in s.warnings:
+                err.print(f"[yellow]warning:[/] step {s.step}: {w}", markup=True, highlight=False)
+        a = result.after
+        out.print(
+            f"risk before: k={result.before.k}, RP={result.before.rp:.4f}; after: "
+            + (f"k={a.k}, RP={a.rp:.4f}" if a else "no key left")
+        )
+        out.print(f"released into {p.output}: " + ", ".join(result.files.values()))
+
+    @app.command("generalize")
+    @handle_errors
+    def generalize(
+        data: Path = DataArg,
+        columns: str = ColumnsOpt,
+        out_file: Path = OutOpt,
+        width: float = typer.Option(None, "--width", help="Numeric bins of this width."),
+        edges: str = typer.Option(None, "--edges", help="Numeric bin edges, comma-separated."),
+        to: str = typer.Option(None, "--to", help="Dates to year, quarter or month."),
+        hierarchy: Path = typer.Option(
+            None, "--hierarchy", help="ARX hierarchy file (one column)."
+        ),
+        level: int = typer.Option(1, "--level", help="Hierarchy level (0 = raw)."),
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+    ):
+        """Aggregate values: numeric bins, dates to month/quarter/year, or an ARX hierarchy."""
+        from hidekit.transforms.generalize import Bin, CoarsenDate, Hierarchy
+
+        cols = split_list(columns)
+        chosen = [o for o in (width, edges, to, hierarchy) if o is not None]
+        if len(chosen) != 1:
+            raise OptionError("give exactly one of --width, --edges, --to, --hierarchy")
+        if hierarchy is not None:
+            if len(cols) != 1:
+                raise OptionError("--hierarchy applies to one column")
+            t = Hierarchy(cols[0], hierarchy, level=level)
+        elif to is not None:
+            t = CoarsenDate(cols, to=to)
+        else:
+            try:
+                e = [float(x) for x in split_list(edges)] if edges else None
+            except ValueError:
+                raise OptionError(f"--edges must be numbers, got {edges!r}") from None
+            t = Bin(cols, width=width, edges=e)
+        _show(apply_transform(data, t, out_file, sep), json)
+
+    @app.command("topcode")
+    @handle_errors
+    def topcode(
+        data: Path = DataArg,
+        columns: str = ColumnsOpt,
+        out_file: Path = OutOpt,
+        top: float = typer.Option(None, "--top", help="Values ≥ this read 'top+'."),
+        bottom: float = typer.Option(None, "--bottom", help="Values ≤ this read '<=bottom'."),
+        top_percentile: float = typer.Option(None, "--top-percentile"),
+        bottom_percentile: float = typer.Option(None, "--bottom-percentile"),
+        no_labels: bool = typer.Option(False, "--no-labels", help="Cap values, keep numbers."),
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+    ):
+        """Top/bottom coding by value or percentile, with readable labels (250000+)."""
+        from hidekit.transforms.topcode import TopCode
+
+        t = TopCode(
+            split_list(columns),
+            top=top,
+            bottom=bottom,
+            top_percentile=top_percentile,
+            bottom_percentile=bottom_percentile,
+            labels=not no_labels,
+        )
+        _show(apply_transform(data, t, out_file, sep), json)
+
+    @app.command("safe-harbor")
+    @handle_errors
+    def safe_harbor(
+        data: Path = DataArg,
+        out_file: Path = OutOpt,
+        ages: str = typer.Option(None, "--ages", help="Age columns (over 89 -> 90+)."),
+        dates: str = typer.Option(None, "--dates", help="Date columns (-> year)."),
+        zips: str = typer.Option(None, "--zips", help="ZIP columns (-> 3 digits)."),
+        population: Path = typer.Option(
+            None, "--population", help="CSV zip3,population: areas under 20,000 -> 000."
+        ),
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+    ):
+        """HIPAA Safe Harbor preset for ages, dates and ZIP codes."""
+        from hidekit.transforms.safe_harbor import SafeHarbor
+
+        t = SafeHarbor(
+            ages=split_list(ages),
+            dates=split_list(dates),
+            zips=split_list(zips),
+            population=str(population) if population else None,
+        )
+        _show(apply_transform(data, t, out_file, sep), json)
+
+    @app.command("jitter")
+    @handle_errors
+    def jitter(
+        data: Path = DataArg,
+        out_file: Path = OutOpt,
+        lat: str = typer.Option("latitude", "--lat"),
+        lon: str = typer.Option("longitude", "--lon"),
+        urban: str = typer.Option(None, "--urban", help="Column saying urban or rural."),
+        cluster: str = typer.Option(
+            None, "--cluster", help="Cluster column: aggregate to its mean point first."
+        ),
+        boundaries: Path = typer.Option(
+            None, "--boundaries", help="GeoJSON areas the points must stay in."
+        ),
+        seed: int = typer.Option(0, "--seed"),
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+    ):
+        """DHS geographic masking: urban up to 2 km, rural up to 5 km (1% up to 10 km)."""
+        from hidekit.transforms.geo import Jitter
+
+        t = Jitter(
+            lat=lat,
+            lon=lon,
+            urban=urban,
+            cluster=cluster,
+            boundaries=str(boundaries) if boundaries else None,
+            seed=seed,
+        )
+        _show(apply_transform(data, t, out_file, sep), json)
+
+    @app.command("suppress")
+    @handle_errors
+    def suppress(
+        data: Path = DataArg,
+        keys: str = typer.Option(..., "--keys", "-k", help="Key variables, comma-separated."),
+        out_file: Path = OutOpt,
+        k: int = typer.Option(5, "--k", min=1, help="Every record must match at least k records."),
+        importance: str = typer.Option(
+            None, "--importance", help="Keys most important first (suppressed last)."
+        ),
+        missing: str = typer.Option(
+            "category", "--missing", help="category (hidekit's rule) or wildcard (sdcMicro's)."
+        ),
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+    ):
+        """Local suppression to k-anonymity, as few cells as possible; counts per variable."""
+        from hidekit.io import read_table, write_table
+        from hidekit.transforms.suppression import local_suppression
+
+        ds = read_table(data, sep=sep)
+        res = local_suppression(
+            ds.frame, split_list(keys), k, split_list(importance) or None, missing=missing
+        )
+        write_table(ds.with_frame(res.frame), out_file, protect=(data,))
+        summary = {
+            "input": str(data),
+            "output": str(out_file),
+            "records": len(res.frame),
+            **res.to_dict(),
+        }
+        if json:
+            print_json(summary)
+            return
+        t = Table(title=f"Suppressed cells (k={k}, {missing})")
+        t.add_column("variable")
+        t.add_column("cells", justify="right")
+        for c, n in res.suppressed.items():
+            t.add_row(c, f"{n:,}")
+        t.add_row("total", f"{res.total:,}")
+        out.print(t)
+        out.print(
+            f"k before {res.k_before}, after {res.k_after}; {res.records_touched:,} records "
+            f"touched -> {out_file}"
+        )

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from faker import Faker
 
 # (zip, city, state, latitude, longitude, urban?) — real ZIP centroids, a mix of urban and rural.
 PLACES = [
@@ -45,47 +44,83 @@ KEYS = ["sex", "age", "zip", "race", "marital_status", "education", "visit_date"
 SENSITIVE = "diagnosis"
 
 
+def _weighted(names: dict) -> tuple[np.ndarray, np.ndarray]:
+    keys = np.array(list(names.keys()), dtype=object)
+    w = np.array(list(names.values()), dtype=float)
+    return keys, w / w.sum()
+
+
+def _digits(rng: np.random.Generator, n: int, width: int, low: int = 0) -> np.ndarray:
+    """``n`` zero-padded random numbers of ``width`` digits, as strings (vectorized)."""
+    values = rng.integers(max(low, 0), 10**width, size=n)
+    return np.char.zfill(values.astype(str), width)
+
+
 def generate_survey(n: int = 2000, seed: int = 7) -> pd.DataFrame:
-    """``n`` fake survey respondents; the same seed gives the same table."""
+    """``n`` fake survey respondents; the same seed gives the same table.
+
+    Vectorized over Faker's own name and street lists (weighted as Faker weights them), so a
+    million rows take seconds, not minutes.
+    """
+    from faker.providers.address.en_US import Provider as Address
+    from faker.providers.internet.en_US import Provider as Internet
+    from faker.providers.person.en_US import Provider as Person
+
     rng = np.random.default_rng(seed)
-    fake = Faker("en_US")
-    fake.seed_instance(seed)
     sex = rng.choice(["F", "M"], size=n, p=[0.52, 0.48])
     age = np.clip(rng.gamma(5.0, 9.0, size=n).round().astype(int) + 18, 18, 104)
     place = rng.integers(0, len(PLACES), size=n)
-    zips = np.array([PLACES[i][0] for i in place])
-    urban = np.array([PLACES[i][5] for i in place])
+    zips = np.array([p[0] for p in PLACES])[place]
+    urban = np.array([p[5] for p in PLACES])[place]
     spread = np.where(urban, 0.03, 0.12)
-    lat = np.array([PLACES[i][3] for i in place]) + rng.normal(0, 1, n) * spread
-    lon = np.array([PLACES[i][4] for i in place]) + rng.normal(0, 1, n) * spread
-    first = [fake.first_name_female() if s == "F" else fake.first_name_male() for s in sex]
-    last = [fake.last_name() for _ in range(n)]
+    lat = np.array([p[3] for p in PLACES])[place] + rng.normal(0, 1, n) * spread
+    lon = np.array([p[4] for p in PLACES])[place] + rng.normal(0, 1, n) * spread
+    female, pf = _weighted(Person.first_names_female)
+    male, pm = _weighted(Person.first_names_male)
+    lasts, pl = _weighted(Person.last_names)
+    first = np.where(sex == "F", rng.choice(female, size=n, p=pf), rng.choice(male, size=n, p=pm))
+    last = rng.choice(lasts, size=n, p=pl)
+    street_first, _ = _weighted(Person.first_names_female | Person.first_names_male)
+    street = (rng.integers(1, 9999, size=n).astype(str).astype(object) + " "
+              + rng.choice(np.concatenate([lasts, street_first]), size=n) + " "
+              + rng.choice(np.array(Address.street_suffixes, dtype=object), size=n))
     start = np.datetime64("2023-01-01")
     visit = start + rng.integers(0, 730, size=n).astype("timedelta64[D]")
     birth = (np.datetime64("2024-06-30") - (age * 365.25).astype("timedelta64[D]")
              - rng.integers(0, 365, size=n).astype("timedelta64[D]"))
+    area = rng.integers(1, 900, size=n)
+    area = np.where(area == 666, 665, area)  # SSA never issues area 666
+    ssn = (np.char.zfill(area.astype(str), 3).astype(object) + "-"
+           + _digits(rng, n, 2, 1).astype(object) + "-" + _digits(rng, n, 4, 1).astype(object))
+    phone = ("(" + rng.integers(201, 990, size=n).astype(str).astype(object) + ") "
+             + rng.integers(200, 999, size=n).astype(str).astype(object) + "-"
+             + _digits(rng, n, 4).astype(object))
+    domains = np.array(Internet.free_email_domains, dtype=object)
+    email = (np.char.lower(first.astype(str)).astype(object) + "."
+             + np.char.lower(last.astype(str)).astype(object)
+             + rng.integers(1, 99, size=n).astype(str).astype(object) + "@"
+             + rng.choice(domains, size=n))
     frame = pd.DataFrame({
         "record_id": np.arange(1, n + 1),
-        "name": [f"{a} {b}" for a, b in zip(first, last, strict=True)],
-        "ssn": [fake.ssn() for _ in range(n)],
-        "phone": [fake.numerify("(###) ###-####") for _ in range(n)],
-        "email": [f"{a}.{b}{rng.integers(1, 99)}@{fake.free_email_domain()}".lower()
-                  for a, b in zip(first, last, strict=True)],
-        "street_address": [fake.street_address() for _ in range(n)],
-        "city": [PLACES[i][1] for i in place],
-        "state": [PLACES[i][2] for i in place],
-        "zip": zips,
+        "name": first + " " + last,
+        "ssn": ssn,
+        "phone": phone,
+        "email": email,
+        "street_address": street,
+        "city": np.array([p[1] for p in PLACES], dtype=object)[place],
+        "state": np.array([p[2] for p in PLACES], dtype=object)[place],
+        "zip": zips.astype(object),
         "latitude": lat.round(5),
         "longitude": lon.round(5),
-        "urban_rural": np.where(urban, "urban", "rural"),
-        "sex": sex,
+        "urban_rural": np.where(urban, "urban", "rural").astype(object),
+        "sex": sex.astype(object),
         "age": age,
         "birth_date": pd.to_datetime(birth).strftime("%Y-%m-%d"),
-        "race": rng.choice(RACES, size=n, p=RACE_P),
-        "marital_status": rng.choice(MARITAL, size=n, p=[0.33, 0.47, 0.11, 0.06, 0.03]),
-        "education": rng.choice(EDUCATION, size=n, p=[0.1, 0.27, 0.28, 0.22, 0.13]),
+        "race": rng.choice(RACES, size=n, p=RACE_P).astype(object),
+        "marital_status": rng.choice(MARITAL, size=n, p=[0.33, 0.47, 0.11, 0.06, 0.03]).astype(object),
+        "education": rng.choice(EDUCATION, size=n, p=[0.1, 0.27, 0.28, 0.22, 0.13]).astype(object),
         "visit_date": pd.to_datetime(visit).strftime("%Y-%m-%d"),
-        "diagnosis": rng.choice(DIAGNOSES, size=n),
+        "diagnosis": rng.choice(DIAGNOSES, size=n).astype(object),
         "income": (rng.lognormal(10.8, 0.7, size=n) // 100 * 100).astype(int),
         "bmi": rng.normal(27.5, 5.0, size=n).round(1),
     })

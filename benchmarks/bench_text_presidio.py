@@ -1,0 +1,163 @@
+"""hidekit's PHI detector beside Microsoft Presidio on the same synthetic English notes, one run.
+
+Presidio runs in the configuration that works offline: presidio-analyzer's predefined
+recognizers over a blank spaCy pipeline (``spacy.blank("en")``, no model download, so its spaCy
+NER recognizer finds nothing and the pattern recognizers do the work). tldextract is pointed at
+its bundled suffix list so nothing is fetched. Reported for both: characters per second (best of
+``--repeat`` after a warm-up, one core; hidekit also with two worker processes), character-level
+PHI recall and precision (label-blind: a gold PHI character is found when any prediction covers
+it) and entity-level recall (a gold span is found when any prediction overlaps it).
+
+    .venv/bin/python benchmarks/bench_text_presidio.py [--n 200] [--seed 99001] [--model en|PATH]
+
+The test notes use a seed the shipped model was not trained on. If the shipped English model is
+missing, one is trained in-process on other synthetic notes, and the output says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hidekit.text.spans import Document, Span  # noqa: E402
+from hidekit.text.synth import generate_notes  # noqa: E402
+
+from _common import best_of  # noqa: E402
+
+
+def presidio_analyzer():
+    try:
+        import spacy
+        import tldextract
+        from presidio_analyzer import AnalyzerEngine, RecognizerRegistry
+        from presidio_analyzer.nlp_engine import SpacyNlpEngine
+    except ImportError as exc:
+        print(
+            f"SKIP: presidio-analyzer and spacy are needed ({exc}); pip install presidio-analyzer spacy"
+        )
+        return None
+    # The e-mail recognizer validates with tldextract, which would download the suffix list.
+    tldextract.extract = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None)
+
+    class BlankSpacyEngine(SpacyNlpEngine):
+        """spaCy without a trained pipeline: tokenization only, nothing downloaded."""
+
+        def load(self) -> None:
+            self.nlp = {"en": spacy.blank("en")}
+
+    engine = BlankSpacyEngine(models=[{"lang_code": "en", "model_name": "blank"}])
+    engine.load()
+    registry = RecognizerRegistry()
+    registry.load_predefined_recognizers(nlp_engine=engine, languages=["en"])
+    return AnalyzerEngine(nlp_engine=engine, registry=registry, supported_languages=["en"])
+
+
+def hidekit_detector(name: str):
+    from hidekit.errors import HidekitError
+    from hidekit.text.detector import load_model
+
+    try:
+        return load_model(name), f"model {name!r}"
+    except HidekitError as exc:
+        from hidekit.text.training import train_model
+
+        print(f"note: {exc}; training a model in-process on 300 synthetic notes (seed 1)")
+        t0 = time.perf_counter()
+        det = train_model(generate_notes(300, seed=1), "en")
+        return det, f"model trained in-process ({time.perf_counter() - t0:.0f} s)"
+
+
+def char_scores(gold: list[Document], pred: list[list[Span]]) -> tuple[float, float]:
+    tp = fn = fp = 0
+    for d, spans in zip(gold, pred, strict=True):
+        g = np.zeros(len(d.text), bool)
+        p = np.zeros(len(d.text), bool)
+        for s in d.spans:
+            g[s.start : s.end] = True
+        for s in spans:
+            p[s.start : s.end] = True
+        ws = np.array([not c.isspace() for c in d.text])  # spaces inside a span do not count
+        tp += int((g & p & ws).sum())
+        fn += int((g & ~p & ws).sum())
+        fp += int((~g & p & ws).sum())
+    return tp / (tp + fn), tp / (tp + fp) if tp + fp else 0.0
+
+
+def entity_recall(gold: list[Document], pred: list[list[Span]]) -> tuple[float, dict[str, float]]:
+    found, total = Counter(), Counter()
+    for d, spans in zip(gold, pred, strict=True):
+        for s in d.spans:
+            total[s.label] += 1
+            if any(q.start < s.end and s.start < q.end for q in spans):
+                found[s.label] += 1
+    overall = sum(found.values()) / sum(total.values())
+    return overall, {k: found[k] / total[k] for k in sorted(total)}
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=99001)
+    ap.add_argument("--model", default="en")
+    ap.add_argument("--repeat", type=int, default=2)
+    args = ap.parse_args(argv)
+
+    analyzer = presidio_analyzer()
+    if analyzer is None:
+        return
+    docs = generate_notes(args.n, seed=args.seed)
+    chars = sum(len(d.text) for d in docs)
+    print(
+        f"{len(docs)} synthetic notes (seed {args.seed}), {chars:,} characters, "
+        f"{sum(len(d.spans) for d in docs):,} PHI spans"
+    )
+    det, how = hidekit_detector(args.model)
+    bare = [Document(d.id, d.text, [], d.patient) for d in docs]
+
+    def run_presidio():
+        return [
+            [Span(r.start, r.end, r.entity_type) for r in analyzer.analyze(d.text, language="en")]
+            for d in docs
+        ]
+
+    def run_hidekit(n_jobs):
+        return lambda: [d.spans for d in det.detect_documents(bare, n_jobs=n_jobs)]
+
+    t_pres, pred_pres = best_of(run_presidio, repeat=args.repeat)
+    t_hk1, pred_hk = best_of(run_hidekit(1), repeat=args.repeat)
+    t_hk2, _ = best_of(run_hidekit(2), repeat=args.repeat)
+
+    rows = []
+    for name, secs, pred in (
+        ("Presidio (patterns, blank spaCy)", t_pres, pred_pres),
+        ("hidekit, 1 process", t_hk1, pred_hk),
+        ("hidekit, 2 processes", t_hk2, pred_hk),
+    ):
+        cr, cp = char_scores(docs, pred)
+        er, per_type = entity_recall(docs, pred)
+        rows.append((name, secs, chars / secs, cr, cp, er, per_type))
+    base = rows[0][2]
+    print(f"hidekit: {how}\n")
+    print(
+        "| detector | seconds | chars/s | vs Presidio | char recall | char precision | entity recall |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for name, secs, cps, cr, cp, er, _ in rows:
+        print(
+            f"| {name} | {secs:.2f} | {cps:,.0f} | {cps / base:.1f}× | {cr:.3f} | {cp:.3f} | {er:.3f} |"
+        )
+    print("\nEntity recall per gold type (any overlap):\n")
+    print("| type | Presidio | hidekit |")
+    print("|---|---:|---:|")
+    for label in rows[0][6]:
+        print(f"| {label} | {rows[0][6][label]:.3f} | {rows[1][6][label]:.3f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+"""Release plans: a TOML file of roles, steps and a risk limit, run into a checked output folder."""
+
+from hidekit.release.plan import IDENTIFIER_STEPS, Plan, Step, load_plan
+from hidekit.release.runner import ReleaseResult, cells_changed, run_plan
+
+__all__ = [
+    "IDENTIFIER_STEPS",
+    "Plan",
+    "ReleaseResult",
+    "Step",
+    "cells_changed",
+    "load_plan",
+    "run_plan",
+]

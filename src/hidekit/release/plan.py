@@ -1,0 +1,174 @@
+"""The release plan: one TOML file saying what to read, which variables play which role, which
+steps to run in order, and the risk limit the release must meet. Paths are relative to the plan.
+
+    [input]    path = "survey.csv"            (sep = "," optional)
+    [output]   folder = "release"              (overwrite = false)
+    [roles]    direct = [...]  keys = [...]  sensitive = [...]  reviewed = [...]
+    [risk]     k = 5  rp = 0.05  cell_min = 5  (cell_min defaults to k)
+    [crosswalk] passphrase_env = "HIDEKIT_PASSPHRASE"  or  key_file = "crosswalk.key"
+    [[steps]]  use = "encode"  columns = ["name"]  ... (the other fields are the step's parameters)
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from hidekit.errors import InputError, OptionError, require_fraction
+from hidekit.transforms.base import get_transform
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+# Steps that deal with direct identifiers: a direct identifier may stay in the release only as
+# the output of one of these (jitter handles GPS points, which J-PAL lists as direct).
+IDENTIFIER_STEPS = {"encode", "hash", "redact", "remove", "jitter"}
+_SECTIONS = {"input", "output", "roles", "risk", "crosswalk", "steps"}
+
+
+def load_transforms() -> None:
+    """Every step registers itself when ``hidekit.transforms`` is imported."""
+    import hidekit.transforms  # noqa: F401
+
+
+@dataclass
+class Step:
+    use: str
+    params: dict
+
+    def make(self):
+        """The configured transform (unknown names and bad parameters are clear errors)."""
+        load_transforms()
+        cls = get_transform(self.use)
+        try:
+            return cls(**self.params)
+        except TypeError as exc:
+            raise OptionError(f"step {self.use!r}: {exc}") from None
+
+    def columns(self) -> list[str]:
+        """Columns the step names (whatever the parameter is called)."""
+        out: list[str] = []
+        for key in ("columns", "column", "keys", "lat", "lon", "ages", "dates", "zips"):
+            v = self.params.get(key)
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (list, tuple)):
+                out.extend(str(x) for x in v)
+        return out
+
+
+@dataclass
+class Plan:
+    path: Path
+    input: Path
+    output: Path
+    sep: str | None = None
+    overwrite: bool = False
+    direct: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+    sensitive: list[str] = field(default_factory=list)
+    reviewed: list[str] = field(default_factory=list)
+    k: int = 5
+    rp: float | None = None
+    cell_min: int | None = None
+    crosswalk: dict = field(default_factory=dict)
+    steps: list[Step] = field(default_factory=list)
+
+    def named_columns(self) -> list[str]:
+        """Every column the roles name, in order, once."""
+        seen: dict[str, None] = {}
+        for c in self.direct + self.keys + self.sensitive + self.reviewed:
+            seen.setdefault(c, None)
+        return list(seen)
+
+    def to_dict(self) -> dict:
+        return {
+            "plan": str(self.path),
+            "input": str(self.input),
+            "output": str(self.output),
+            "roles": {
+                "direct": self.direct,
+                "keys": self.keys,
+                "sensitive": self.sensitive,
+                "reviewed": self.reviewed,
+            },
+            "risk": {"k": self.k, "rp": self.rp, "cell_min": self.cell_min or self.k},
+            "steps": [{"use": s.use, **s.params} for s in self.steps],
+        }
+
+
+def _list(table: dict, key: str, where: str) -> list[str]:
+    v = table.get(key, [])
+    if isinstance(v, str):
+        v = [v]
+    if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+        raise OptionError(f"plan [{where}] {key} must be a list of column names")
+    return list(v)
+
+
+def load_plan(path, output: str | Path | None = None) -> Plan:
+    """Read and check a plan file; ``output`` overrides its output folder."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"plan file not found: {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"plan {path} is not valid TOML: {exc}") from None
+    unknown = sorted(set(raw) - _SECTIONS)
+    if unknown:
+        raise OptionError(
+            f"plan {path}: unknown section(s) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(_SECTIONS))})"
+        )
+    base = path.parent
+    inp = raw.get("input", {})
+    if not isinstance(inp, dict) or not inp.get("path"):
+        raise OptionError(f"plan {path}: [input] path is required")
+    out = raw.get("output", {})
+    folder = output or out.get("folder")
+    if not folder:
+        raise OptionError(f"plan {path}: [output] folder is required (or pass --out)")
+    roles = raw.get("roles", {})
+    risk = raw.get("risk", {})
+    plan = Plan(
+        path=path,
+        input=(base / inp["path"]).resolve()
+        if not Path(inp["path"]).is_absolute()
+        else Path(inp["path"]),
+        output=Path(folder) if output or Path(folder).is_absolute() else base / folder,
+        sep=inp.get("sep"),
+        overwrite=bool(out.get("overwrite", False)),
+        direct=_list(roles, "direct", "roles"),
+        keys=_list(roles, "keys", "roles"),
+        sensitive=_list(roles, "sensitive", "roles"),
+        reviewed=_list(roles, "reviewed", "roles"),
+        k=int(risk.get("k", 5)),
+        rp=risk.get("rp"),
+        cell_min=risk.get("cell_min"),
+        crosswalk=dict(raw.get("crosswalk", {})),
+    )
+    if plan.k < 1:
+        raise OptionError(f"plan {path}: [risk] k must be at least 1, got {plan.k}")
+    require_fraction("[risk] rp", plan.rp)
+    if not plan.keys:
+        raise OptionError(
+            f"plan {path}: [roles] keys must name the key variables (quasi-identifiers)"
+        )
+    steps = raw.get("steps", [])
+    if not isinstance(steps, list):
+        raise OptionError(f"plan {path}: steps must be an array of tables ([[steps]])")
+    for i, s in enumerate(steps, 1):
+        if not isinstance(s, dict) or "use" not in s:
+            raise OptionError(f"plan {path}: step {i} has no 'use' (the step name)")
+        params = {k: v for k, v in s.items() if k != "use"}
+        for key in ("path", "boundaries", "population"):  # file parameters are plan-relative
+            if isinstance(params.get(key), str) and not Path(params[key]).is_absolute():
+                params[key] = str(base / params[key])
+        step = Step(str(s["use"]), params)
+        step.make()  # fail now, before reading data, on unknown steps or bad parameters
+        plan.steps.append(step)
+    return plan

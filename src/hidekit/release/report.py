@@ -1,0 +1,87 @@
+"""The release report: risk before and after, class sizes, and what each step did."""
+
+from __future__ import annotations
+
+from hidekit.report import Report, bar_chart, line_chart
+from hidekit.risk.report import size_buckets
+
+FIGURES = ["records", "cells", "k", "uniques", "at_risk", "rp", "cr"]
+
+
+def release_report(result) -> Report:
+    plan = result.plan
+    rep = Report(
+        f"Release of {plan.input.name}",
+        f"plan {plan.path.name} · keys: {', '.join(plan.keys)} · limit k ≥ {plan.k}"
+        + (f", RP ≤ {plan.rp}" if plan.rp is not None else "")
+        + " · missing values are a category of their own",
+    )
+    after = result.after
+    ok = not result.problems
+    rep.verdict(
+        ok,
+        "The release meets the plan's risk limit and no direct identifier remains."
+        if ok
+        else "Release refused: " + "; ".join(result.problems),
+    )
+    rep.heading("Risk before and after")
+    rows = [
+        {
+            "figure": f,
+            "before": getattr(result.before, f),
+            "after": getattr(after, f) if after else None,
+        }
+        for f in FIGURES
+    ]
+    rep.table(rows, ["figure", "before", "after"])
+    labels, before = size_buckets(result.before)
+    series = {"before": before}
+    if after:
+        series["after"] = size_buckets(after)[1]
+    rep.figure(
+        bar_chart(
+            labels, series, title="Records by class size", xlabel="class size", ylabel="records"
+        ),
+        "How many records sit in classes of each size; small classes are the risky ones.",
+    )
+    if result.steps:
+        names = ["input"] + [f"{s.step}. {s.use}" for s in result.steps]
+        rp = [result.before.rp] + [s.risk_after.get("rp") for s in result.steps]
+        rep.figure(
+            line_chart(
+                names,
+                {"RP": rp},
+                title="Risk proportion after each step",
+                ylabel="RP",
+                ymin=0.0,
+                hlines={"limit": float(plan.rp)} if plan.rp is not None else None,
+            )
+        )
+    rep.heading("Steps")
+    rep.table(
+        [
+            {
+                "step": s.step,
+                "use": s.use,
+                "parameters": ", ".join(f"{k}={v}" for k, v in s.parameters.items()),
+                "cells changed": ", ".join(f"{c}: {n:,}" for c, n in s.cells_changed.items())
+                or "–",
+                "removed": s.removed or "–",
+                "k after": s.risk_after.get("k"),
+                "RP after": s.risk_after.get("rp"),
+                "seconds": s.seconds,
+            }
+            for s in result.steps
+        ]
+    )
+    warnings = [(s.step, w) for s in result.steps for w in s.warnings]
+    if warnings:
+        rep.heading("Warnings")
+        rep.table([{"step": i, "warning": w} for i, w in warnings])
+    if result.scan_flagged:
+        rep.paragraph(
+            "Columns the PII scan still flags as direct identifiers (each treated by an "
+            "identifier step or reviewed): " + ", ".join(result.scan_flagged),
+            "note",
+        )
+    return rep

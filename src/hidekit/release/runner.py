@@ -1,0 +1,267 @@
+"""Run a release plan: read, apply the steps in order, check, then write everything at once.
+
+Nothing is written unless the release passes: no direct identifier left (the plan's roles and the
+PII scanner agree) and the risk limit met. The output folder is built in a temporary sibling and
+moved into place at the end, so a failed run leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from hidekit.errors import (
+    ColumnNotFound,
+    HidekitError,
+    InputError,
+    OptionError,
+    PolicyError,
+    require_columns,
+)
+from hidekit.io import atomic_dir, output_suffix, read_table, write_table
+from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
+from hidekit.risk import measure_risk
+from hidekit.risk.metrics import RiskReport
+
+
+@dataclass
+class StepRecord:
+    step: int
+    use: str
+    parameters: dict
+    cells_changed: dict[str, int]
+    removed: list[str]
+    warnings: list[str]
+    risk_after: dict
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return self.__dict__.copy()
+
+
+@dataclass
+class ReleaseResult:
+    plan: Plan
+    released: bool
+    problems: list[str]
+    before: RiskReport
+    after: RiskReport | None
+    steps: list[StepRecord] = field(default_factory=list)
+    records: int = 0
+    files: dict[str, str] = field(default_factory=dict)
+    scan_flagged: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        return {
+            "released": self.released,
+            "problems": self.problems,
+            "records": self.records,
+            "output": str(self.plan.output) if self.released else None,
+            "files": self.files,
+            "risk_before": _risk_dict(self.before),
+            "risk_after": _risk_dict(self.after) if self.after else None,
+            "steps": [s.to_dict() for s in self.steps],
+            "plan": self.plan.to_dict(),
+            "scan_flagged_direct": self.scan_flagged,
+        }
+
+
+def _risk_dict(r: RiskReport) -> dict:
+    return {
+        "keys": r.keys,
+        "k": r.k,
+        "rp": r.rp,
+        "cr": r.cr,
+        "uniques": r.uniques,
+        "at_risk": r.at_risk,
+        "cells": r.cells,
+        "cell_min": r.cell_min,
+    }
+
+
+def cells_changed(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, int]:
+    """Per column kept, how many cells differ (missing equals missing; 3 equals "3")."""
+    out = {}
+    for col in after.columns:
+        if col not in before.columns:
+            out[col] = len(after)
+            continue
+        a, b = before[col], after[col]
+        if a.dtype == b.dtype:
+            same = (a == b).fillna(False).to_numpy(dtype=bool) | (a.isna() & b.isna()).to_numpy()
+        else:
+            from hidekit.transforms.generalize import value_key
+
+            same = np.array([value_key(x) == value_key(y) for x, y in zip(a, b, strict=True)])
+        n = int((~same).sum())
+        if n:
+            out[col] = n
+    return out
+
+
+def _risk(frame: pd.DataFrame, keys: list[str], cell_min: int) -> RiskReport:
+    return measure_risk(frame, keys, cell_min=cell_min).overall
+
+
+def run_plan(
+    plan: Plan | str | os.PathLike,
+    *,
+    output=None,
+    overwrite: bool | None = None,
+    passphrase: str | None = None,
+    progress: Callable[..., None] | None = None,
+    scan: bool = True,
+) -> ReleaseResult:
+    """Run ``plan``; write the release when it passes, raise PolicyError when it does not."""
+    if not isinstance(plan, Plan):
+        plan = load_plan(plan, output=output)
+    elif output:
+        plan.output = Path(output)
+    overwrite = plan.overwrite if overwrite is None else overwrite
+    ds = read_table(plan.input, sep=plan.sep)
+    frame = ds.frame
+    require_columns(frame.columns, plan.named_columns())
+    cell_min = int(plan.cell_min or plan.k)
+    before = _risk(frame, plan.keys, cell_min)
+    result = ReleaseResult(plan, False, [], before, None, records=len(frame))
+    crosswalks = []
+    handled: set[str] = set()
+    for i, step in enumerate(plan.steps, 1):
+        t0 = time.perf_counter()
+        transform = step.make()
+        try:
+            new = transform.fit_transform(frame)
+        except HidekitError as exc:
+            raise (
+                type(exc)(f"step {i} ({step.use}): {exc}")
+                if not isinstance(exc, ColumnNotFound)
+                else InputError(f"step {i} ({step.use}): {exc}")
+            ) from None
+        if len(new) != len(frame) and step.use not in ("partition",):
+            raise OptionError(f"step {i} ({step.use}) changed the number of records")
+        keys_now = [c for c in plan.keys if c in new.columns]
+        risk = _risk(new, keys_now, cell_min) if keys_now else None
+        if hasattr(transform, "crosswalk_"):
+            crosswalks.append((step, transform.crosswalk_))
+        if step.use in IDENTIFIER_STEPS:
+            handled.update(step.columns())
+        result.steps.append(
+            StepRecord(
+                step=i,
+                use=step.use,
+                parameters=step.params,
+                cells_changed=cells_changed(frame, new),
+                removed=[c for c in frame.columns if c not in new.columns],
+                warnings=list(getattr(transform, "warnings_", [])),
+                risk_after=_risk_dict(risk) if risk else {},
+                seconds=round(time.perf_counter() - t0, 4),
+            )
+        )
+        frame = new
+        if progress:
+            progress(1)
+    keys_left = [c for c in plan.keys if c in frame.columns]
+    result.after = _risk(frame, keys_left, cell_min) if keys_left else None
+    result.problems = _problems(plan, frame, handled, result, scan)
+    if result.problems:
+        raise PolicyError("release refused: " + "; ".join(result.problems))
+    _write(plan, ds.with_frame(frame), result, crosswalks, overwrite, passphrase)
+    result.released = True
+    return result
+
+
+def _problems(
+    plan: Plan, frame: pd.DataFrame, handled: set[str], result: ReleaseResult, scan: bool
+) -> list[str]:
+    problems = []
+    left = [c for c in plan.direct if c in frame.columns and c not in handled]
+    if left:
+        problems.append(
+            f"direct identifier(s) still in the data: {', '.join(left)} "
+            f"(encode, hash, redact or remove them)"
+        )
+    if scan:
+        from hidekit.scan import scan_table
+
+        flagged = scan_table(frame).names("direct")
+        result.scan_flagged = flagged
+        bad = [c for c in flagged if c not in handled and c not in plan.reviewed and c not in left]
+        if bad:
+            problems.append(
+                f"the PII scan flags direct identifier(s): {', '.join(bad)} (treat them "
+                f"with a step, or list them under [roles] reviewed after checking)"
+            )
+    r = result.after
+    if r is not None:
+        if r.k < plan.k:
+            problems.append(f"risk limit not met: k = {r.k} < {plan.k} on {', '.join(r.keys)}")
+        if plan.rp is not None and r.rp > float(plan.rp) + 1e-12:
+            problems.append(f"risk limit not met: RP = {r.rp:.4f} > {float(plan.rp):.4f}")
+    return problems
+
+
+def _write(
+    plan: Plan, ds, result: ReleaseResult, crosswalks, overwrite: bool, passphrase: str | None
+) -> None:
+    from hidekit.release.report import release_report
+
+    name = Path(plan.input).stem + output_suffix(ds.format)
+    with atomic_dir(plan.output, overwrite=overwrite) as tmp:
+        write_table(ds, tmp / name, protect=(plan.input,))
+        result.files["data"] = name
+        if crosswalks:
+            result.files["crosswalk"] = _write_crosswalks(plan, crosswalks, tmp, passphrase)
+        lines = [
+            json.dumps(
+                {
+                    "step": 0,
+                    "use": "input",
+                    "parameters": {"path": str(plan.input)},
+                    "records": result.records,
+                    "risk_after": _risk_dict(result.before),
+                }
+            )
+        ]
+        lines += [json.dumps(s.to_dict(), default=str) for s in result.steps]
+        (tmp / "audit.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        result.files["audit"] = "audit.jsonl"
+        release_report(result).save(tmp / "report.html")
+        result.files["report"] = "report.html"
+
+
+def _write_crosswalks(plan: Plan, crosswalks, folder: Path, passphrase: str | None) -> str:
+    """Encrypted, owner-only crosswalk through the identifier module's writer."""
+    try:
+        from hidekit.transforms.crosswalk import write_crosswalk
+    except ImportError:  # pragma: no cover - provided by the identifier transforms
+        raise OptionError(
+            "this plan encodes identifiers but the crosswalk writer is not "
+            "available (hidekit.transforms.crosswalk.write_crosswalk)"
+        ) from None
+    cfg = plan.crosswalk
+    if passphrase is None and cfg.get("passphrase_env"):
+        passphrase = os.environ.get(cfg["passphrase_env"])
+        if not passphrase:
+            raise OptionError(
+                f"set the environment variable {cfg['passphrase_env']} to the crosswalk passphrase"
+            )
+    key_file = cfg.get("key_file")
+    if key_file and not Path(key_file).is_absolute():
+        key_file = str(plan.path.parent / key_file)
+    if not passphrase and not key_file:
+        raise OptionError(
+            "the plan encodes identifiers: give [crosswalk] passphrase_env or key_file"
+        )
+    names = []
+    for n, (step, frame) in enumerate(crosswalks, 1):
+        name = "crosswalk.enc" if len(crosswalks) == 1 else f"crosswalk-{n}-{step.use}.enc"
+        write_crosswalk(frame, folder / name, passphrase=passphrase, key_file=key_file)
+        names.append(name)
+    return ", ".join(names)

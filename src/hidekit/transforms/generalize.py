@@ -1,0 +1,291 @@
+"""Aggregation of indirect identifiers: numeric bins, coarser dates, value maps, ARX hierarchies.
+
+Each transform replaces values by coarser ones so that more records share each combination of
+key values. Records are never dropped or reordered; missing values stay missing. What a transform
+could not map cleanly (values a hierarchy does not list) is logged and kept in ``warnings_``, so the
+release report can show it: nothing is coarsened silently.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.transforms.base import Transform, register
+
+log = logging.getLogger("hidekit.transforms")
+
+DATE_UNITS = ("year", "quarter", "month")
+
+
+def as_columns(columns: str | Sequence[str]) -> list[str]:
+    """Accept one column name or a list of them (plans and the CLI give either)."""
+    cols = [columns] if isinstance(columns, str) else list(columns)
+    if not cols:
+        raise OptionError("name at least one column")
+    return cols
+
+
+def number_text(v) -> str:
+    """A number as people write it: 250000 not 250000.0, 2.5 stays 2.5."""
+    if isinstance(v, (bool, np.bool_)):
+        return str(v)
+    f = float(v)
+    if math.isfinite(f) and f.is_integer():
+        return str(int(f))
+    return f"{f:g}"
+
+
+def value_key(v) -> str | None:
+    """The text form used to match data values with map keys or hierarchy rows (None if missing)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)) or v is pd.NA or v is pd.NaT:
+        return None
+    if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)):
+        return number_text(v)
+    return str(v)
+
+
+def numeric_column(frame: pd.DataFrame, column: str) -> pd.Series:
+    """The column as floats; a clear error naming the first value that is not a number."""
+    s = frame[column]
+    num = pd.to_numeric(s, errors="coerce")
+    bad = s.notna() & num.isna()
+    if bad.any():
+        raise InputError(f"column {column!r} must be numeric; found {s[bad].iloc[0]!r}")
+    return num.astype("float64")
+
+
+def _warn(store: list[str], message: str) -> None:
+    log.warning(message)
+    store.append(message)
+
+
+def _labelled(values: pd.Series, labels: np.ndarray, keep: pd.Series) -> pd.Series:
+    out = pd.Series(labels, index=values.index, dtype=object)
+    out[~keep] = None
+    return out
+
+
+@register("bin")
+class Bin(Transform):
+    """Numeric values into intervals: fixed ``width`` from ``origin``, or explicit ``edges``.
+
+    Labels read like ``20-29`` for integer data and whole-number edges (``[20, 30)``), like
+    ``2.5-<5`` otherwise; with edges, values below the first read ``<e0`` and from the last on ``eN+``.
+    """
+
+    def __init__(
+        self,
+        columns,
+        width: float | None = None,
+        edges: Sequence[float] | None = None,
+        origin: float = 0.0,
+    ):
+        self.columns = as_columns(columns)
+        self.width = width
+        self.edges = list(edges) if edges is not None else None
+        self.origin = origin
+        if (width is None) == (edges is None):
+            raise OptionError("bin: give either width or edges")
+        if width is not None and not float(width) > 0:
+            raise OptionError(f"bin: width must be positive, got {width}")
+        if edges is not None:
+            e = [float(x) for x in edges]
+            if len(e) < 1 or any(b <= a for a, b in zip(e, e[1:], strict=False)):
+                raise OptionError(f"bin: edges must be increasing, got {edges}")
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        require_columns(frame.columns, self.columns)
+        out = frame.copy()
+        for col in self.columns:
+            x = numeric_column(frame, col)
+            integer = bool(np.all(np.mod(x.dropna(), 1) == 0))
+            out[col] = self._labels(x, integer)
+        return out
+
+    def _labels(self, x: pd.Series, integer: bool) -> pd.Series:
+        keep = x.notna()
+        v = x.fillna(0).to_numpy()
+        if self.width is not None:
+            w, o = float(self.width), float(self.origin)
+            lo = o + np.floor((v - o) / w) * w
+            whole = integer and w.is_integer() and o.is_integer()
+            uniq = {b: self._range(b, b + w, whole) for b in np.unique(lo[keep.to_numpy()])}
+            return _labelled(x, np.array([uniq.get(b, "") for b in lo], dtype=object), keep)
+        e = np.array([float(b) for b in self.edges])
+        whole = integer and all(float(b).is_integer() for b in e)
+        idx = np.searchsorted(e, v, side="right")  # 0: below e0; len(e): from the last edge on
+        names = [f"<{number_text(e[0])}"]
+        names += [self._range(a, b, whole) for a, b in zip(e[:-1], e[1:], strict=True)]
+        names += [f"{number_text(e[-1])}+"]
+        return _labelled(x, np.array(names, dtype=object)[idx], keep)
+
+    @staticmethod
+    def _range(lo: float, hi: float, whole: bool) -> str:
+        if whole:
+            return f"{number_text(lo)}-{number_text(hi - 1)}"
+        return f"{number_text(lo)}-<{number_text(hi)}"
+
+
+@register("coarsen_date")
+class CoarsenDate(Transform):
+    """Dates to ``year`` (``2023``), ``quarter`` (``2023-Q2``) or ``month`` (``2023-04``)."""
+
+    def __init__(self, columns, to: str = "year"):
+        self.columns = as_columns(columns)
+        if to not in DATE_UNITS:
+            raise OptionError(
+                f"coarsen_date: 'to' must be one of {', '.join(DATE_UNITS)}, got {to!r}"
+            )
+        self.to = to
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        require_columns(frame.columns, self.columns)
+        out = frame.copy()
+        for col in self.columns:
+            d = parse_dates(frame, col)
+            if self.to == "year":
+                text = d.dt.year.astype("Int64").astype(str)
+            elif self.to == "quarter":
+                text = (
+                    d.dt.year.astype("Int64").astype(str)
+                    + "-Q"
+                    + d.dt.quarter.astype("Int64").astype(str)
+                )
+            else:
+                text = d.dt.strftime("%Y-%m")
+            out[col] = text.where(d.notna(), None).astype(object)
+        return out
+
+
+def parse_dates(frame: pd.DataFrame, column: str) -> pd.Series:
+    """The column as datetimes; a clear error naming the first value that is not a date."""
+    s = frame[column]
+    if pd.api.types.is_datetime64_any_dtype(s.dtype):
+        return s
+    d = pd.to_datetime(s.astype(object).where(s.notna(), None), errors="coerce", format="mixed")
+    bad = s.notna() & d.isna()
+    if bad.any():
+        raise InputError(f"column {column!r} must hold dates; found {s[bad].iloc[0]!r}")
+    return d
+
+
+@register("map_values")
+class MapValues(Transform):
+    """Replace values through a user map ({"Widowed": "Other", ...}); unmapped values are kept,
+    or replaced by ``other`` when given. Keys match the value's text (``"3"`` matches 3)."""
+
+    def __init__(self, columns, mapping: dict, other: str | None = None):
+        self.columns = as_columns(columns)
+        if not isinstance(mapping, dict) or not mapping:
+            raise OptionError(
+                "map_values: mapping must be a non-empty table of value = replacement"
+            )
+        self.mapping = mapping
+        self.other = other
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        require_columns(frame.columns, self.columns)
+        table = {value_key(k): v for k, v in self.mapping.items()}
+        out = frame.copy()
+        for col in self.columns:
+            codes, uniques = pd.factorize(frame[col])
+            mapped = []
+            for u in uniques:
+                key = value_key(u)
+                mapped.append(table.get(key, u if self.other is None else self.other))
+            arr = np.array(mapped + [None], dtype=object)
+            out[col] = pd.Series(arr[codes], index=frame.index, dtype=object)
+        return out
+
+
+def read_hierarchy(path) -> pd.DataFrame:
+    """An ARX hierarchy file: ``;``-separated, no header, column 0 raw value, last column ``*``."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(f"hierarchy file not found: {path}")
+    try:
+        table = pd.read_csv(path, sep=";", header=None, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        raise InputError(f"hierarchy file {path} is empty") from None
+    except pd.errors.ParserError as exc:
+        raise InputError(f"hierarchy file {path} has rows of different lengths ({exc})") from None
+    if table.shape[1] < 2:
+        raise InputError(f"hierarchy file {path} needs a raw value and at least one coarser level")
+    if (table == "").any().any():
+        row = int(np.flatnonzero((table == "").any(axis=1))[0]) + 1
+        raise InputError(f"hierarchy file {path}: row {row} has an empty level")
+    dup = table[0][table[0].duplicated()]
+    if len(dup):
+        raise InputError(f"hierarchy file {path}: value {dup.iloc[0]!r} is listed twice")
+    return table
+
+
+@register("hierarchy")
+class Hierarchy(Transform):
+    """Generalize one column to ``level`` of an ARX hierarchy (0 = raw, last = ``*``).
+
+    Values the hierarchy does not list go to the top level with a warning (``unseen="top"``) or
+    stop the run (``unseen="error"``). A hierarchy that lists none of the column's values is an
+    error either way: it was written for other data.
+    """
+
+    def __init__(self, column: str, path: str | Path, level: int = 1, unseen: str = "top"):
+        self.column = column
+        self.path = str(path)
+        self.level = int(level)
+        if unseen not in ("top", "error"):
+            raise OptionError(f"hierarchy: unseen must be 'top' or 'error', got {unseen!r}")
+        self.unseen = unseen
+
+    def fit(self, frame: pd.DataFrame) -> Hierarchy:
+        require_columns(frame.columns, [self.column])
+        table = read_hierarchy(self.path)
+        depth = table.shape[1] - 1
+        if not 0 <= self.level <= depth:
+            raise OptionError(
+                f"hierarchy {self.path} has levels 0 to {depth}; level {self.level} asked"
+            )
+        self.top_ = str(table.iloc[0, depth])
+        self.map_ = dict(zip(table[0], table[self.level], strict=True))
+        keys = [value_key(u) for u in pd.unique(frame[self.column])]
+        present = [k for k in keys if k is not None]
+        unseen = sorted(k for k in present if k not in self.map_)
+        self.unseen_ = unseen
+        self.warnings_: list[str] = []
+        if present and len(unseen) == len(present):
+            raise InputError(
+                f"hierarchy {self.path} does not cover column {self.column!r}: none of its "
+                f"{len(present)} values is listed (e.g. {present[0]!r})"
+            )
+        if unseen:
+            shown = ", ".join(repr(u) for u in unseen[:5]) + (" …" if len(unseen) > 5 else "")
+            if self.unseen == "error":
+                raise InputError(
+                    f"hierarchy {self.path} does not list {len(unseen)} value(s) of "
+                    f"{self.column!r}: {shown}"
+                )
+            n = int(frame[self.column].map(value_key).isin(set(unseen)).sum())
+            _warn(
+                self.warnings_,
+                f"{self.column}: {len(unseen)} value(s) not in the hierarchy "
+                f"({shown}) went to the top level {self.top_!r} ({n} records)",
+            )
+        return self
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        if not hasattr(self, "map_"):
+            raise OptionError("hierarchy: call fit before transform")
+        require_columns(frame.columns, [self.column])
+        out = frame.copy()
+        codes, uniques = pd.factorize(frame[self.column])
+        mapped = [self.map_.get(value_key(u), self.top_) for u in uniques]
+        arr = np.array(mapped + [None], dtype=object)
+        out[self.column] = pd.Series(arr[codes], index=frame.index, dtype=object)
+        return out

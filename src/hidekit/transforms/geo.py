@@ -1,0 +1,274 @@
+"""Geographic masking the DHS way (Burgert et al. 2013, as summarised in the J-PAL guide).
+
+Points of one cluster (enumeration area, village) are first aggregated to one point, their mean;
+then each cluster point is displaced in a random direction by a random distance: urban clusters up
+to 2 km, rural clusters up to 5 km, and a random 1% of rural clusters up to 10 km. Every record of a
+cluster gets the same displaced point. With a GeoJSON boundary file, a draw that leaves the area
+(feature) holding the cluster point is redrawn, so the point stays in its district. Seeded: the
+same seed gives the same points.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.transforms.base import Transform, register
+
+log = logging.getLogger("hidekit.transforms")
+
+EARTH_RADIUS_KM = 6371.0088
+URBAN_VALUES = ("urban", "u", "1", "true", "yes")
+
+
+def check_coordinates(lat: np.ndarray, lon: np.ndarray, lat_col: str, lon_col: str) -> None:
+    """Latitudes in [-90, 90] and longitudes in [-180, 180], or a clear error naming a bad one."""
+    for name, v, lim in ((lat_col, lat, 90.0), (lon_col, lon, 180.0)):
+        bad = np.flatnonzero(np.abs(np.nan_to_num(v)) > lim)
+        if bad.size:
+            raise InputError(
+                f"coordinate out of range in {name!r}: {v[bad[0]]} (row {bad[0] + 1}; "
+                f"allowed -{lim:g} to {lim:g})"
+            )
+
+
+def destination(lat, lon, bearing, km):
+    """Point reached from (lat, lon) going ``km`` along a great circle at ``bearing`` (radians)."""
+    p1, l1, d = np.radians(lat), np.radians(lon), np.asarray(km) / EARTH_RADIUS_KM
+    p2 = np.arcsin(np.sin(p1) * np.cos(d) + np.cos(p1) * np.sin(d) * np.cos(bearing))
+    l2 = l1 + np.arctan2(
+        np.sin(bearing) * np.sin(d) * np.cos(p1), np.cos(d) - np.sin(p1) * np.sin(p2)
+    )
+    return np.degrees(p2), (np.degrees(l2) + 540.0) % 360.0 - 180.0
+
+
+def haversine_km(lat1, lon1, lat2, lon2):
+    """Great-circle distance in km."""
+    p1, p2 = np.radians(lat1), np.radians(lat2)
+    dp, dl = p2 - p1, np.radians(np.asarray(lon2) - np.asarray(lon1))
+    a = np.sin(dp / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(dl / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(a, 0, 1)))
+
+
+# Boundaries -----------------------------------------------------------------
+def read_boundaries(path) -> list[list[list[np.ndarray]]]:
+    """GeoJSON features as polygons: per area, a list of polygons, each [outer ring, holes...]."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"boundary file not found: {path}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"boundary file {path} is not valid GeoJSON: {exc}") from None
+    features = data.get("features") if data.get("type") == "FeatureCollection" else [data]
+    areas = []
+    for f in features or []:
+        geom = f.get("geometry", f) if isinstance(f, dict) else None
+        kind = (geom or {}).get("type")
+        if kind == "Polygon":
+            polys = [geom["coordinates"]]
+        elif kind == "MultiPolygon":
+            polys = geom["coordinates"]
+        else:
+            continue
+        areas.append([[np.asarray(ring, dtype=float)[:, :2] for ring in poly] for poly in polys])
+    if not areas:
+        raise InputError(f"boundary file {path} holds no Polygon or MultiPolygon features")
+    return areas
+
+
+def _in_ring(x: np.ndarray, y: np.ndarray, ring: np.ndarray) -> np.ndarray:
+    """Even-odd ray casting, vectorised over points (x = lon, y = lat)."""
+    inside = np.zeros(x.shape, dtype=bool)
+    xs, ys = ring[:, 0], ring[:, 1]
+    for i in range(len(ring)):
+        x1, y1, x2, y2 = xs[i - 1], ys[i - 1], xs[i], ys[i]
+        if y1 == y2:
+            continue
+        crosses = (y1 > y) != (y2 > y)
+        xint = x1 + (y - y1) * (x2 - x1) / (y2 - y1)
+        inside ^= crosses & (x < xint)
+    return inside
+
+
+def in_area(lon: np.ndarray, lat: np.ndarray, area) -> np.ndarray:
+    """Whether each point lies in the area (any polygon: inside the outer ring, outside its holes)."""
+    hit = np.zeros(np.shape(lon), dtype=bool)
+    for rings in area:
+        inside = _in_ring(lon, lat, rings[0])
+        for hole in rings[1:]:
+            inside &= ~_in_ring(lon, lat, hole)
+        hit |= inside
+    return hit
+
+
+def area_of(lon: np.ndarray, lat: np.ndarray, areas) -> np.ndarray:
+    """Index of the first area holding each point, -1 where none does."""
+    out = np.full(np.shape(lon), -1, dtype=np.int64)
+    for i, area in enumerate(areas):
+        free = out == -1
+        if not free.any():
+            break
+        out[free] = np.where(in_area(lon[free], lat[free], area), i, -1)
+    return out
+
+
+# The transform -----------------------------------------------------------------
+@register("jitter")
+class Jitter(Transform):
+    """Aggregate to cluster points, then displace them the DHS way; see the module docstring."""
+
+    def __init__(
+        self,
+        lat: str = "latitude",
+        lon: str = "longitude",
+        urban: str | None = None,
+        urban_values: Sequence[str] = URBAN_VALUES,
+        cluster: str | None = None,
+        urban_km: float = 2.0,
+        rural_km: float = 5.0,
+        rural_far_km: float = 10.0,
+        rural_far_share: float = 0.01,
+        boundaries: str | None = None,
+        seed: int = 0,
+        max_tries: int = 1000,
+    ):
+        self.lat, self.lon, self.urban, self.cluster = lat, lon, urban, cluster
+        self.urban_values = [str(v).lower() for v in urban_values]
+        self.urban_km, self.rural_km, self.rural_far_km = urban_km, rural_km, rural_far_km
+        self.rural_far_share = rural_far_share
+        self.boundaries = boundaries
+        self.seed = int(seed)
+        self.max_tries = int(max_tries)
+        for name in ("urban_km", "rural_km", "rural_far_km"):
+            if not float(getattr(self, name)) > 0:
+                raise OptionError(f"jitter: {name} must be positive, got {getattr(self, name)}")
+        if not 0 <= float(rural_far_share) <= 1:
+            raise OptionError(
+                f"jitter: rural_far_share must be between 0 and 1, got {rural_far_share}"
+            )
+
+    def _columns(self) -> list[str]:
+        return [c for c in (self.lat, self.lon, self.urban, self.cluster) if c]
+
+    def fit(self, frame: pd.DataFrame) -> Jitter:
+        require_columns(frame.columns, self._columns())
+        self.areas_ = read_boundaries(self.boundaries) if self.boundaries else None
+        self.warnings_: list[str] = []
+        lat, lon = self._coords(frame)
+        missing = int((np.isnan(lat) | np.isnan(lon)).sum())
+        if missing:
+            msg = f"jitter: {missing} record(s) without coordinates stay without"
+            log.warning(msg)
+            self.warnings_.append(msg)
+        return self
+
+    def _coords(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+        cols = []
+        for c in (self.lat, self.lon):
+            s = frame[c]
+            v = pd.to_numeric(s, errors="coerce")
+            bad = s.notna() & v.isna()
+            if bad.any():
+                raise InputError(
+                    f"coordinate column {c!r} must be numeric; found {s[bad].iloc[0]!r}"
+                )
+            cols.append(v.to_numpy(dtype=float))
+        check_coordinates(cols[0], cols[1], self.lat, self.lon)
+        return cols[0], cols[1]
+
+    def displacement(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
+        """Per cluster: its point, urban or not, the maximum and displaced point; cluster id per record."""
+        if not hasattr(self, "areas_"):
+            raise OptionError("jitter: call fit (or fit_transform) before transform")
+        require_columns(frame.columns, self._columns())
+        lat, lon = self._coords(frame)
+        ok = ~(np.isnan(lat) | np.isnan(lon))
+        cl = (
+            frame[self.cluster]
+            if self.cluster
+            else pd.Series(np.arange(len(frame)), index=frame.index)
+        )
+        ids, _ = pd.factorize(cl.where(pd.Series(ok, index=frame.index)), use_na_sentinel=True)
+        n = int(ids.max()) + 1 if ids.size else 0
+        keep = ids >= 0
+        counts = np.bincount(ids[keep], minlength=n)
+        clat = np.bincount(ids[keep], weights=lat[keep], minlength=n) / np.maximum(counts, 1)
+        clon = _mean_longitude(ids[keep], lon[keep], n)
+        urban = np.zeros(n, dtype=bool)
+        if self.urban:
+            is_urban = frame[self.urban].astype(str).str.lower().isin(self.urban_values).to_numpy()
+            urban = np.bincount(ids[keep], weights=is_urban[keep], minlength=n) > counts / 2
+        rng = np.random.default_rng(self.seed)
+        far = rng.random(n) < float(self.rural_far_share)
+        limit = np.where(
+            urban,
+            float(self.urban_km),
+            np.where(far, float(self.rural_far_km), float(self.rural_km)),
+        )
+        new_lat, new_lon = self._draw(rng, clat, clon, limit)
+        return pd.DataFrame(
+            {
+                "cluster_lat": clat,
+                "cluster_lon": clon,
+                "urban": urban,
+                "max_km": limit,
+                "lat": new_lat,
+                "lon": new_lon,
+                "records": counts,
+            }
+        ), ids
+
+    def _draw(self, rng, clat, clon, limit):
+        n = clat.size
+        home = area_of(clon, clat, self.areas_) if self.areas_ is not None else np.full(n, -1)
+        new_lat, new_lon = np.empty(n), np.empty(n)
+        todo = np.arange(n)
+        for _ in range(self.max_tries):
+            if todo.size == 0:
+                break
+            bearing = rng.uniform(0, 2 * np.pi, todo.size)
+            km = rng.uniform(0, 1, todo.size) * limit[todo]
+            la, lo = destination(clat[todo], clon[todo], bearing, km)
+            good = np.ones(todo.size, dtype=bool)
+            if self.areas_ is not None:
+                for a in np.unique(home[todo]):
+                    if a < 0:
+                        continue
+                    sel = home[todo] == a
+                    good[sel] = in_area(lo[sel], la[sel], self.areas_[a])
+            new_lat[todo[good]], new_lon[todo[good]] = la[good], lo[good]
+            todo = todo[~good]
+        if todo.size:
+            raise InputError(
+                f"jitter: {todo.size} cluster point(s) could not be displaced inside "
+                f"their boundary area in {self.max_tries} draws (first at "
+                f"{clat[todo[0]]:.5f}, {clon[todo[0]]:.5f})"
+            )
+        return new_lat, new_lon
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        table, ids = self.displacement(frame)
+        out = frame.copy()
+        keep = ids >= 0
+        lat = np.full(len(frame), np.nan)
+        lon = np.full(len(frame), np.nan)
+        lat[keep] = table["lat"].to_numpy()[ids[keep]]
+        lon[keep] = table["lon"].to_numpy()[ids[keep]]
+        out[self.lat] = lat
+        out[self.lon] = lon
+        return out
+
+
+def _mean_longitude(ids: np.ndarray, lon: np.ndarray, n: int) -> np.ndarray:
+    """Mean longitude per cluster through unit vectors, so clusters across ±180° average right."""
+    r = np.radians(lon)
+    s = np.bincount(ids, weights=np.sin(r), minlength=n)
+    c = np.bincount(ids, weights=np.cos(r), minlength=n)
+    return np.degrees(np.arctan2(s, c))

@@ -1,0 +1,99 @@
+"""Top and bottom coding: outlying values become one readable class (``250000+``, ``<=1000``).
+
+Thresholds are given as values or as percentiles of the data (learned in ``fit``, so the same
+threshold applies to later data). With ``labels`` the column becomes text (``52000``, ``250000+``);
+without, values are capped at the thresholds and stay numeric.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from hidekit.errors import OptionError, require_columns
+from hidekit.transforms.base import Transform, register
+from hidekit.transforms.generalize import as_columns, number_text, numeric_column
+
+
+def _check_percentile(name: str, p):
+    if p is not None and not 0 < float(p) < 100:
+        raise OptionError(f"topcode: {name} must be between 0 and 100 (exclusive), got {p}")
+
+
+@register("topcode")
+class TopCode(Transform):
+    """Values ≥ ``top`` read ``top+``; values ≤ ``bottom`` read ``<=bottom``."""
+
+    def __init__(
+        self,
+        columns,
+        top: float | None = None,
+        bottom: float | None = None,
+        top_percentile: float | None = None,
+        bottom_percentile: float | None = None,
+        labels: bool = True,
+    ):
+        self.columns = as_columns(columns)
+        self.top = top
+        self.bottom = bottom
+        self.top_percentile = top_percentile
+        self.bottom_percentile = bottom_percentile
+        self.labels = labels
+        if top is not None and top_percentile is not None:
+            raise OptionError("topcode: give top or top_percentile, not both")
+        if bottom is not None and bottom_percentile is not None:
+            raise OptionError("topcode: give bottom or bottom_percentile, not both")
+        if all(v is None for v in (top, bottom, top_percentile, bottom_percentile)):
+            raise OptionError("topcode: give a top and/or bottom threshold (value or percentile)")
+        _check_percentile("top_percentile", top_percentile)
+        _check_percentile("bottom_percentile", bottom_percentile)
+
+    def fit(self, frame: pd.DataFrame) -> TopCode:
+        require_columns(frame.columns, self.columns)
+        self.thresholds_: dict[str, tuple[float | None, float | None]] = {}
+        for col in self.columns:
+            x = numeric_column(frame, col).dropna().to_numpy()
+            top = self.top if self.top_percentile is None else _pct(x, self.top_percentile)
+            bottom = (
+                self.bottom if self.bottom_percentile is None else _pct(x, self.bottom_percentile)
+            )
+            if top is not None and bottom is not None and float(bottom) >= float(top):
+                raise OptionError(f"topcode {col!r}: bottom {bottom} is not below top {top}")
+            self.thresholds_[col] = (
+                None if top is None else float(top),
+                None if bottom is None else float(bottom),
+            )
+        return self
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        if not hasattr(self, "thresholds_"):
+            raise OptionError("topcode: call fit (or fit_transform) before transform")
+        require_columns(frame.columns, self.columns)
+        out = frame.copy()
+        for col in self.columns:
+            top, bottom = self.thresholds_[col]
+            x = numeric_column(frame, col)
+            hi = x >= top if top is not None else pd.Series(False, index=x.index)
+            lo = x <= bottom if bottom is not None else pd.Series(False, index=x.index)
+            if not self.labels:
+                out[col] = x.clip(lower=bottom, upper=top)
+                if pd.api.types.is_integer_dtype(frame[col].dtype) and all(
+                    t is None or float(t).is_integer() for t in (top, bottom)
+                ):
+                    out[col] = out[col].astype(frame[col].dtype)
+                continue
+            codes, uniques = pd.factorize(x)
+            text = np.array([number_text(u) for u in uniques] + [None], dtype=object)[codes]
+            if top is not None:
+                text[hi.to_numpy()] = f"{number_text(top)}+"
+            if bottom is not None:
+                text[lo.to_numpy()] = f"<={number_text(bottom)}"
+            out[col] = pd.Series(text, index=frame.index, dtype=object)
+        return out
+
+
+def _pct(x: np.ndarray, p) -> float:
+    if x.size == 0:
+        raise OptionError("topcode: cannot take a percentile of a column with no values")
+    # 'higher' keeps the threshold an observed value, so the label names a value in the data.
+    return float(np.percentile(x, float(p), method="higher"))

@@ -1,0 +1,129 @@
+"""DHS geographic masking: distances, clusters, boundaries, determinism, bad coordinates."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hidekit.errors import InputError
+from hidekit.transforms.geo import Jitter, destination, haversine_km
+
+
+def _frame(n=400, seed=1):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "latitude": rng.uniform(-60, 60, n),
+            "longitude": rng.uniform(-170, 170, n),
+            "area": rng.choice(["urban", "rural"], n),
+            "row": range(n),
+        }
+    )
+
+
+def test_destination_goes_the_stated_distance():
+    lat, lon = destination(
+        np.array([0.0]), np.array([0.0]), np.array([np.pi / 2]), np.array([111.195])
+    )
+    assert abs(lat[0]) < 1e-9 and abs(lon[0] - 1.0) < 1e-3  # 1 degree of longitude at the equator
+    assert abs(haversine_km(0, 0, 0, 1) - 111.195) < 0.01
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.floats(0.0, 1.0))
+def test_jittered_points_lie_within_the_stated_distances(seed, far_share):
+    f = _frame(200, seed)
+    t = Jitter(urban="area", seed=seed, rural_far_share=far_share)
+    out = t.fit_transform(f)
+    d = haversine_km(f["latitude"], f["longitude"], out["latitude"], out["longitude"])
+    urban = (f["area"] == "urban").to_numpy()
+    assert (d[urban] <= 2.0 + 1e-6).all()
+    assert (d[~urban] <= 10.0 + 1e-6).all()
+    table, _ = t.displacement(f)
+    assert set(table.loc[~table["urban"], "max_km"]) <= {5.0, 10.0}
+    assert (
+        haversine_km(table["cluster_lat"], table["cluster_lon"], table["lat"], table["lon"])
+        <= table["max_km"] + 1e-6
+    ).all()
+    assert out["row"].tolist() == list(range(200))
+
+
+def test_about_one_percent_of_rural_clusters_go_up_to_10_km():
+    f = _frame(20_000, 3).assign(area="rural")
+    table, _ = Jitter(urban="area", seed=5).fit(f).displacement(f)
+    share = (table["max_km"] == 10.0).mean()
+    assert 0.005 < share < 0.015
+    d = haversine_km(table["cluster_lat"], table["cluster_lon"], table["lat"], table["lon"])
+    assert d.max() > 5.0  # some far ones really went further than 5 km
+
+
+def test_same_seed_same_points_and_clusters_share_one_point():
+    f = _frame(300, 2)
+    f["village"] = np.arange(300) % 30
+    a = Jitter(urban="area", cluster="village", seed=9).fit_transform(f)
+    b = Jitter(urban="area", cluster="village", seed=9).fit_transform(f)
+    c = Jitter(urban="area", cluster="village", seed=10).fit_transform(f)
+    pd.testing.assert_frame_equal(a, b)
+    assert not np.allclose(a["latitude"], c["latitude"])
+    per_village = a.groupby("village")[["latitude", "longitude"]].nunique()
+    assert (per_village == 1).all().all()
+
+
+def test_coordinates_out_of_range_are_an_error():
+    f = pd.DataFrame({"latitude": [10.0, 95.0], "longitude": [0.0, 0.0]})
+    with pytest.raises(InputError, match=r"out of range in 'latitude': 95.0 \(row 2"):
+        Jitter().fit_transform(f)
+    with pytest.raises(InputError, match="longitude"):
+        Jitter().fit_transform(pd.DataFrame({"latitude": [0.0], "longitude": [-181.0]}))
+    with pytest.raises(InputError, match="must be numeric"):
+        Jitter().fit_transform(pd.DataFrame({"latitude": ["north"], "longitude": [1.0]}))
+
+
+def test_missing_coordinates_stay_missing_with_a_warning():
+    f = pd.DataFrame({"latitude": [10.0, None], "longitude": [5.0, 6.0]})
+    t = Jitter(seed=1)
+    out = t.fit_transform(f)
+    assert np.isnan(out["latitude"][1]) and np.isnan(out["longitude"][1])
+    assert "1 record" in t.warnings_[0]
+
+
+def test_points_stay_inside_their_boundary_area(tmp_path):
+    # two 0.05-degree squares side by side (about 5.5 km wide): 10 km draws often leave them
+    sq = lambda x0: [[[x0, 0.0], [x0 + 0.05, 0.0], [x0 + 0.05, 0.05], [x0, 0.05], [x0, 0.0]]]  # noqa: E731
+    geo = {
+        "type": "FeatureCollection",
+        "features": [
+            {
+                "type": "Feature",
+                "properties": {},
+                "geometry": {"type": "Polygon", "coordinates": sq(0.0)},
+            },
+            {
+                "type": "Feature",
+                "properties": {},
+                "geometry": {"type": "MultiPolygon", "coordinates": [sq(0.05)]},
+            },
+        ],
+    }
+    path = tmp_path / "areas.geojson"
+    path.write_text(json.dumps(geo))
+    rng = np.random.default_rng(0)
+    f = pd.DataFrame(
+        {
+            "latitude": rng.uniform(0.01, 0.04, 100),
+            "longitude": np.r_[rng.uniform(0.01, 0.04, 50), rng.uniform(0.06, 0.09, 50)],
+        }
+    )
+    out = Jitter(rural_km=5, seed=4, boundaries=str(path)).fit_transform(f)
+    assert out["latitude"].between(0, 0.05).all()
+    assert out["longitude"][:50].between(0, 0.05).all()
+    assert out["longitude"][50:].between(0.05, 0.10).all()
+    with pytest.raises(InputError, match="not valid GeoJSON"):
+        bad = tmp_path / "bad.geojson"
+        bad.write_text("{nope")
+        Jitter(boundaries=str(bad)).fit(f)
