@@ -15,7 +15,7 @@ Step = Callable[[Path, dict], str]
 
 
 def step_generate(out: Path, ctx: dict) -> str:
-    frame = generate_survey(ctx.get("records", 2000), ctx.get("seed", 7))
+    frame = generate_survey(ctx.get("records", 5000), ctx.get("seed", 7))
     frame["age_group"] = (frame["age"] // 10 * 10).astype(str) + "s"
     path = write_table(frame, out / "survey.csv")
     ctx["survey"] = path
@@ -38,17 +38,36 @@ def step_select(out: Path, ctx: dict) -> str:
     from hidekit.selection import select_variables
     from hidekit.selection.report import selection_report
 
-    keys = ["race", "marital_status", "education", "zip", "urban_rural", "state", "visit_date"]
+    keys = ["race", "marital_status", "education", "urban_rural", "state", "visit_date"]
     res = select_variables(ctx["frame"], keys, force=["sex", "age_group"], method="forward", stop=0.05)
     selection_report([res], 0.05, "Demo: forward selection, RP limit 5%").save(out / "selection.html")
     return (f"forward selection (RP ≤ 0.05, forced sex, age_group): {' '.join(res.selected)} "
             f"(RP {res.final['rp']:.3f}) -> {out / 'selection.html'}")
 
 
-STEPS: list[Step] = [step_generate, step_risk, step_select]
+def _lazy(module: str, name: str) -> Step:
+    """A step from another capability, imported only when the demo runs it."""
+
+    def run(out: Path, ctx: dict) -> str:
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(out, ctx)
+
+    run.__name__ = name
+    return run
 
 
-def run_demo(out: Path, records: int = 2000, seed: int = 7, echo: Callable[[str], None] = print) -> dict:
+STEPS: list[Step] = [
+    step_generate,
+    step_risk,
+    step_select,
+    _lazy("hidekit.release.demo", "step_release"),
+    _lazy("hidekit.text.operators", "step_text_anonymize"),
+    _lazy("hidekit.evaluation.text_risk_demo", "step_text_risk"),
+]
+
+
+def run_demo(out: Path, records: int = 5000, seed: int = 7, echo: Callable[[str], None] = print) -> dict:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     ctx: dict = {"records": records, "seed": seed}
