@@ -59,6 +59,7 @@ def _lazy(module: str, name: str) -> Step:
 
 STEPS: list[Step] = [
     step_generate,
+    _lazy("hidekit.scan", "step_scan"),
     step_risk,
     step_select,
     _lazy("hidekit.release.demo", "step_release"),

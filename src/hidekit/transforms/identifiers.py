@@ -1,0 +1,632 @@
+"""Direct identifiers, the J-PAL way: encode, redact, remove, partition; keyed hashing as an option.
+
+Encoded IDs are random ranks (Stata's ``egen rank(runiform()), unique``): they follow no sort order
+of the values, are fixed-width strings with leading zeros, and nest for hierarchical units
+(province 1 → district 11 → village 1101). The crosswalk learnt by ``fit`` is reused to encode a
+later survey round consistently; new values get fresh, unused IDs.
+
+Parameters that hold secrets or identifiers (hash keys, prior crosswalks) are kept in private
+attributes so that ``get_params`` — which release plans write into their audit log — never
+shows them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.transforms.base import Transform, register
+
+CROSSWALK_COLUMNS = ["column", "parent", "value", "code"]
+
+
+def value_key(v) -> str:
+    """How a value is written in a crosswalk: 1675, 1675.0 and "1675" are one respondent."""
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    if isinstance(v, (np.integer,)):
+        return str(int(v))
+    if isinstance(v, pd.Timestamp):
+        return v.isoformat()
+    return str(v)
+
+
+def _as_list(columns) -> list[str]:
+    if columns is None:
+        return []
+    if isinstance(columns, str):
+        return [columns]
+    return list(columns)
+
+
+def _digits(n: int) -> int:
+    return max(1, len(str(max(int(n), 1))))
+
+
+def _rng(seed) -> np.random.Generator:
+    """Seeded for reproducible tests; without a seed, OS entropy (an attacker cannot replay it)."""
+    return np.random.default_rng(seed)
+
+
+def draw_codes(n: int, taken: set[int], width: int, rng: np.random.Generator) -> list[int]:
+    """``n`` unused numbers in random order: the next free ranks, shuffled."""
+    capacity = 10**width - 1
+    if len(taken) + n > capacity:
+        raise OptionError(
+            f"width {width} holds {capacity} codes; {len(taken) + n} are needed "
+            f"(choose a larger width when the crosswalk is first made)"
+        )
+    free, k = [], 1
+    while len(free) < n:
+        if k not in taken:
+            free.append(k)
+        k += 1
+    return [free[i] for i in rng.permutation(n)]
+
+
+def _width_for(needed: int, explicit: int | None, existing: int | None, what: str) -> int:
+    if explicit is not None and existing is not None and explicit != existing:
+        raise OptionError(
+            f"{what}: the crosswalk uses width {existing}, not {explicit} "
+            f"(codes must keep their width across rounds)"
+        )
+    width = existing or explicit or _digits(needed)
+    if explicit is not None and explicit < 1:
+        raise OptionError(f"width must be at least 1, got {explicit}")
+    return width
+
+
+def _as_text(frame: pd.DataFrame) -> pd.DataFrame:
+    """str() per cell: numpy's ``astype(str)`` drops trailing NUL characters and merges values."""
+    return frame.apply(lambda col: col.map(str)).astype(object)
+
+
+def _check_crosswalk(cw) -> pd.DataFrame:
+    if cw is None:
+        return pd.DataFrame(columns=CROSSWALK_COLUMNS, dtype=object)
+    if not isinstance(cw, pd.DataFrame):
+        raise OptionError(
+            "crosswalk must be a DataFrame (read it with hidekit.transforms."
+            "crosswalk.read_crosswalk)"
+        )
+    missing = [c for c in CROSSWALK_COLUMNS if c not in cw.columns]
+    if missing:
+        raise InputError(f"not an encode crosswalk: missing column(s) {', '.join(missing)}")
+    cw = _as_text(cw[CROSSWALK_COLUMNS])
+    if (
+        cw.duplicated(["column", "parent", "value"]).any()
+        or cw.duplicated(["column", "code"]).any()
+    ):
+        raise InputError("crosswalk is inconsistent: a value or a code appears twice")
+    return cw
+
+
+@register("encode")
+class Encode(Transform):
+    """Replace values by random fixed-width IDs; hierarchical codes for nested units."""
+
+    def __init__(self, columns=(), width=None, seed=None, hierarchy=None, crosswalk=None):
+        self.columns = _as_list(columns)
+        self.hierarchy = _as_list(hierarchy)
+        self.width = width
+        self.seed = seed
+        self._prior = crosswalk  # private: it holds identifiers
+        overlap = set(self.columns) & set(self.hierarchy)
+        if overlap:
+            raise OptionError(
+                f"column(s) both flat and in the hierarchy: {', '.join(sorted(overlap))}"
+            )
+        if not self.columns and not self.hierarchy:
+            raise OptionError("encode needs columns or a hierarchy")
+        if len(set(self.hierarchy)) != len(self.hierarchy):
+            raise OptionError("a hierarchy level is listed twice")
+
+    def _level_width(self, i: int) -> int | None:
+        if isinstance(self.width, (list, tuple)):
+            if len(self.width) != len(self.hierarchy):
+                raise OptionError(f"give one width per hierarchy level ({len(self.hierarchy)})")
+            return int(self.width[i])
+        return None if self.width is None else int(self.width)
+
+    def fit(self, frame: pd.DataFrame) -> Encode:
+        require_columns(frame.columns, self.columns + self.hierarchy)
+        if isinstance(self.width, (list, tuple)) and not self.hierarchy:
+            raise OptionError("a list of widths is for hierarchy levels")
+        prior = _check_crosswalk(self._prior)
+        rng = _rng(self.seed)
+        rows = [prior]
+        for col in self.columns:
+            rows.append(
+                self._fit_level(
+                    col,
+                    "",
+                    frame[col].dropna().map(value_key),
+                    prior,
+                    rng,
+                    None if isinstance(self.width, (list, tuple)) else self.width,
+                )
+            )
+        parent_codes = pd.Series("", index=frame.index, dtype=object)
+        for i, col in enumerate(self.hierarchy):
+            keys = frame[col].map(value_key).where(frame[col].notna())
+            known = pd.concat(rows, ignore_index=True)
+            level = self._fit_hier_level(col, keys, parent_codes, known, rng, self._level_width(i))
+            rows.append(level)
+            lookup = {
+                (p, v): c
+                for p, v, c in known[known["column"] == col][
+                    ["parent", "value", "code"]
+                ].itertuples(index=False)
+            }
+            lookup.update(
+                {
+                    (p, v): c
+                    for p, v, c in level[["parent", "value", "code"]].itertuples(index=False)
+                }
+            )
+            parent_codes = pd.Series(
+                [
+                    lookup.get((p, v)) if isinstance(v, str) and isinstance(p, str) else None
+                    for p, v in zip(parent_codes, keys, strict=True)
+                ],
+                index=frame.index,
+                dtype=object,
+            )
+        cw = pd.concat(rows, ignore_index=True)
+        # Python-level de-duplication: pandas' string hashing stops at NUL characters.
+        seen = set()
+        first = [
+            not (k in seen or seen.add(k))
+            for k in zip(cw["column"], cw["parent"], cw["value"], strict=True)
+        ]
+        cw = cw[first]
+        order = {c: i for i, c in enumerate(self.columns + self.hierarchy)}
+        cw = cw.assign(_o=cw["column"].map(lambda c: order.get(c, len(order))))
+        self.crosswalk_ = (
+            cw.sort_values(["_o", "code"], kind="stable")
+            .drop(columns="_o")
+            .reset_index(drop=True)
+            .pipe(_as_text)
+        )
+        return self
+
+    @staticmethod
+    def _fit_level(col, parent, keys: pd.Series, prior, rng, width) -> pd.DataFrame:
+        old = prior[(prior["column"] == col) & (prior["parent"] == parent)]
+        existing_width = int(old["code"].str.len().max()) if len(old) else None
+        new = sorted(set(keys) - set(old["value"]))
+        w = _width_for(len(old) + len(new), width, existing_width, col)
+        codes = draw_codes(len(new), {int(c) for c in old["code"]}, w, rng)
+        return pd.DataFrame(
+            {
+                "column": col,
+                "parent": parent,
+                "value": new,
+                "code": [str(c).zfill(w) for c in codes],
+            },
+            dtype=object,
+        )
+
+    @staticmethod
+    def _fit_hier_level(col, keys, parent_codes, known, rng, width) -> pd.DataFrame:
+        """Local codes per parent, one width for the whole level; full code = parent + local."""
+        old = known[known["column"] == col]
+        existing_width = (
+            int((old["code"].str.len() - old["parent"].str.len()).max()) if len(old) else None
+        )
+        ok = keys.notna() & parent_codes.notna()
+        pairs = sorted(set(zip(parent_codes[ok], keys[ok], strict=True)))
+        by_parent: dict[str, list[str]] = {}
+        for p, v in pairs:
+            by_parent.setdefault(p, []).append(v)
+        old_by_parent = {p: g for p, g in old.groupby("parent")} if len(old) else {}
+        need = max(
+            [
+                len(set(vs) | set(old_by_parent.get(p, pd.DataFrame(columns=["value"]))["value"]))
+                for p, vs in by_parent.items()
+            ]
+            or [1]
+        )
+        w = _width_for(need, width, existing_width, col)
+        out = []
+        for p, vs in by_parent.items():
+            og = old_by_parent.get(p)
+            old_vals = set(og["value"]) if og is not None else set()
+            taken = {int(c[len(p) :]) for c in og["code"]} if og is not None else set()
+            new = [v for v in vs if v not in old_vals]
+            for v, c in zip(new, draw_codes(len(new), taken, w, rng), strict=True):
+                out.append((col, p, v, p + str(c).zfill(w)))
+        return pd.DataFrame(out, columns=CROSSWALK_COLUMNS, dtype=object)
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        if not hasattr(self, "crosswalk_"):
+            raise OptionError("encode: call fit before transform")
+        require_columns(frame.columns, self.columns + self.hierarchy)
+        cw = self.crosswalk_
+        out = frame.copy()
+        for col in self.columns:
+            m = cw[(cw["column"] == col) & (cw["parent"] == "")]
+            out[col] = self._map(frame[col], dict(zip(m["value"], m["code"], strict=True)), col)
+        parent = pd.Series("", index=frame.index, dtype=object)
+        for col in self.hierarchy:
+            m = cw[cw["column"] == col]
+            lookup = dict(zip(zip(m["parent"], m["value"], strict=True), m["code"], strict=True))
+            keys = frame[col].map(value_key).where(frame[col].notna())
+            codes = [
+                lookup.get((p, v)) if isinstance(v, str) and isinstance(p, str) else None
+                for p, v in zip(parent, keys, strict=True)
+            ]
+            unseen = [
+                v
+                for v, c, p in zip(keys, codes, parent, strict=True)
+                if c is None and isinstance(v, str) and isinstance(p, str)
+            ]
+            if unseen:
+                raise InputError(f"{col}: {len(unseen)} value(s) not in the crosswalk; fit again")
+            parent = pd.Series(codes, index=frame.index, dtype=object)
+            out[col] = parent
+        return out
+
+    @staticmethod
+    def _map(s: pd.Series, mapping: dict, col: str) -> pd.Series:
+        keys = s.map(value_key).where(s.notna())
+        codes = keys.map(lambda k: mapping.get(k) if isinstance(k, str) else None)
+        unseen = keys.notna() & codes.isna()
+        if unseen.any():
+            raise InputError(f"{col}: {int(unseen.sum())} value(s) not in the crosswalk; fit again")
+        return codes.astype(object).where(codes.notna(), None)
+
+
+@register("redact")
+class Redact(Transform):
+    """Every present value becomes the same constant (missing stays missing), as LSMS does."""
+
+    def __init__(self, columns=(), constant: str = "XXXX"):
+        self.columns = _as_list(columns)
+        self.constant = constant
+        if not self.columns:
+            raise OptionError("redact needs at least one column")
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        require_columns(frame.columns, self.columns)
+        out = frame.copy()
+        for col in self.columns:
+            out[col] = frame[col].astype(object).where(frame[col].isna(), self.constant)
+        return out
+
+
+@register("remove")
+class Remove(Transform):
+    """Drop the columns altogether."""
+
+    def __init__(self, columns=()):
+        self.columns = _as_list(columns)
+        if not self.columns:
+            raise OptionError("remove needs at least one column")
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        require_columns(frame.columns, self.columns)
+        return frame.drop(columns=self.columns)
+
+
+def _key_bytes(key) -> bytes:
+    if isinstance(key, str):
+        key = key.encode("utf-8")
+    if not isinstance(key, (bytes, bytearray)) or not key:
+        raise OptionError(
+            "keyed hashing needs a non-empty secret key (an unsalted hash of a name "
+            "or ID can be reversed by hashing every candidate)"
+        )
+    return bytes(key)
+
+
+@register("hash")
+class KeyedHash(Transform):
+    """HMAC-SHA256 of each value under a secret key: same value → same token, no key → no lookup."""
+
+    def __init__(self, columns=(), key=None):
+        self.columns = _as_list(columns)
+        self._key = _key_bytes(key)  # private: never in get_params / audit logs
+        if not self.columns:
+            raise OptionError("hash needs at least one column")
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        require_columns(frame.columns, self.columns)
+        out = frame.copy()
+        for col in self.columns:
+            s = frame[col]
+            uniq = {
+                k: hmac.new(self._key, k.encode("utf-8"), hashlib.sha256).hexdigest()
+                for k in s.dropna().map(value_key).unique()
+            }
+            keys = s.map(value_key).where(s.notna())
+            tokens = keys.map(uniq)
+            out[col] = tokens.astype(object).where(tokens.notna(), None)
+        return out
+
+
+@register("partition")
+class Partition(Transform):
+    """Replace the identifier columns by one random observation ID; ``link_`` keeps the link."""
+
+    def __init__(self, identifiers=(), id_column: str = "hk_id", seed=None, width=None):
+        self.identifiers = _as_list(identifiers)
+        self.id_column = id_column
+        self.seed = seed
+        self.width = width
+        if not self.identifiers:
+            raise OptionError("partition needs at least one identifier column")
+
+    def fit(self, frame: pd.DataFrame) -> Partition:
+        require_columns(frame.columns, self.identifiers)
+        if self.id_column in frame.columns:
+            raise OptionError(f"the ID column {self.id_column!r} already exists in the data")
+        # Combinations compared in Python (pandas' hashing stops at NUL characters), then put in
+        # value order so the draw depends on the set of combinations only, never on row order.
+        rows = self._keys(frame)
+        first_row: dict[tuple, int] = {}
+        for i, k in enumerate(rows):
+            first_row.setdefault(k, i)
+        order = sorted(first_row, key=lambda k: tuple((v is not None, v or "") for v in k))
+        link = frame[self.identifiers].iloc[[first_row[k] for k in order]].reset_index(drop=True)
+        width = _width_for(len(link), self.width, None, self.id_column)
+        codes = [str(c).zfill(width) for c in draw_codes(len(link), set(), width, _rng(self.seed))]
+        self._ids = dict(zip(order, codes, strict=True))
+        link.insert(0, self.id_column, codes)
+        self.link_ = link.sort_values(self.id_column).reset_index(drop=True)
+        return self
+
+    def _keys(self, frame: pd.DataFrame) -> list[tuple]:
+        cols = [
+            frame[c].map(value_key).where(frame[c].notna(), None).tolist() for c in self.identifiers
+        ]
+        return list(zip(*cols, strict=True))
+
+    def ids(self, frame: pd.DataFrame) -> pd.Series:
+        """The observation ID of each record (missing identifiers match missing)."""
+        if not hasattr(self, "_ids"):
+            raise OptionError("partition: call fit before transform")
+        require_columns(frame.columns, self.identifiers)
+        ids = [self._ids.get(k) for k in self._keys(frame)]
+        if any(i is None for i in ids):
+            raise InputError("partition: some records have identifiers not seen in fit")
+        return pd.Series(ids, index=frame.index, dtype=object)
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        ids = self.ids(frame)
+        out = frame.drop(columns=self.identifiers)
+        out.insert(0, self.id_column, ids)
+        return out
+
+
+@dataclass
+class PartitionResult:
+    """The three files of the guide: identified original, de-identified data, link file."""
+
+    original: pd.DataFrame
+    deidentified: pd.DataFrame
+    link: pd.DataFrame
+    id_column: str
+
+
+def partition(
+    frame: pd.DataFrame, identifiers, id_column: str = "hk_id", seed=None, width=None
+) -> PartitionResult:
+    """Split ``frame`` into original (with ID), de-identified (ID, no identifiers) and link."""
+    step = Partition(identifiers, id_column=id_column, seed=seed, width=width).fit(frame)
+    ids = step.ids(frame)
+    original = frame.copy()
+    original.insert(0, id_column, ids)
+    return PartitionResult(original, step.transform(frame), step.link_, id_column)
+
+
+def partition_names(stem: str, suffix: str) -> dict[str, str]:
+    return {
+        "original": f"{stem}_original{suffix}",
+        "deidentified": f"{stem}_deidentified{suffix}",
+        "link": f"{stem}_link{suffix}",
+    }
+
+
+def write_partition(
+    parts: PartitionResult,
+    folder,
+    *,
+    like=None,
+    stem: str = "data",
+    suffix: str = ".csv",
+    overwrite: bool = False,
+    link_secret: dict | None = None,
+) -> dict[str, Path]:
+    """Write the three files into a new folder, all or nothing.
+
+    The original and link files hold identifiers: owner-only permissions. ``like`` (a Dataset)
+    passes its variable and value labels on. ``link_secret`` (``passphrase=`` or ``key_file=``)
+    writes the link file as an encrypted crosswalk instead of a table.
+    """
+    from hidekit.io import Dataset, atomic_dir, write_table
+    from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, write_crosswalk
+
+    base = like if isinstance(like, Dataset) else Dataset(parts.original)
+    names = partition_names(stem, suffix)
+    if link_secret:
+        names["link"] = f"{stem}_link{CROSSWALK_SUFFIX}"
+
+    def labelled(frame):
+        ds = base.with_frame(frame)
+        ds.variable_labels = {**ds.variable_labels, parts.id_column: "Unique observation ID"}
+        return ds
+
+    with atomic_dir(folder, overwrite=overwrite) as tmp:
+        write_table(labelled(parts.original), tmp / names["original"], private=True)
+        write_table(labelled(parts.deidentified), tmp / names["deidentified"])
+        if link_secret:
+            write_crosswalk(parts.link, tmp / names["link"], **link_secret)
+        else:
+            write_table(labelled(parts.link), tmp / names["link"], private=True)
+    return {k: Path(folder) / v for k, v in names.items()}
+
+
+def code_width(n: int) -> int:
+    """Digits needed for ``n`` codes (exposed for plans that fix widths up front)."""
+    return _digits(n) if n > 0 else 1
+
+
+# --- file-level API (what the command line calls) ----------------------------------------------
+
+
+def _prepare(data, out, sep, extra_outputs=()):
+    """Read the input and check every output path before anything is written."""
+    from hidekit.io import read_table
+    from hidekit.io.readers import detect_format
+
+    ds = read_table(data, sep=sep)
+    for target in (out, *extra_outputs):
+        if target is None:
+            continue
+        if ds.path is not None and Path(target).resolve() == Path(ds.path).resolve():
+            raise OptionError(f"refusing to overwrite the input file {ds.path}")
+    if out is not None:
+        fmt = detect_format(Path(out))
+        if fmt == "sas" and Path(out).suffix.lower() != ".xpt":
+            raise OptionError("SAS output is written as transport files (.xpt)")
+    return ds
+
+
+def _without_value_labels(ds, frame, columns):
+    """Value labels of a replaced column would name the very values it hides: drop them."""
+    out = ds.with_frame(frame)
+    out.value_labels = {k: v for k, v in out.value_labels.items() if k not in set(columns)}
+    return out
+
+
+def encode_file(
+    data,
+    out,
+    *,
+    crosswalk,
+    columns=(),
+    hierarchy=(),
+    passphrase=None,
+    key_file=None,
+    width=None,
+    seed=None,
+    sep=None,
+) -> dict:
+    """Encode columns of a file; reuse and update the encrypted crosswalk at ``crosswalk``."""
+    from hidekit.io import write_table
+    from hidekit.transforms.crosswalk import read_crosswalk, write_crosswalk
+
+    ds = _prepare(data, out, sep, (crosswalk,))
+    secret = {"passphrase": passphrase, "key_file": key_file}
+    if (passphrase is None) == (key_file is None):
+        raise OptionError("give exactly one of a passphrase or a key file for the crosswalk")
+    prior = read_crosswalk(crosswalk, **secret) if Path(crosswalk).exists() else None
+    step = Encode(columns, width=width, seed=seed, hierarchy=hierarchy, crosswalk=prior).fit(
+        ds.frame
+    )
+    frame = step.transform(ds.frame)
+    encoded = list(step.columns) + list(step.hierarchy)
+    write_crosswalk(step.crosswalk_, crosswalk, **secret, protect=(ds.path,) if ds.path else ())
+    write_table(_without_value_labels(ds, frame, encoded), out)
+    cw = step.crosswalk_
+    return {
+        "data": str(data),
+        "out": str(out),
+        "crosswalk": str(crosswalk),
+        "records": len(frame),
+        "reused": 0 if prior is None else len(prior),
+        "new": len(cw) - (0 if prior is None else len(prior)),
+        "codes": {c: int((cw["column"] == c).sum()) for c in encoded},
+        "width": {
+            c: int(cw.loc[cw["column"] == c, "code"].str.len().max())
+            if (cw["column"] == c).any()
+            else 0
+            for c in encoded
+        },
+    }
+
+
+def _simple_file(step: Transform, data, out, sep, replaced) -> dict:
+    from hidekit.io import write_table
+
+    ds = _prepare(data, out, sep)
+    frame = step.fit_transform(ds.frame)
+    write_table(_without_value_labels(ds, frame, replaced), out)
+    return {
+        "data": str(data),
+        "out": str(out),
+        "records": len(frame),
+        "columns": list(replaced),
+        "step": step.name,
+    }
+
+
+def redact_file(data, out, *, columns, constant: str = "XXXX", sep=None) -> dict:
+    return _simple_file(Redact(columns, constant), data, out, sep, _as_list(columns))
+
+
+def remove_file(data, out, *, columns, sep=None) -> dict:
+    return _simple_file(Remove(columns), data, out, sep, _as_list(columns))
+
+
+def hash_file(data, out, *, columns, key_file, sep=None) -> dict:
+    from hidekit.transforms.crosswalk import KEY_FILE_MIN_BYTES, read_secret_file
+
+    key = read_secret_file(key_file, "key")
+    if len(key) < KEY_FILE_MIN_BYTES:
+        raise OptionError(
+            f"key file {key_file} is too short: it needs at least "
+            f"{KEY_FILE_MIN_BYTES} bytes of random data (hidekit new-key)"
+        )
+    return _simple_file(KeyedHash(columns, key), data, out, sep, _as_list(columns))
+
+
+def partition_file(
+    data,
+    out_dir,
+    *,
+    identifiers,
+    id_column: str = "hk_id",
+    seed=None,
+    width=None,
+    passphrase=None,
+    key_file=None,
+    overwrite: bool = False,
+    sep=None,
+) -> dict:
+    """The guide's three files in ``out_dir``: original, de-identified, link."""
+    from hidekit.io.writers import output_suffix
+
+    ds = _prepare(data, None, sep)
+    parts = partition(ds.frame, identifiers, id_column=id_column, seed=seed, width=width)
+    secret = None
+    if passphrase is not None or key_file is not None:
+        if passphrase is not None and key_file is not None:
+            raise OptionError("give only one of a passphrase or a key file")
+        secret = {"passphrase": passphrase} if passphrase is not None else {"key_file": key_file}
+    stem = Path(ds.path).stem if ds.path else "data"
+    paths = write_partition(
+        parts,
+        out_dir,
+        like=ds,
+        stem=stem,
+        suffix=output_suffix(ds.format),
+        overwrite=overwrite,
+        link_secret=secret,
+    )
+    return {
+        "data": str(data),
+        "out_dir": str(out_dir),
+        "records": len(parts.original),
+        "observations": len(parts.link),
+        "id_column": id_column,
+        "identifiers": list(_as_list(identifiers)),
+        "files": {k: str(v) for k, v in paths.items()},
+    }
