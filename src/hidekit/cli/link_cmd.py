@@ -1,5 +1,121 @@
-"""(placeholder: commands are added by the issue that owns this module)."""
+"""``hidekit link``: records and notes de-identified together (HIDE's person-centric view)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from hidekit.cli.common import err, handle_errors, out, print_json, progress_bar, split_list
+from hidekit.cli.options import JsonOpt, SepOpt
+from hidekit.errors import OptionError
 
 
-def register(app) -> None:
-    """Attach this module's commands to ``app``."""
+def _pairs(value: str | None) -> dict[str, str]:
+    pairs = {}
+    for item in split_list(value):
+        name, eq, col = item.partition("=")
+        if not eq or not name.strip() or not col.strip():
+            raise OptionError(f"--map takes attribute=column pairs, got {item!r}")
+        pairs[name.strip()] = col.strip()
+    return pairs
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("link")
+    @handle_errors
+    def link_cmd(
+        records: Path = typer.Argument(..., help="Structured records (CSV, Parquet, Stata, …)."),
+        notes: Path = typer.Argument(..., help="Notes: a folder of .txt files or a JSONL file."),
+        key: str = typer.Option(..., "--key", help="Record column holding the patient key."),
+        note_pattern: str = typer.Option(
+            None,
+            "--note-pattern",
+            help="Regex on note file names naming the patient, e.g. '(?P<patient>\\d+)_.*\\.txt'.",
+        ),
+        key_from_text: bool = typer.Option(
+            False, "--key-from-text", help="Link by the record number found in the text."
+        ),
+        keys: str = typer.Option(
+            ...,
+            "--keys",
+            "-k",
+            help="Keys of the view: record columns and/or attributes "
+            "found in notes (age, date, zip, city, state, hospital).",
+        ),
+        k: int = typer.Option(5, "--k", min=1, help="Smallest class size (statistical mode)."),
+        l: int = typer.Option(None, "--l", min=1, help="Distinct l-diversity of --sensitive."),  # noqa: E741
+        sensitive: str = typer.Option(None, "--sensitive", help="Sensitive record column."),
+        mode: str = typer.Option("statistical", "--mode", help="statistical, partial or full."),
+        model: str = typer.Option(
+            None,
+            "--model",
+            help="Detect PHI with en, es or a model file (default en unless --spans).",
+        ),
+        spans: Path = typer.Option(None, "--spans", help="Use these annotations (brat or JSONL)."),
+        operator: str = typer.Option(
+            "tag", "--operator", help="Direct identifiers: redact, tag or surrogate."
+        ),
+        keep: str = typer.Option(None, "--keep", help="Other record columns to release as is."),
+        map_: str = typer.Option(None, "--map", help="attribute=column, e.g. date=visit_date."),
+        strict: bool = typer.Option(False, "--strict", help="Linking problems are errors."),
+        curve: str = typer.Option(
+            None, "--figure3", help="Also draw HIDE's Figure 3 for these k, e.g. 2,5,10,20,50."
+        ),
+        out_dir: Path = typer.Option(
+            ..., "--out", help="Output folder (must not exist or be empty)."
+        ),
+        overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
+        seed: int = typer.Option(0, "--seed", help="Seed: pseudonym order and surrogates."),
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+    ):
+        """Link records and notes per person, anonymize the view, write it back into the notes."""
+        from hidekit.linking import link_corpus
+
+        key_list = split_list(keys)
+        if not key_list:
+            raise OptionError("--keys is empty")
+        try:
+            ks = [int(x) for x in split_list(curve)]
+        except ValueError:
+            raise OptionError(f"--figure3 takes whole numbers, got {curve!r}") from None
+        total = sum(1 for _ in notes.glob("*.txt")) if notes.is_dir() else None
+        with progress_bar("detecting PHI", total, enabled=spans is None) as advance:
+            res = link_corpus(
+                records,
+                notes,
+                out_dir,
+                key=key,
+                keys=key_list,
+                k=k,
+                l=l,
+                sensitive=sensitive,
+                mode=mode,
+                note_pattern=note_pattern,
+                key_from_text=key_from_text,
+                columns=_pairs(map_),
+                model=model,
+                spans=spans,
+                operator=operator,
+                keep=split_list(keep),
+                strict=strict,
+                curve_ks=ks,
+                seed=seed,
+                overwrite=overwrite,
+                sep=sep,
+                progress=advance,
+            )
+        if json:
+            print_json(res)
+            return
+        s, lk = res["stats"], res["link"]
+        out.print(
+            f"{res['persons']:,} persons, {res['documents']:,} notes ({mode}); "
+            f"smallest class {s.get('k')}, {s.get('classes')} classes -> {out_dir}"
+        )
+        out.print(", ".join(f"{a} {n:,}" for a, n in res["actions"].items()))
+        for line in lk["problems"]:
+            err.print(f"[yellow]warning:[/] {line}", markup=True)
+        for name, path in res["files"].items():
+            out.print(f"{name}: {path}")

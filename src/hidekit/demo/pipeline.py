@@ -65,6 +65,7 @@ STEPS: list[Step] = [
     _lazy("hidekit.release.demo", "step_release"),
     _lazy("hidekit.text.operators", "step_text_anonymize"),
     _lazy("hidekit.evaluation.text_risk_demo", "step_text_risk"),
+    _lazy("hidekit.linking.pipeline", "step_link"),
 ]
 
 

@@ -354,7 +354,7 @@ def save_anonymized(
 # Whole corpora from disk (what `hidekit text anonymize` runs).
 
 
-def _read_input(source: Path) -> tuple[list, str]:
+def read_input(source: Path) -> tuple[list, str]:
     from hidekit.text.corpus import read_brat_dir, read_jsonl
 
     if not source.exists():
@@ -364,7 +364,7 @@ def _read_input(source: Path) -> tuple[list, str]:
     return read_jsonl(source), "jsonl"
 
 
-def _attach_spans(docs, spans_src: Path):
+def attach_spans(docs, spans_src: Path):
     from hidekit.evaluation.span_metrics import pair_documents
     from hidekit.text.corpus import read_corpus
 
@@ -395,7 +395,7 @@ def anonymize_corpus(
     if (model is None) == (spans is None):
         raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
     op = get_operator(operator, seed=seed)
-    docs, in_fmt = _read_input(source)
+    docs, in_fmt = read_input(source)
     if patient_pattern:
         try:
             rx = re.compile(patient_pattern)
@@ -406,7 +406,7 @@ def anonymize_corpus(
             if m:
                 d.patient = m.group(1) if rx.groups else m.group()
     if spans is not None:
-        docs = _attach_spans(docs, spans)
+        docs = attach_spans(docs, spans)
     else:
         from hidekit.text.detector import load_model
 
