@@ -14,19 +14,21 @@ from hidekit.errors import OptionError
 OWNER_ONLY = 0o600
 
 
-def _default_mode() -> int:
-    """The mode a plain ``open()`` would give: 0o666 less the umask (mkstemp makes 0o600)."""
+def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
-    return 0o666 & ~mask
+    return mask
+
+
+def _default_mode() -> int:
+    """The mode a plain ``open()`` would give: 0o666 less the umask (mkstemp makes 0o600)."""
+    return 0o666 & ~_umask()
 
 
 def default_dir_mode() -> int:
     """The mode a plain ``mkdir`` would give (0o777 less the umask): ``atomic_dir`` builds in a
     ``mkdtemp`` folder, which is owner-only; chmod it to this when the output is for release."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o777 & ~mask
+    return 0o777 & ~_umask()
 
 
 def _refuse_input_overwrite(target: Path, protect: tuple[Path, ...]) -> None:
@@ -76,17 +78,24 @@ def write_bytes_atomic(target, data: bytes, *, private: bool = False, protect: t
 
 
 @contextlib.contextmanager
-def atomic_dir(target: str | os.PathLike, *, overwrite: bool = False) -> Iterator[Path]:
+def atomic_dir(target: str | os.PathLike, *, overwrite: bool = False, private: bool = False,
+               protect: tuple = ()) -> Iterator[Path]:
     """Build an output folder in a temporary sibling and move it into place at the end.
 
-    If anything fails nothing is left at ``target``: no half-written release.
+    If anything fails nothing is left at ``target``: no half-written release. The folder gets the
+    usual permissions, or owner-only with ``private``; ``protect`` lists inputs it must not replace.
     """
     target = Path(target)
+    for p in protect:
+        with contextlib.suppress(FileNotFoundError):
+            if target.resolve() == Path(p).resolve():
+                raise OptionError(f"refusing to write over the input {p}")
     if target.exists() and any(target.iterdir()) and not overwrite:
         raise OptionError(f"output folder {target} exists and is not empty (use --overwrite)")
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
+        tmp.chmod(0o700 if private else default_dir_mode())
         yield tmp
         if target.exists():
             shutil.rmtree(target)

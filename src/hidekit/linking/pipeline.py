@@ -22,7 +22,6 @@ import pandas as pd
 
 from hidekit.errors import OptionError
 from hidekit.io import atomic_dir, read_table, write_table, write_text_atomic
-from hidekit.io.atomic import default_dir_mode
 from hidekit.linking.link import Linked, link
 from hidekit.linking.release import LinkedRelease, release
 from hidekit.text.corpus import write_brat_dir
@@ -57,11 +56,7 @@ def save_release(
     from hidekit.linking.report import link_report
 
     out = Path(out)
-    for p in protect:
-        if Path(p).resolve() == out.resolve():
-            raise OptionError(f"refusing to write over the input {p}")
-    with atomic_dir(out, overwrite=overwrite) as tmp:
-        tmp.chmod(default_dir_mode())
+    with atomic_dir(out, overwrite=overwrite, protect=protect) as tmp:
         write_table(rel.table, tmp / "table.csv")
         write_brat_dir(rel.documents, tmp / "notes")
         write_text_atomic(

@@ -21,33 +21,19 @@ from pathlib import Path
 from typing import ClassVar
 
 from hidekit.errors import InputError, OptionError
+from hidekit.registry import Registry
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import KINDS, SurrogateGenerator
 
-OPERATORS: dict[str, type[Operator]] = {}
-
-
-def register_operator(name: str):
-    def deco(cls):
-        if name in OPERATORS and OPERATORS[name] is not cls:
-            raise ValueError(f"operator name {name!r} registered twice")
-        cls.name = name
-        OPERATORS[name] = cls
-        return cls
-
-    return deco
+OPERATORS = Registry("operator")
+register_operator = OPERATORS.register
 
 
 def get_operator(name: str, **params) -> Operator:
     """An operator by name, configured with ``params`` (those it does not take are ignored)."""
-    try:
-        cls = OPERATORS[name]
-    except KeyError:
-        raise OptionError(
-            f"unknown operator {name!r} (known: {', '.join(sorted(OPERATORS))})"
-        ) from None
     import inspect
 
+    cls = OPERATORS.lookup(name)
     accepted = inspect.signature(cls.__init__).parameters
     return cls(**{k: v for k, v in params.items() if k in accepted and v is not None})
 
@@ -320,17 +306,13 @@ def save_anonymized(
     moved into place: on any error nothing is left at ``out``."""
     import json
 
-    from hidekit.io.atomic import atomic_dir, default_dir_mode, write_text_atomic
+    from hidekit.io.atomic import atomic_dir, write_text_atomic
     from hidekit.text.corpus import write_brat_dir, write_jsonl
 
     if fmt not in ("brat", "jsonl"):
         raise OptionError(f"unknown output format {fmt!r} (brat or jsonl)")
     out = Path(out)
-    for p in protect:
-        if Path(p).resolve() == out.resolve():
-            raise OptionError(f"refusing to write over the input {p}")
-    with atomic_dir(out, overwrite=overwrite) as tmp:
-        tmp.chmod(default_dir_mode())
+    with atomic_dir(out, overwrite=overwrite, protect=protect) as tmp:
         if fmt == "brat":
             write_brat_dir(result.documents, tmp)
         else:

@@ -1576,7 +1576,7 @@ def write_synthetic_corpus(
     from pathlib import Path
 
     from hidekit.errors import InputError
-    from hidekit.io.atomic import atomic_dir, default_dir_mode
+    from hidekit.io.atomic import atomic_dir
     from hidekit.text.corpus import write_brat_dir, write_jsonl
     from hidekit.text.synth import generate_notes
 
@@ -1599,7 +1599,6 @@ def write_synthetic_corpus(
         target = write_jsonl(docs, out_path)
     else:
         with atomic_dir(out_path, overwrite=overwrite) as tmp:
-            tmp.chmod(default_dir_mode())
             if fmt == "brat":
                 write_brat_dir(docs, tmp)
             else:

@@ -12,29 +12,11 @@ from typing import ClassVar
 
 import pandas as pd
 
-from hidekit.errors import OptionError
+from hidekit.registry import Registry
 
-REGISTRY: dict[str, type[Transform]] = {}
-
-
-def register(name: str):
-    """Class decorator: make a transform available by name (release plans use these names)."""
-
-    def deco(cls):
-        if name in REGISTRY and REGISTRY[name] is not cls:
-            raise ValueError(f"transform name {name!r} registered twice")
-        cls.name = name
-        REGISTRY[name] = cls
-        return cls
-
-    return deco
-
-
-def get_transform(name: str) -> type[Transform]:
-    try:
-        return REGISTRY[name]
-    except KeyError:
-        raise OptionError(f"unknown step {name!r} (known: {', '.join(sorted(REGISTRY))})") from None
+REGISTRY = Registry("step")
+register = REGISTRY.register  # class decorator: @register("name"); release plans use these names
+get_transform = REGISTRY.lookup
 
 
 class Transform(ABC):
