@@ -96,7 +96,7 @@ def test_hierarchy_that_does_not_cover_the_data_is_an_error(tmp_path):
         Hierarchy("education", HIER.format("education"), level=7).fit(f)
     bad = tmp_path / "h.csv"
     bad.write_text("a;x;*\nb;y\n")
-    with pytest.raises(InputError, match=r"empty level|different lengths"):
+    with pytest.raises(InputError, match=r"empty level|same number of levels"):
         Hierarchy("education", bad).fit(pd.DataFrame({"education": ["a"]}))
     with pytest.raises(InputError, match="not found"):
         Hierarchy("education", tmp_path / "none.csv").fit(f)

@@ -1,5 +1,225 @@
-"""(placeholder: commands are added by the issue that owns this module)."""
+"""``hidekit anonymize`` (HIDE's full / partial / statistical de-identification of a table) and
+``hidekit utility`` (what a release still tells: query precision, discernibility, C_avg, NCP)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
+from hidekit.cli.options import DataArg, EngineOpt, JsonOpt, ReportOpt, SepOpt
+from hidekit.errors import OptionError
+
+KeysOpt = typer.Option(..., "--keys", help="Quasi-identifiers to generalize, comma-separated.")
+HierarchyOpt = typer.Option(
+    None,
+    "--hierarchy",
+    help="COLUMN=FILE: an ARX hierarchy (value;level1;…;*) for a key. Repeatable.",
+)
 
 
-def register(app) -> None:
-    """Attach this module's commands to ``app``."""
+def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
+    """['age=h.csv', …] → {'age': 'h.csv'}."""
+    result = {}
+    for item in items or []:
+        col, sep, value = item.partition("=")
+        if not sep or not col.strip() or not value.strip():
+            raise OptionError(f"{what} must look like COLUMN=VALUE, got {item!r}")
+        result[col.strip()] = value.strip()
+    return result
+
+
+def _orders(items: list[str] | None) -> dict[str, list[str]]:
+    return {
+        col: [v.strip() for v in value.split("|") if v.strip()]
+        for col, value in parse_pairs(items, "--order").items()
+    }
+
+
+def default_output(data: Path) -> Path:
+    return data.with_name(f"{data.stem}.anonymized{data.suffix or '.csv'}")
+
+
+def _num(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    return f"{v:,}" if isinstance(v, int) else str(v)
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("anonymize")
+    @handle_errors
+    def anonymize(
+        data: Path = DataArg,
+        keys: str = KeysOpt,
+        k: int = typer.Option(
+            ..., "--k", help="Every record ends in a class of at least k records."
+        ),
+        l: int = typer.Option(  # noqa: E741
+            None, "--l", help="Each class holds l well-represented sensitive values."
+        ),
+        sensitive: str = typer.Option(
+            None, "--sensitive", help="Sensitive column for l-diversity."
+        ),
+        l_kind: str = typer.Option("distinct", "--l-kind", help="distinct, entropy or recursive."),
+        c: float = typer.Option(None, "--c", help="c of recursive (c, l)-diversity."),
+        mode: str = typer.Option(
+            "statistical", "--mode", help="full, partial or statistical (HIDE)."
+        ),
+        identifiers: str = typer.Option(
+            "", "--identifiers", help="Direct identifiers removed in every mode (name, ssn…)."
+        ),
+        hierarchy: list[str] = HierarchyOpt,
+        order: list[str] = typer.Option(
+            None, "--order", help="COLUMN=a|b|c: order of a categorical key's values. Repeatable."
+        ),
+        output: Path = typer.Option(
+            None, "--out", help="Released file (default: DATA.anonymized.EXT)."
+        ),
+        seed: int = typer.Option(0, "--seed", help="Seed of the row shuffle."),
+        no_shuffle: bool = typer.Option(False, "--no-shuffle", help="Keep the input row order."),
+        engine: str = EngineOpt,
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+    ):
+        """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity)."""
+        from hidekit.anonymize import mondrian
+        from hidekit.io import read_table, write_table
+
+        key_list = split_list(keys)
+        if not key_list:
+            raise OptionError("--keys is empty")
+        if engine not in ("duckdb", "spark"):
+            raise OptionError(f"unknown engine {engine!r} (choose from duckdb, spark)")
+        ds = read_table(data, sep=sep)
+        target = output or default_output(data)
+        with progress_bar("Mondrian cuts", len(ds.frame), enabled=not json) as advance:
+            done = [0]
+
+            def on_level(finished: int) -> None:
+                advance(finished - done[0])
+                done[0] = finished
+
+            result = mondrian(
+                ds,
+                key_list,
+                k,
+                l=l,
+                sensitive=sensitive,
+                l_kind=l_kind,
+                c=c,
+                hierarchies=parse_pairs(hierarchy, "--hierarchy") or None,
+                order=_orders(order) or None,
+                mode=mode,
+                identifiers=split_list(identifiers),
+                seed=seed,
+                shuffle=not no_shuffle,
+                engine=engine,
+                on_level=on_level,
+            )
+        released = replace(
+            ds.with_frame(result.released),
+            value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in key_list},
+        )
+        write_table(released, target, protect=(data,))
+        if json:
+            print_json({**result.to_dict(), "output": str(target)})
+            return
+        t = Table(title=f"{mode.capitalize()} de-identification of {data.name}", show_header=False)
+        for name, value in result.stats.items():
+            t.add_row(name.replace("_", " "), _num(value))
+        out.print(t)
+        out.print(f"released: {target}")
+
+    @app.command("utility")
+    @handle_errors
+    def utility_cmd(
+        original: Path = typer.Argument(..., help="The original data."),
+        released: Path = typer.Argument(
+            ..., help="A release of the same records (e.g. from anonymize)."
+        ),
+        keys: str = typer.Option(..., "--keys", help="Generalized keys, comma-separated."),
+        k: int = typer.Option(
+            None, "--k", help="k the release was made for (C_avg); default: its smallest class."
+        ),
+        hierarchy: list[str] = HierarchyOpt,
+        queries: int = typer.Option(10_000, "--queries", help="Random queries per attribute."),
+        query_kind: str = typer.Option(
+            "range",
+            "--query-kind",
+            help="range (lo < x < hi) or one-sided (x > n / x < n, as HIDE).",
+        ),
+        attribute: str = typer.Option(
+            None,
+            "--attribute",
+            help="Attribute of the precision-vs-k figure (default: first numeric key).",
+        ),
+        curve_k: str = typer.Option("2,5,10,25,50", "--curve-k", help="k values of the figure."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the random queries."),
+        sep: str = SepOpt,
+        json: bool = JsonOpt,
+        report: Path = ReportOpt,
+    ):
+        """Utility of a release: query precision (HIDE), discernibility, C_avg, NCP."""
+        from hidekit.evaluation.utility import precision_curve, utility, utility_report
+        from hidekit.io import read_table
+
+        key_list = split_list(keys)
+        if not key_list:
+            raise OptionError("--keys is empty")
+        orig = read_table(original, sep=sep).frame
+        rel = read_table(released, sep=sep).frame
+        hier = parse_pairs(hierarchy, "--hierarchy") or None
+        result = utility(
+            orig,
+            rel,
+            key_list,
+            k=k,
+            hierarchies=hier,
+            n_queries=queries,
+            seed=seed,
+            kind=query_kind,
+        )
+        curve = None
+        if report:
+            try:
+                ks = [int(v) for v in split_list(curve_k)]
+            except ValueError:
+                raise OptionError(f"--curve-k must list integers, got {curve_k!r}") from None
+            attr = attribute or next(
+                (key for key in key_list if orig[key].dtype.kind in "iuf"), key_list[0]
+            )
+            curve = {
+                "attribute": attr,
+                "rows": precision_curve(
+                    orig,
+                    key_list,
+                    attr,
+                    ks,
+                    n_queries=queries,
+                    seed=seed,
+                    kind=query_kind,
+                    hierarchies=hier,
+                ),
+            }
+            utility_report(result, curve, title=f"Utility of {released.name}").save(report)
+        if json:
+            print_json({**result, "curve": curve})
+            return
+        t = Table(title=f"Utility of {released.name}", show_header=False)
+        for name in ("records", "classes", "k", "discernibility", "average_class_size", "ncp"):
+            t.add_row(name.replace("_", " "), _num(result[name]))
+        out.print(t)
+        per = Table(title="By key")
+        for col in ("key", "NCP", "query precision"):
+            per.add_column(col, justify="right")
+        for key in key_list:
+            per.add_row(key, _num(result["ncp_by_key"][key]), _num(result["query_precision"][key]))
+        out.print(per)
+        if report:
+            out.print(f"report: {report}")

@@ -62,6 +62,7 @@ STEPS: list[Step] = [
     _lazy("hidekit.scan", "step_scan"),
     step_risk,
     step_select,
+    _lazy("hidekit.anonymize.demo", "step_anonymize"),
     _lazy("hidekit.release.demo", "step_release"),
     _lazy("hidekit.text.operators", "step_text_anonymize"),
     _lazy("hidekit.evaluation.text_risk_demo", "step_text_risk"),

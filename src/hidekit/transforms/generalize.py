@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.io.hierarchy import Hierarchy as HierarchyFile
 from hidekit.transforms.base import Transform, register
 
 log = logging.getLogger("hidekit.transforms")
@@ -206,24 +207,20 @@ class MapValues(Transform):
 
 
 def read_hierarchy(path) -> pd.DataFrame:
-    """An ARX hierarchy file: ``;``-separated, no header, column 0 raw value, last column ``*``."""
+    """An ARX hierarchy file as a table: column 0 raw value, then coarser levels, last ``*``.
+
+    Parsing and validation (same width, no value twice) are ``hidekit.io.hierarchy``'s, shared
+    with Mondrian; here a level to generalize to must exist, and no level may be empty.
+    """
     path = Path(path)
     if not path.is_file():
         raise InputError(f"hierarchy file not found: {path}")
-    try:
-        table = pd.read_csv(path, sep=";", header=None, dtype=str, keep_default_na=False)
-    except pd.errors.EmptyDataError:
-        raise InputError(f"hierarchy file {path} is empty") from None
-    except pd.errors.ParserError as exc:
-        raise InputError(f"hierarchy file {path} has rows of different lengths ({exc})") from None
+    table = pd.DataFrame(list(HierarchyFile.read(path).rows), dtype=str)
     if table.shape[1] < 2:
         raise InputError(f"hierarchy file {path} needs a raw value and at least one coarser level")
     if (table == "").any().any():
         row = int(np.flatnonzero((table == "").any(axis=1))[0]) + 1
         raise InputError(f"hierarchy file {path}: row {row} has an empty level")
-    dup = table[0][table[0].duplicated()]
-    if len(dup):
-        raise InputError(f"hierarchy file {path}: value {dup.iloc[0]!r} is listed twice")
     return table
 
 
