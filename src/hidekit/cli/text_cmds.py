@@ -1,5 +1,322 @@
-"""(placeholder: commands are added by the issue that owns this module)."""
+"""``hidekit text detect | train | evaluate``: find PHI in free text, train a model, score predictions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.table import Table
+
+from hidekit.cli.common import handle_errors, out, print_json, progress_bar
+from hidekit.cli.options import JsonOpt
+from hidekit.errors import InputError, OptionError
+from hidekit.text.corpus import read_jsonl, read_text_file, write_brat_dir, write_jsonl
+from hidekit.text.spans import Document
+
+FORMATS = ("brat", "jsonl")
 
 
-def register(app) -> None:
-    """Attach this module's commands to ``app``."""
+def _check_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise OptionError(f"--format must be brat or jsonl, got {fmt!r}")
+    return fmt
+
+
+def read_input_documents(
+    source: Path, column: str | None = None, sep: str | None = None
+) -> list[Document]:
+    """A folder of .txt files, a JSONL file, or one column of a table (``--column``)."""
+    source = Path(source)
+    if not source.exists():
+        raise InputError(f"{source}: no such file or folder")
+    if source.is_dir():
+        if column:
+            raise OptionError("--column applies to a table file, not a folder")
+        txts = sorted(source.glob("*.txt"))
+        if not txts:
+            raise InputError(f"{source}: no .txt files")
+        return [Document(t.stem, read_text_file(t)) for t in txts]
+    if column:
+        from hidekit.errors import require_columns
+        from hidekit.io import read_table
+
+        frame = read_table(source, sep=sep).frame
+        require_columns(frame.columns, [column])
+        return [
+            Document(str(i), "" if v is None or v != v else str(v))
+            for i, v in zip(frame.index, frame[column], strict=True)
+        ]
+    if source.suffix.lower() in (".jsonl", ".json", ".ndjson"):
+        return read_jsonl(source, check=False)
+    if source.suffix.lower() == ".txt":
+        return [Document(source.stem, read_text_file(source))]
+    raise InputError(
+        f"{source}: give a folder of .txt files, a .jsonl file, or a table with --column"
+    )
+
+
+def _read_terms(path: Path | None, labelled: bool):
+    if path is None:
+        return None
+    lines = [ln for ln in read_text_file(path, keep_bom=False).splitlines() if ln.strip()]
+    if not labelled:
+        return [ln.strip() for ln in lines]
+    terms = {}
+    for ln in lines:
+        term, _, label = ln.partition("\t")
+        terms[term.strip()] = label.strip() or "PHI"
+    return terms
+
+
+def detect_corpus(
+    source,
+    model: str,
+    out_dir,
+    fmt: str = "brat",
+    column: str | None = None,
+    allow=None,
+    deny=None,
+    n_jobs: int = 2,
+    progress=None,
+) -> dict:
+    """Python API of ``hidekit text detect``: detect, write brat .ann files (or a JSONL), summarize."""
+    from collections import Counter
+
+    from hidekit.text.detector import load_model
+
+    _check_format(fmt)
+    docs = read_input_documents(Path(source), column)
+    out_dir = Path(out_dir)
+    if out_dir.resolve() == Path(source).resolve():
+        raise OptionError("--out must differ from the input (inputs are never overwritten)")
+    det = load_model(model, allow=allow, deny=deny)
+    found = det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
+    if fmt == "brat":
+        write_brat_dir(found, out_dir, write_text=True)
+        where = out_dir
+    else:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        where = write_jsonl(found, out_dir / "predictions.jsonl")
+    counts = Counter(s.label for d in found for s in d.spans)
+    return {
+        "documents": len(found),
+        "characters": sum(len(d.text) for d in found),
+        "spans": sum(counts.values()),
+        "per_label": dict(sorted(counts.items())),
+        "model": str(model),
+        "format": fmt,
+        "out": str(where),
+    }
+
+
+def _table(title: str, per_type: dict, micro: dict | None = None) -> Table:
+    t = Table(title=title)
+    for col in ("type", "gold", "precision", "recall", "F1"):
+        t.add_column(col, justify="left" if col == "type" else "right")
+    for name, v in per_type.items():
+        t.add_row(
+            name,
+            f"{v['tp'] + v['fn']:,}",
+            f"{v['precision']:.3f}",
+            f"{v['recall']:.3f}",
+            f"{v['f1']:.3f}",
+        )
+    if micro:
+        t.add_row(
+            "[bold]micro[/]",
+            f"{micro['tp'] + micro['fn']:,}",
+            f"{micro['precision']:.3f}",
+            f"{micro['recall']:.3f}",
+            f"{micro['f1']:.3f}",
+        )
+    return t
+
+
+def _print_scores(scores: dict) -> None:
+    for level in ("strict", "relaxed", "token"):
+        s = scores[level]
+        out.print(_table(f"{level} (macro F1 {s['macro_f1']:.3f})", s["per_type"], s["micro"]))
+    phi = scores["token"]["phi"]
+    out.print(
+        f"token level, any PHI label: precision {phi['precision']:.3f}, recall {phi['recall']:.3f}, "
+        f"F1 {phi['f1']:.3f}"
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("detect")
+    @handle_errors
+    def detect(
+        source: Path = typer.Argument(
+            ..., help="Folder of .txt files, a JSONL file, or a table (with --column)."
+        ),
+        model: str = typer.Option(
+            "en", "--model", "-m", help="en, es (shipped) or the path of a model file."
+        ),
+        out_dir: Path = typer.Option(..., "--out", "-o", help="Output folder."),
+        fmt: str = typer.Option(
+            "brat", "--format", help="brat (.txt + .ann per document) or jsonl."
+        ),
+        column: str = typer.Option(None, "--column", help="Text column of a table file."),
+        allow: Path = typer.Option(
+            None, "--allow", help="Allow-list: terms never reported, one a line."
+        ),
+        deny: Path = typer.Option(
+            None,
+            "--deny",
+            help="Deny-list: terms always reported, one a line (optionally TERM<TAB>LABEL).",
+        ),
+        jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Worker processes."),
+        json: bool = JsonOpt,
+    ):
+        """Find PHI with a CRF model and recognizers; write brat .ann files with exact offsets."""
+        with progress_bar("detecting", None, enabled=not json) as advance:
+            summary = detect_corpus(
+                source,
+                model,
+                out_dir,
+                fmt,
+                column,
+                _read_terms(allow, False),
+                _read_terms(deny, True),
+                jobs,
+                advance,
+            )
+        if json:
+            print_json(summary)
+            return
+        out.print(
+            f"{summary['documents']:,} documents, {summary['spans']:,} spans -> {summary['out']}"
+        )
+        for label, n in summary["per_label"].items():
+            out.print(f"  {label}: {n:,}")
+
+    @app.command("train")
+    @handle_errors
+    def train(
+        data: Path = typer.Option(
+            ..., "--data", help="Annotated corpus: brat folder or JSONL file."
+        ),
+        fmt: str = typer.Option(
+            None, "--format", help="brat or jsonl (default: by what --data is)."
+        ),
+        out_model: Path = typer.Option(..., "--out", "-o", help="Model file to write."),
+        language: str = typer.Option(
+            None, "--language", help="en or es: which recognizers feed the CRF (default: all)."
+        ),
+        folds: int = typer.Option(10, "--folds", min=0, help="k-fold cross-validation (0: none)."),
+        max_iterations: int = typer.Option(
+            100, "--max-iterations", min=1, help="L-BFGS iterations."
+        ),
+        c1: float = typer.Option(
+            0.05, "--c1", min=0.0, help="L1 regularization (prunes features)."
+        ),
+        c2: float = typer.Option(0.01, "--c2", min=0.0, help="L2 regularization."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the fold split."),
+        jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Folds trained in parallel."),
+        json: bool = JsonOpt,
+    ):
+        """Train a CRF on annotated text; report k-fold cross-validation per type (HIDE Table 2)."""
+        result = train_corpus(
+            data,
+            out_model,
+            fmt,
+            language,
+            folds,
+            seed,
+            jobs,
+            not json,
+            max_iterations=max_iterations,
+            c1=c1,
+            c2=c2,
+        )
+        if json:
+            print_json(result)
+            return
+        if "cv" in result:
+            cv = result["cv"]
+            out.print(
+                _table(
+                    f"{folds}-fold cross-validation, strict (macro F1 {cv['strict']['macro_f1']:.3f})",
+                    cv["strict"]["per_type"],
+                    cv["strict"]["micro"],
+                )
+            )
+            out.print(_table("per tag (HIDE Table 2)", cv["bio"]))
+            acc = cv["token_accuracy"]
+            out.print(
+                f"overall token accuracy: {acc['accuracy']:.3f} ({acc['correct']:,} / {acc['tokens']:,})"
+            )
+        out.print(
+            f"model: {result['model']} ({result['documents']:,} documents, labels: "
+            f"{', '.join(result['labels'])})"
+        )
+
+    @app.command("evaluate")
+    @handle_errors
+    def evaluate(
+        gold: Path = typer.Option(..., "--gold", help="Gold annotations: brat folder or JSONL."),
+        pred: Path = typer.Option(..., "--pred", help="Predictions: brat folder or JSONL."),
+        json: bool = JsonOpt,
+    ):
+        """Precision, recall, F1 per type and overall: strict, relaxed and token level; micro and macro."""
+        from hidekit.evaluation.span_metrics import evaluate_spans
+        from hidekit.text.corpus import read_corpus
+
+        scores = evaluate_spans(read_corpus(gold), _read_predictions(pred))
+        if json:
+            print_json(scores)
+            return
+        _print_scores(scores)
+
+
+def _read_predictions(pred: Path) -> list[Document]:
+    """Predictions: a brat folder (texts needed for offsets) or JSONL (a folder holding one)."""
+    from hidekit.text.corpus import read_corpus
+
+    pred = Path(pred)
+    if pred.is_dir() and not list(pred.glob("*.txt")) and (pred / "predictions.jsonl").exists():
+        return read_jsonl(pred / "predictions.jsonl")
+    return read_corpus(pred)
+
+
+def train_corpus(
+    data,
+    out_model,
+    fmt=None,
+    language=None,
+    folds: int = 10,
+    seed: int = 0,
+    n_jobs: int = 2,
+    show_progress: bool = False,
+    **params,
+) -> dict:
+    """Python API of ``hidekit text train``: optional k-fold CV, then a model on all the data."""
+    from hidekit.text.corpus import read_corpus
+    from hidekit.text.training import cross_validate, train_model
+
+    if fmt is not None:
+        _check_format(fmt)
+    if language not in (None, "en", "es"):
+        raise OptionError(f"--language must be en or es, got {language!r}")
+    docs = read_corpus(data, fmt)
+    out_model = Path(out_model)
+    if out_model.exists() and out_model.is_dir():
+        raise OptionError(f"{out_model}: is a folder; --out names the model file to write")
+    result: dict = {}
+    if folds:
+        with progress_bar("cross-validation folds", folds, enabled=show_progress) as advance:
+            cv = cross_validate(
+                docs, language, folds, seed, n_jobs=n_jobs, progress=advance, **params
+            )
+        result["cv"] = cv.to_dict()
+    with progress_bar("training", len(docs), enabled=show_progress) as advance:
+        det = train_model(docs, language, progress=advance, info={"data": str(data)}, **params)
+    det.save(out_model)
+    result.update(
+        model=str(out_model), documents=len(docs), labels=det.labels, direct=det.config["direct"]
+    )
+    return result
+
+
+__all__ = ["detect_corpus", "read_input_documents", "register", "train_corpus"]

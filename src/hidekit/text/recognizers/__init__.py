@@ -1,0 +1,19 @@
+"""Registered recognizers (patterns with checksums and context; Faker-derived dictionaries)."""
+
+from hidekit.text.recognizers.base import (
+    RECOGNIZERS,
+    PatternRecognizer,
+    Recognizer,
+    get_recognizers,
+    register_recognizer,
+    run_recognizers,
+)
+
+__all__ = [
+    "RECOGNIZERS",
+    "PatternRecognizer",
+    "Recognizer",
+    "get_recognizers",
+    "register_recognizer",
+    "run_recognizers",
+]

@@ -1,0 +1,107 @@
+"""Recognizers: small registered pieces that each find one kind of PHI in text.
+
+A recognizer returns spans with generic labels (DATE, PHONE, ID, …). The CRF reads its hits as
+features; a trained model also learns which recognizers are precise enough to report spans on
+their own and which corpus label each maps to (see ``hidekit.text.detector``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from hidekit.errors import OptionError
+from hidekit.text.spans import Span
+
+RECOGNIZERS: dict[str, Recognizer] = {}
+
+
+@dataclass
+class Recognizer:
+    """Base: ``find(text)`` gives spans labelled ``label``; ``languages`` empty means any."""
+
+    name: str
+    label: str
+    languages: tuple[str, ...] = ()
+    score: float = 0.85
+
+    def find(self, text: str) -> list[Span]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def applies_to(self, language: str | None) -> bool:
+        return not self.languages or language is None or language in self.languages
+
+
+@dataclass
+class PatternRecognizer(Recognizer):
+    """A regular expression, an optional checksum/validator, and optional context words.
+
+    ``group`` picks the capture group that is the PHI (e.g. the number after "MRN:").
+    With ``context`` set, a match counts only when one of the words appears within
+    ``window`` characters before it (case-insensitive), as Presidio's context enhancer does,
+    but as a requirement rather than a score boost.
+    """
+
+    pattern: str = ""
+    flags: int = re.IGNORECASE
+    group: int | str = 0
+    validate: Callable[[str], bool] | None = None
+    context: tuple[str, ...] = ()
+    window: int = 40
+    _rx: re.Pattern | None = field(default=None, repr=False, compare=False)
+    _ctx: re.Pattern | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self):
+        self._rx = re.compile(self.pattern, self.flags)
+        if self.context:
+            words = "|".join(re.escape(w) for w in sorted(self.context, key=len, reverse=True))
+            self._ctx = re.compile(rf"(?<!\w)(?:{words})(?!\w)", re.IGNORECASE)
+
+    def find(self, text: str) -> list[Span]:
+        found = []
+        for m in self._rx.finditer(text):
+            s, e = m.span(self.group)
+            if s < 0 or e <= s:
+                continue
+            value = text[s:e]
+            if self.validate is not None and not self.validate(value):
+                continue
+            if self._ctx is not None and not self._ctx.search(text, max(0, s - self.window), s):
+                continue
+            found.append(Span(s, e, self.label, value, self.name, self.score))
+        return found
+
+
+def register_recognizer(rec: Recognizer) -> Recognizer:
+    """Add ``rec`` to the registry under its name (a name is used once)."""
+    if rec.name in RECOGNIZERS:
+        raise ValueError(f"recognizer {rec.name!r} registered twice")
+    RECOGNIZERS[rec.name] = rec
+    return rec
+
+
+def get_recognizers(
+    language: str | None = None, names: Iterable[str] | None = None
+) -> list[Recognizer]:
+    """Registered recognizers for ``language`` (or exactly ``names``, in registry order)."""
+    from hidekit.text.recognizers import dictionaries, patterns  # noqa: F401  (fill the registry)
+
+    if names is not None:
+        names = list(names)
+        unknown = [n for n in names if n not in RECOGNIZERS]
+        if unknown:
+            raise OptionError(
+                f"unknown recognizer(s): {', '.join(unknown)} "
+                f"(known: {', '.join(sorted(RECOGNIZERS))})"
+            )
+        return [RECOGNIZERS[n] for n in names]
+    return [r for r in RECOGNIZERS.values() if r.applies_to(language)]
+
+
+def run_recognizers(text: str, recognizers: Iterable[Recognizer]) -> list[Span]:
+    """All hits of all recognizers, sorted; overlaps are kept (the caller decides)."""
+    hits: list[Span] = []
+    for rec in recognizers:
+        hits.extend(rec.find(text))
+    return sorted(hits)

@@ -1,0 +1,178 @@
+"""Dictionary recognizers: first names, last names, places — taken from Faker's locale data.
+
+Faker ships curated lists per locale (en_US, es_ES): person first/last names, states and
+provinces, countries, and world place names (its ``geo`` provider). We read them at import time
+instead of typing lists. Matching is on capitalized words (or all-caps words), case-insensitive
+on the rest, so "GARCÍA" and "García" both hit.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from faker.providers.address import en_US as addr_en
+from faker.providers.address import es_ES as addr_es
+from faker.providers.geo import Provider as geo
+from faker.providers.person import en_US as person_en
+from faker.providers.person import es_ES as person_es
+
+from hidekit.text.recognizers.base import Recognizer, register_recognizer
+from hidekit.text.spans import Span
+
+_WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+
+
+def _key(word: str) -> str:
+    return unicodedata.normalize("NFC", word).casefold()
+
+
+def _names(obj) -> list[str]:
+    """Faker lists are tuples, or dicts of name -> weight."""
+    return list(obj.keys()) if isinstance(obj, dict) else list(obj)
+
+
+@dataclass
+class DictionaryRecognizer(Recognizer):
+    """Finds capitalized word sequences (up to ``max_words``) that are in ``terms``."""
+
+    terms: frozenset[str] = frozenset()
+    min_length: int = 2
+    _first: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self):
+        self.terms = frozenset(_key(t) for t in self.terms if len(t) >= self.min_length)
+        first: dict[str, int] = {}
+        for t in self.terms:
+            words = t.split()
+            first[words[0]] = max(first.get(words[0], 0), len(words))
+        self._first = first
+
+    def find(self, text: str) -> list[Span]:
+        words = [m for m in _WORD.finditer(text)]
+        found = []
+        i = 0
+        while i < len(words):
+            w = words[i].group()
+            k = _key(w)
+            n = self._first.get(k, 0) if w[0].isupper() else 0
+            hit = None
+            for size in range(min(n, len(words) - i), 0, -1):
+                s, e = words[i].start(), words[i + size - 1].end()
+                if _key(
+                    " ".join(x.group() for x in words[i : i + size])
+                ) in self.terms and " ".join(text[s:e].split()) == " ".join(
+                    x.group() for x in words[i : i + size]
+                ):
+                    hit = (s, e, size)
+                    break
+            if hit:
+                found.append(
+                    Span(hit[0], hit[1], self.label, text[hit[0] : hit[1]], self.name, self.score)
+                )
+                i += hit[2]
+            else:
+                i += 1
+        return found
+
+
+FIRST_NAMES = {
+    "en": _names(person_en.Provider.first_names),
+    "es": _names(person_es.Provider.first_names),
+}
+LAST_NAMES = {
+    "en": _names(person_en.Provider.last_names),
+    "es": _names(person_es.Provider.last_names),
+}
+PLACES = {
+    "en": list(addr_en.Provider.states) + [c[2] for c in geo.land_coords],
+    "es": list(addr_es.Provider.states)
+    + list(addr_es.Provider.regions)
+    + [c[2] for c in geo.land_coords],
+}
+COUNTRIES = {"en": list(addr_en.Provider.countries), "es": list(addr_es.Provider.countries)}
+
+# Words that are names in Faker's lists but mostly ordinary words in clinical text.
+_COMMON = {
+    "en": {
+        "Will",
+        "May",
+        "June",
+        "Grace",
+        "Hope",
+        "Faith",
+        "Mark",
+        "Bill",
+        "Rose",
+        "Art",
+        "Dale",
+        "Page",
+        "Long",
+        "Young",
+        "Brown",
+        "White",
+        "Green",
+        "Black",
+        "Gray",
+        "Day",
+        "Rich",
+    },
+    "es": {
+        "Sala",
+        "Soler",
+        "Rey",
+        "Mesa",
+        "Casas",
+        "Blanco",
+        "Moreno",
+        "Rubio",
+        "Bravo",
+        "Campo",
+        "Mar",
+        "Pastor",
+        "Leal",
+        "Rico",
+        "Santos",
+        "Cruz",
+        "Luz",
+        "Paz",
+    },
+}
+
+for _lang in ("en", "es"):
+    register_recognizer(
+        DictionaryRecognizer(
+            f"first_name_{_lang}",
+            "FIRST_NAME",
+            (_lang,),
+            0.5,
+            terms=frozenset(FIRST_NAMES[_lang]) - _COMMON[_lang],
+            min_length=3,
+        )
+    )
+    register_recognizer(
+        DictionaryRecognizer(
+            f"last_name_{_lang}",
+            "LAST_NAME",
+            (_lang,),
+            0.5,
+            terms=frozenset(LAST_NAMES[_lang]) - _COMMON[_lang],
+            min_length=3,
+        )
+    )
+    register_recognizer(
+        DictionaryRecognizer(
+            f"place_{_lang}", "PLACE", (_lang,), 0.6, terms=frozenset(PLACES[_lang]), min_length=3
+        )
+    )
+    register_recognizer(
+        DictionaryRecognizer(
+            f"country_{_lang}",
+            "COUNTRY",
+            (_lang,),
+            0.6,
+            terms=frozenset(COUNTRIES[_lang]),
+            min_length=4,
+        )
+    )

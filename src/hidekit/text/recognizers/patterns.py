@@ -1,0 +1,516 @@
+"""Pattern recognizers: regular expressions with checksums and context words, English and Spanish.
+
+Labels are generic (DATE, AGE, PHONE, FAX, EMAIL, URL, IP, SSN, NATIONAL_ID, SOCIAL_SECURITY, MRN,
+ACCOUNT, ZIP, ADDRESS, HOSPITAL, NAME); a trained model maps them to its corpus labels.
+Word lists that exist in Faker's locale data (street types, states) are taken from there.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+
+from faker.providers.address import en_US as _addr_en
+from faker.providers.address import es_ES as _addr_es
+
+from hidekit.text.recognizers.base import PatternRecognizer, register_recognizer
+
+CS = 0  # case-sensitive flags
+_UP = "A-ZÁÉÍÓÚÑÜ"
+_LO = "a-záéíóúñü"
+_CAP = rf"[{_UP}][{_LO}{_UP}'’.-]*[{_LO}]"  # a capitalized word (at least two letters)
+
+
+def _alt(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(words), key=len, reverse=True))
+
+
+# ---------------------------------------------------------------- checksums and validators
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def dni_valid(value: str) -> bool:
+    """Spanish DNI (8 digits + letter) or NIE (X/Y/Z + 7 digits + letter): letter = number mod 23."""
+    v = re.sub(r"[\s.-]", "", value).upper()
+    if re.fullmatch(r"[XYZ]\d{7}[A-Z]", v):
+        v = str("XYZ".index(v[0])) + v[1:]
+    if not re.fullmatch(r"\d{8}[A-Z]", v):
+        return False
+    return _DNI_LETTERS[int(v[:8]) % 23] == v[8]
+
+
+def nass_valid(value: str) -> bool:
+    """Spanish social-security number (NASS): 2-digit province, 8 digits, 2 control digits (mod 97)."""
+    v = re.sub(r"[\s./-]", "", value)
+    if not re.fullmatch(r"\d{12}", v):
+        return False
+    prov, num, ctrl = int(v[:2]), int(v[2:10]), int(v[10:])
+    base = num + prov * 10_000_000 if num < 10_000_000 else int(v[:10])
+    return base % 97 == ctrl
+
+
+def ssn_valid(value: str) -> bool:
+    """US SSN rules: area not 000, 666 or 900-999; group not 00; serial not 0000."""
+    v = re.sub(r"[\s-]", "", value)
+    if not re.fullmatch(r"\d{9}", v):
+        return False
+    area, group, serial = v[:3], v[3:5], v[5:]
+    return area not in ("000", "666") and area[0] != "9" and group != "00" and serial != "0000"
+
+
+def ip_valid(value: str) -> bool:
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return True
+
+
+def numeric_date_valid(value: str) -> bool:
+    """d/m/y or m/d/y or y-m-d with plausible parts (one of the first two ≤ 12, both ≤ 31)."""
+    parts = [p for p in re.split(r"[/.-]", value) if p]
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return False
+    if len(parts[0]) == 4:
+        y, a, b = parts
+    else:
+        a, b, y = parts
+    a, b = int(a), int(b)
+    if len(y) == 4 and not 1800 <= int(y) <= 2199:
+        return False
+    return 1 <= a <= 31 and 1 <= b <= 31 and min(a, b) <= 12
+
+
+def month_year_valid(value: str) -> bool:
+    m, y = re.split(r"[/.-]", value)
+    return 1 <= int(m) <= 12 and 1800 <= int(y) <= 2199
+
+
+def age_valid(value: str) -> bool:
+    m = re.match(r"\d+", value)
+    return m is not None and int(m.group()) <= 125
+
+
+def phone_digits_valid(value: str) -> bool:
+    d = re.sub(r"\D", "", value)
+    return 9 <= len(d) <= 13
+
+
+# ---------------------------------------------------------------- dates
+MONTHS_EN = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+    "Jan",
+    "Feb",
+    "Mar",
+    "Apr",
+    "Jun",
+    "Jul",
+    "Aug",
+    "Sep",
+    "Sept",
+    "Oct",
+    "Nov",
+    "Dec",
+]
+MONTHS_ES = [
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "setiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+    "ene",
+    "feb",
+    "mar",
+    "abr",
+    "may",
+    "jun",
+    "jul",
+    "ago",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dic",
+]
+_MEN = rf"(?:{_alt(MONTHS_EN)})\.?"
+_MES = rf"(?:{_alt(MONTHS_ES)})\.?"
+_ORD = r"(?:st|nd|rd|th)?"
+_Y = r"(?:1[89]\d\d|2[01]\d\d)"
+
+for rec in [
+    PatternRecognizer(
+        "date_numeric",
+        "DATE",
+        score=0.9,
+        validate=numeric_date_valid,
+        pattern=r"(?<![\w/.-])(?:\d{1,2}[/.-]\d{1,2}[/.-](?:\d{4}|\d{2})|\d{4}-\d{1,2}-\d{1,2})(?![\w/-]|\.\d)",
+    ),
+    PatternRecognizer(
+        "date_month_year_numeric",
+        "DATE",
+        score=0.6,
+        validate=month_year_valid,
+        pattern=r"(?<![\w/.-])\d{1,2}[/-]\d{4}(?![\w/-])",
+    ),
+    PatternRecognizer(
+        "date_text_en",
+        "DATE",
+        ("en",),
+        0.9,
+        flags=CS,
+        pattern=rf"\b(?:{_MEN}\s+\d{{1,2}}{_ORD}(?:,?\s+{_Y})?|\d{{1,2}}{_ORD}\s+(?:of\s+)?{_MEN},?\s+{_Y}|{_MEN},?\s+{_Y})\b",
+    ),
+    PatternRecognizer(
+        "date_text_es",
+        "DATE",
+        ("es",),
+        0.9,
+        pattern=rf"\b(?:\d{{1,2}}\s+de\s+{_MES}(?:\s+(?:de|del)\s+{_Y})?|{_MES}\s+(?:(?:de|del)\s+)?{_Y}|\d{{1,2}}[-/\s]{_MES}[-/\s]{_Y})\b",
+    ),
+    PatternRecognizer("year", "DATE", score=0.4, pattern=rf"(?<![\w/.,-]){_Y}(?![\w/-]|[.,]\d)"),
+]:
+    register_recognizer(rec)
+
+# ---------------------------------------------------------------- contact and network
+register_recognizer(
+    PatternRecognizer(
+        "email", "EMAIL", score=0.99, pattern=r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b"
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "url", "URL", score=0.95, pattern=r"\b(?:https?://|www\.)[^\s<>\"']+[^\s<>\"'.,;:)\]]"
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "ipv4",
+        "IP",
+        score=0.95,
+        validate=ip_valid,
+        pattern=r"(?<![\w.])(?:\d{1,3}\.){3}\d{1,3}(?![\w.]|\.\d)",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "ipv6",
+        "IP",
+        score=0.95,
+        validate=ip_valid,
+        pattern=r"(?<![\w:])(?:[0-9a-f]{1,4}:){2,7}[0-9a-f]{1,4}(?![\w:])",
+    )
+)
+
+_PHONE_US = r"(?<![\w+])(?:\+?1[\s.-]?)?(?:\(\d{3}\)\s?|\d{3}[\s.-])\d{3}[\s.-]\d{4}(?:\s*(?:x|ext\.?)\s*\d{1,5})?(?!\w)"
+_PHONE_ES = r"(?<![\w+])(?:(?:\+|00)34[\s.-]?)?[6789]\d{1,2}(?:[\s.-]?\d{2,3}){2,3}(?!\w)"
+_FAX_CONTEXT = ("fax", "facsimile", "telefax", "fax no", "fax number")
+register_recognizer(
+    PatternRecognizer(
+        "fax_us", "FAX", ("en",), 0.9, pattern=_PHONE_US, context=_FAX_CONTEXT, window=25
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "fax_es",
+        "FAX",
+        ("es",),
+        0.9,
+        pattern=_PHONE_ES,
+        validate=phone_digits_valid,
+        context=_FAX_CONTEXT,
+        window=25,
+    )
+)
+register_recognizer(PatternRecognizer("phone_us", "PHONE", ("en",), 0.85, pattern=_PHONE_US))
+register_recognizer(
+    PatternRecognizer(
+        "phone_es", "PHONE", ("es",), 0.85, pattern=_PHONE_ES, validate=phone_digits_valid
+    )
+)
+
+# ---------------------------------------------------------------- national and record identifiers
+register_recognizer(
+    PatternRecognizer(
+        "ssn",
+        "SSN",
+        ("en",),
+        0.9,
+        validate=ssn_valid,
+        pattern=r"(?<![\w-])\d{3}-\d{2}-\d{4}(?![\w-])",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "ssn_context",
+        "SSN",
+        ("en",),
+        0.85,
+        validate=ssn_valid,
+        pattern=r"(?<![\w-])\d{9}(?![\w-])",
+        context=("ssn", "social security", "ss#", "soc sec"),
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "dni_nie",
+        "NATIONAL_ID",
+        score=0.95,
+        validate=dni_valid,
+        flags=CS,
+        pattern=r"(?<![\w-])(?:\d{8}|[XYZ][\s-]?\d{7})[\s-]?[A-Z](?![\w-])",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "nass",
+        "SOCIAL_SECURITY",
+        ("es",),
+        0.95,
+        validate=nass_valid,
+        pattern=r"(?<![\w/-])\d{2}[\s/-]?\d{8}[\s/-]?\d{2}(?![\w/-])",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "nass_context",
+        "SOCIAL_SECURITY",
+        ("es",),
+        0.8,
+        pattern=r"(?<![\w/-])\d{2}[\s/-]?\d{7,8}(?:[\s/-]?\d{2})?(?![\w/-])",
+        context=("nass", "seguridad social", "afiliación", "n.a.s.s", "naf"),
+        window=30,
+    )
+)
+
+_ID_VALUE = r"([A-Z]{0,4}[-\s]?\d[\dA-Z-]{3,15}\d|\d{4,})"
+register_recognizer(
+    PatternRecognizer(
+        "mrn",
+        "MRN",
+        score=0.9,
+        group=1,
+        pattern=r"(?:\bMRN|\bN\.?H\.?C\.?|\bmedical record(?:\s+(?:number|no\.?|#))?|\brecord\s+(?:number|no\.?|#)"
+        r"|\bhistoria\s+cl[ií]nica|\bn[º°o]\.?\s+(?:de\s+)?historia|\bchart\s+(?:number|no\.?|#)|\bpatient\s+id)"
+        r"\s*(?:n[º°o]\.?|number|#)?\s*[:#.]?\s*" + _ID_VALUE,
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "account",
+        "ACCOUNT",
+        score=0.85,
+        group=1,
+        pattern=r"(?:\baccount|\bacct\.?|\bn[º°]?\s*(?:de\s+)?cuenta|\bcuenta|\bbilling|\bpolicy|\bp[óo]liza|\bmember\s+id"
+        r"|\binsurance\s+(?:id|number|no\.?)|\btarjeta\s+sanitaria|\bCIP)"
+        r"\s*(?:number|no\.?|n[º°]\.?|#)?\s*[:#.]?\s*" + _ID_VALUE,
+    )
+)
+
+# ---------------------------------------------------------------- ages
+register_recognizer(
+    PatternRecognizer(
+        "age_en",
+        "AGE",
+        ("en",),
+        0.9,
+        group="n",
+        validate=age_valid,
+        pattern=r"\b(?P<n>\d{1,3})(?:[\s-]*(?:years?|yrs?)[\s-]*old|\s*-?\s*(?:y/o|y\.o\.|yo|yr old|year old)(?!\w)"
+        r"|[\s-]+(?:year|yr)[\s-]+old)",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "age_en_aged",
+        "AGE",
+        ("en",),
+        0.85,
+        group=1,
+        validate=age_valid,
+        pattern=r"\b(?:aged|age:?|age of)\s+(\d{1,3})\b",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "age_es",
+        "AGE",
+        ("es",),
+        0.9,
+        validate=age_valid,
+        pattern=r"\b\d{1,3}\s*(?:años|a\.|meses|días|semanas)(?=\W|$)",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "age_es_edad",
+        "AGE",
+        ("es",),
+        0.85,
+        group=1,
+        validate=age_valid,
+        pattern=r"\bedad(?:\s+de)?\s*:?\s*(\d{1,3})\b",
+    )
+)
+
+# ---------------------------------------------------------------- ZIP and postal codes
+_STATES = list(_addr_en.Provider.states) + list(_addr_en.Provider.states_abbr)
+register_recognizer(
+    PatternRecognizer(
+        "zip_us",
+        "ZIP",
+        ("en",),
+        0.9,
+        group=1,
+        flags=CS,
+        pattern=rf"\b(?:{_alt(_STATES)}),?\s+(\d{{5}}(?:-\d{{4}})?)(?![\w-])",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "zip_context",
+        "ZIP",
+        ("en",),
+        0.85,
+        group=1,
+        pattern=r"\b(?:zip|zip code|postal code)\s*[:#]?\s*(\d{5}(?:-\d{4})?)(?![\w-])",
+    )
+)
+_CP = r"(?:0[1-9]|[1-4]\d|5[0-2])\d{3}"
+register_recognizer(
+    PatternRecognizer(
+        "cp_es",
+        "ZIP",
+        ("es",),
+        0.85,
+        group=1,
+        pattern=rf"\b(?:C\.?\s?P\.?|c[óo]digo postal|cod\.? postal)\s*[:.]?\s*({_CP})(?!\w)",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "cp_es_city",
+        "ZIP",
+        ("es",),
+        0.7,
+        group=1,
+        flags=CS,
+        pattern=rf"(?<![\w,.-])({_CP})(?=[\s,-]+[{_UP}][{_LO}])",
+    )
+)
+
+# ---------------------------------------------------------------- street addresses
+_SUFFIX_EN = list(_addr_en.Provider.street_suffixes) + [
+    "St",
+    "Ave",
+    "Rd",
+    "Blvd",
+    "Ln",
+    "Dr",
+    "Ct",
+    "Pl",
+    "Ter",
+    "Cir",
+    "Pkwy",
+    "Hwy",
+    "Way",
+    "Sq",
+]
+register_recognizer(
+    PatternRecognizer(
+        "street_en",
+        "ADDRESS",
+        ("en",),
+        0.85,
+        flags=CS,
+        pattern=rf"\b\d{{1,6}}(?:\s+[NSEW]\.?)?(?:\s+(?:{_CAP}|\d+(?:st|nd|rd|th))){{1,4}}\s+(?:{_alt(_SUFFIX_EN)})\b\.?"
+        r"(?:,?\s+(?:Apt|Apartment|Suite|Ste|Unit|#)\.?\s*#?\w+)?",
+    )
+)
+_PREFIX_ES = list(_addr_es.Provider.street_prefixes) + [
+    "C/",
+    "c/",
+    "Avda.",
+    "Avda",
+    "Av.",
+    "Pza.",
+    "Pº",
+    "Ctra.",
+    "Carretera",
+    "Travesía",
+    "Plaza",
+    "calle",
+    "avenida",
+    "plaza",
+    "paseo",
+    "Calle",
+    "Paseo",
+    "Camino",
+]
+_CONN = r"(?:de|del|la|las|los|el|y|San|Santa)"
+register_recognizer(
+    PatternRecognizer(
+        "street_es",
+        "ADDRESS",
+        ("es",),
+        0.85,
+        flags=CS,
+        pattern=rf"(?<!\w)(?:{_alt(_PREFIX_ES)})\s*(?:{_CONN}\s+)*(?:{_CAP}|\d+)(?:\s+(?:{_CONN}\s+)*{_CAP}){{0,4}}"
+        r"(?:,?\s*(?:n[º°]\s*)?\d+(?:-\d+)?(?:,?\s*\d+[º°ª]\s*[A-Za-z]*)?)?",
+    )
+)
+
+# ---------------------------------------------------------------- hospitals and titled names
+_HOSP_EN = (
+    r"(?:Hospital|Medical Center|Medical Centre|Clinic|Health Center|Infirmary|Health System)"
+)
+register_recognizer(
+    PatternRecognizer(
+        "hospital_en",
+        "HOSPITAL",
+        ("en",),
+        0.8,
+        flags=CS,
+        pattern=rf"\b(?:(?:{_CAP}|St\.)\s+){{1,4}}{_HOSP_EN}\b|\b{_HOSP_EN}\s+of\s+{_CAP}(?:\s+{_CAP}){{0,3}}",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "hospital_es",
+        "HOSPITAL",
+        ("es",),
+        0.8,
+        flags=CS,
+        pattern=rf"\b(?:Hospital|Clínica|Complejo Hospitalario|Centro de Salud|Sanatorio|Policlínica|Fundación)"
+        rf"(?:\s+(?:Universitario|General|Clínico|Materno-Infantil|Infantil))?(?:\s+(?:{_CONN}\s+)*{_CAP}){{1,4}}",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "titled_name",
+        "NAME",
+        score=0.8,
+        group=1,
+        flags=CS,
+        pattern=rf"\b(?:Dr|Dra|Drs|Mr|Mrs|Ms|Miss|Sr|Sra|Srta|Prof|Doctor|Doctora|Don|Doña|Dña)\.?\s+"
+        rf"({_CAP}(?:\s+(?:de\s+la\s+|de\s+|del\s+)?{_CAP}){{0,3}})",
+    )
+)

@@ -1,0 +1,195 @@
+"""Training: BIO conversion, tiny CRF training, save/load round trip, k-fold CV, the train command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from hidekit.cli.main import app
+from hidekit.errors import InputError, OptionError
+from hidekit.text.corpus import read_brat_dir
+from hidekit.text.detector import load_model
+from hidekit.text.spans import Document, Span
+from hidekit.text.tokenize import Token
+from hidekit.text.training import (
+    bio_tags,
+    cross_validate,
+    fold_indices,
+    learn_direct,
+    prepare,
+    train_model,
+)
+
+runner = CliRunner()
+FAST = {"max_iterations": 30}
+
+
+@pytest.fixture(scope="module")
+def meddocan(fixtures):
+    return read_brat_dir(fixtures / "meddocan")
+
+
+@pytest.fixture(scope="module")
+def tiny(meddocan):
+    return train_model(meddocan, "es", **FAST)
+
+
+def test_bio_tags_by_hand():
+    toks = [
+        Token(w, s, s + len(w))
+        for w, s in [("Dr", 0), (".", 2), ("Ana", 4), ("Pérez", 8), ("vino", 14)]
+    ]
+    tags = bio_tags(toks, [Span(4, 13, "NAME"), Span(0, 2, "TITLE")])
+    assert tags == ["B-TITLE", "O", "B-NAME", "I-NAME", "O"]
+    # overlapping gold: the longer span wins, the other is dropped
+    assert bio_tags(toks, [Span(4, 13, "NAME"), Span(8, 13, "LAST")]) == [
+        "O",
+        "O",
+        "B-NAME",
+        "I-NAME",
+        "O",
+    ]
+
+
+def test_saved_and_loaded_model_predicts_the_same(tiny, meddocan, tmp_path):
+    path = tiny.save(tmp_path / "m.model")
+    again = load_model(path)
+    for d in meddocan:
+        assert again.detect(d.text) == tiny.detect(d.text)
+    assert again.labels == tiny.labels
+    # deterministic training: same data and parameters give the same bytes
+    assert train_model(meddocan, "es", **FAST).to_bytes() == tiny.to_bytes()
+
+
+def test_tiny_model_learns_its_training_data(tiny, meddocan):
+    gold = {(d.id, s.start, s.end, s.label) for d in meddocan for s in d.spans}
+    pred = {(d.id, s.start, s.end, s.label) for d in meddocan for s in tiny.detect(d.text)}
+    assert len(gold & pred) / len(gold) > 0.9
+    assert set(tiny.labels) == {s.label for d in meddocan for s in d.spans}
+
+
+def test_learn_direct_maps_only_precise_recognizers():
+    from hidekit.text.recognizers import get_recognizers
+
+    recs = get_recognizers(names=["email", "year"])
+    docs = [
+        Document(
+            str(i), f"mail a{i}@x.org in 20{10 + i}", [Span(5, 5 + len(f"a{i}@x.org"), "MAIL")]
+        )
+        for i in range(6)
+    ]
+    direct = learn_direct([prepare(d, recs) for d in docs])
+    assert direct == {"email": "MAIL"}  # 'year' hits never match a gold span
+
+
+def test_fold_indices_partition_and_seed():
+    folds = fold_indices(23, 5, seed=3)
+    assert sorted(i for f in folds for i in f) == list(range(23))
+    assert [len(f) for f in folds] == [5, 5, 5, 4, 4]
+    assert fold_indices(23, 5, seed=3) == folds != fold_indices(23, 5, seed=4)
+
+
+def test_cross_validation_figures_are_consistent(meddocan):
+    cv = cross_validate(meddocan, "es", folds=3, seed=0, **FAST)
+    strict = cv.scores["strict"]["micro"]
+    n_gold = sum(len(d.spans) for d in meddocan)
+    assert strict["tp"] + strict["fn"] == n_gold
+    assert 0.3 < strict["f1"] <= 1.0
+    # token accuracy counts every token once, predicted vs gold BIO tag
+    assert cv.tokens == sum(len(y) for d in meddocan for y in prepare(d, []).yseqs)
+    assert cv.correct_tokens / cv.tokens == pytest.approx(cv.accuracy)
+    assert all(k.startswith(("B-", "I-")) for k in cv.bio)
+
+
+def test_train_command_reports_cv_and_saves(tmp_path, fixtures):
+    out = tmp_path / "m.model"
+    res = runner.invoke(
+        app,
+        [
+            "text",
+            "train",
+            "--data",
+            str(fixtures / "meddocan"),
+            "--format",
+            "brat",
+            "--out",
+            str(out),
+            "--folds",
+            "2",
+            "--max-iterations",
+            "20",
+            "--jobs",
+            "1",
+            "--language",
+            "es",
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    result = json.loads(res.stdout)
+    assert result["cv"]["folds"] == 2 and "FECHAS" in result["cv"]["strict"]["per_type"]
+    assert "B-FECHAS" in result["cv"]["bio"]
+    assert load_model(out).labels == result["labels"]
+
+
+def test_pre_annotation_loop(tmp_path, tiny, meddocan):
+    """HIDE's loop: detect -> export brat for correction -> retrain on the corrected files."""
+    from hidekit.text.corpus import write_brat_dir
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    for d in meddocan:
+        (raw / f"{d.id}.txt").write_text(d.text, encoding="utf-8")
+    model = tmp_path / "tiny.model"
+    tiny.save(model)
+    res = runner.invoke(
+        app, ["text", "detect", str(raw), "--model", str(model), "--out", str(tmp_path / "pre")]
+    )
+    assert res.exit_code == 0, res.output
+    # the annotator corrects the .ann files (here: replaced by the gold ones) and retrains
+    write_brat_dir(meddocan, tmp_path / "pre", write_text=False)
+    res = runner.invoke(
+        app,
+        [
+            "text",
+            "train",
+            "--data",
+            str(tmp_path / "pre"),
+            "--out",
+            str(tmp_path / "v2.model"),
+            "--folds",
+            "0",
+            "--max-iterations",
+            "30",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    assert load_model(tmp_path / "v2.model").labels == tiny.labels
+
+
+def test_train_bad_inputs(tmp_path, fixtures):
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "a.txt").write_text("Nombre: Ernesto.", encoding="utf-8")
+    (bad / "a.ann").write_text("T1\tNOMBRE 8 15\tErnestx\n", encoding="utf-8")
+    res = runner.invoke(
+        app, ["text", "train", "--data", str(bad), "--out", str(tmp_path / "m.model")]
+    )
+    assert res.exit_code == 2 and "a.ann:1: offsets 8-15 give 'Ernesto'" in " ".join(
+        res.stderr.split()
+    )
+    assert not (tmp_path / "m.model").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    res = runner.invoke(
+        app, ["text", "train", "--data", str(empty), "--out", str(tmp_path / "m.model")]
+    )
+    assert res.exit_code == 2 and "no .txt files" in res.stderr
+    with pytest.raises(InputError, match="no annotated spans"):
+        train_model([Document("a", "nothing")])
+    with pytest.raises(OptionError, match="--folds"):
+        cross_validate([Document("a", "x", [Span(0, 1, "A")])], folds=3)
+    with pytest.raises(OptionError, match="unknown training parameter"):
+        train_model([Document("a", "x", [Span(0, 1, "A")])], c3=1)
