@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from hidekit.io.hierarchy import Hierarchy, read_hierarchies
 from hidekit.anonymize.mondrian import format_value
 from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.io.hierarchy import Hierarchy, read_hierarchies
 
 _RANGE = re.compile(
     r"^\[?\s*(-?[0-9.]+(?:[eE][-+]?\d+)?)\s*-\s*(-?[0-9.]+(?:[eE][-+]?\d+)?)\s*\]?$"
