@@ -91,9 +91,7 @@ def register(app: typer.Typer) -> None:
         from hidekit.anonymize import mondrian
         from hidekit.io import read_table, write_table
 
-        key_list = split_list(keys)
-        if not key_list:
-            raise OptionError("--keys is empty")
+        key_list = split_list(keys, required="--keys")
         if engine not in ("duckdb", "spark"):
             raise OptionError(f"unknown engine {engine!r} (choose from duckdb, spark)")
         ds = read_table(data, sep=sep)
@@ -169,9 +167,7 @@ def register(app: typer.Typer) -> None:
         from hidekit.evaluation.utility import precision_curve, utility, utility_report
         from hidekit.io import read_table
 
-        key_list = split_list(keys)
-        if not key_list:
-            raise OptionError("--keys is empty")
+        key_list = split_list(keys, required="--keys")
         orig = read_table(original, sep=sep).frame
         rel = read_table(released, sep=sep).frame
         hier = parse_pairs(hierarchy, "--hierarchy") or None

@@ -16,17 +16,21 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from hidekit.errors import HidekitError
+from hidekit.errors import HidekitError, OptionError
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 
-def split_list(value: str | None) -> list[str]:
-    """'a,b c,d/e' -> ['a', 'b c', 'd/e']: commas separate, spaces and slashes stay in names."""
-    if not value:
-        return []
-    return [v.strip() for v in value.split(",") if v.strip()]
+def split_list(value: str | None, required: str | None = None) -> list[str]:
+    """'a,b c,d/e' -> ['a', 'b c', 'd/e']: commas separate, spaces and slashes stay in names.
+
+    With ``required`` (the option's name), an empty list is an error naming that option.
+    """
+    items = [v.strip() for v in (value or "").split(",") if v.strip()]
+    if required and not items:
+        raise OptionError(f"{required} is empty")
+    return items
 
 
 def _json_default(o):

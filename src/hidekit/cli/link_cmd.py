@@ -73,9 +73,7 @@ def register(app: typer.Typer) -> None:
         """Link records and notes per person, anonymize the view, write it back into the notes."""
         from hidekit.linking import link_corpus
 
-        key_list = split_list(keys)
-        if not key_list:
-            raise OptionError("--keys is empty")
+        key_list = split_list(keys, required="--keys")
         try:
             ks = [int(x) for x in split_list(curve)]
         except ValueError:

@@ -19,7 +19,6 @@ from hidekit.cli.options import (
     SepOpt,
     load_engine,
 )
-from hidekit.errors import OptionError
 from hidekit.risk import measure_risk
 from hidekit.risk.report import risk_report
 
@@ -57,9 +56,7 @@ def register(app: typer.Typer) -> None:
         report: Path = ReportOpt,
     ):
         """Measure re-identification risk of a key set: k, uniques, RP, CR, El Emam's metrics."""
-        key_list = split_list(keys)
-        if not key_list:
-            raise OptionError("--keys is empty")
+        key_list = split_list(keys, required="--keys")
         result = measure_risk(None, key_list, cell_min=cell_min, threshold=threshold, by=by,
                               engine=load_engine(data, engine, sep))
         if report:

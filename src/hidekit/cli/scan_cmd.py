@@ -56,13 +56,6 @@ def passphrase_or_key(
     )
 
 
-def _need(value: str, option: str) -> list[str]:
-    cols = split_list(value)
-    if not cols:
-        raise OptionError(f"{option} is empty")
-    return cols
-
-
 def _done(summary: dict, json: bool, line: str) -> None:
     if json:
         print_json(summary)
@@ -187,7 +180,7 @@ def register(app: typer.Typer) -> None:
         from hidekit.transforms.identifiers import redact_file
 
         s = redact_file(
-            data, out_path, columns=_need(columns, "--columns"), constant=constant, sep=sep
+            data, out_path, columns=split_list(columns, required="--columns"), constant=constant, sep=sep
         )
         _done(s, json, f"redacted {', '.join(s['columns'])} -> {out_path}")
 
@@ -203,7 +196,7 @@ def register(app: typer.Typer) -> None:
         """Drop the columns from the data."""
         from hidekit.transforms.identifiers import remove_file
 
-        s = remove_file(data, out_path, columns=_need(columns, "--columns"), sep=sep)
+        s = remove_file(data, out_path, columns=split_list(columns, required="--columns"), sep=sep)
         _done(s, json, f"removed {', '.join(s['columns'])} -> {out_path}")
 
     @app.command("hash")
@@ -222,7 +215,7 @@ def register(app: typer.Typer) -> None:
         from hidekit.transforms.identifiers import hash_file
 
         s = hash_file(
-            data, out_path, columns=_need(columns, "--columns"), key_file=key_file, sep=sep
+            data, out_path, columns=split_list(columns, required="--columns"), key_file=key_file, sep=sep
         )
         _done(s, json, f"hashed {', '.join(s['columns'])} with HMAC-SHA256 -> {out_path}")
 
@@ -249,7 +242,7 @@ def register(app: typer.Typer) -> None:
         s = partition_file(
             data,
             out_dir,
-            identifiers=_need(identifiers, "--identifiers"),
+            identifiers=split_list(identifiers, required="--identifiers"),
             id_column=id_column,
             seed=seed,
             overwrite=overwrite,

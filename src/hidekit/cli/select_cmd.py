@@ -18,7 +18,6 @@ from hidekit.cli.options import (
     SepOpt,
     load_engine,
 )
-from hidekit.errors import OptionError
 from hidekit.selection import select_variables
 from hidekit.selection.report import selection_report
 
@@ -50,9 +49,7 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary, not every step's table."),
     ):
         """Forward / backward / stepwise selection of key variables on RP and CR (Lin & Garin)."""
-        key_list, forced = split_list(keys), split_list(force)
-        if not key_list:
-            raise OptionError("--keys is empty")
+        key_list, forced = split_list(keys, required="--keys"), split_list(force)
         eng = load_engine(data, engine, sep)
         with err.status(f"selecting ({method})…") if not json and err.is_terminal else _null():
             res = select_variables(None, key_list, method=method, stop=stop, remove_stop=remove_stop,

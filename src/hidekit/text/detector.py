@@ -144,14 +144,23 @@ class Detector:
     # ------------------------------------------------------------------ detection
     def _crf_spans(self, text: str, tokens, feats) -> list[Span]:
         spans = []
+        tagger = self._tagger
         for seq in sequences(text, tokens):
-            tags = self._tagger.tag([feats[i] for i in seq])
-            seq_tokens = [tokens[i] for i in seq]
-            for s in spans_from_tags(text, seq_tokens, tags):
-                # confidence: the smallest marginal of the span's tags
-                idx = [k for k, t in enumerate(seq_tokens) if s.start <= t.start and t.end <= s.end]
-                score = min(self._tagger.marginal(tags[k], k) for k in idx)
-                spans.append(Span(s.start, s.end, s.label, s.text, "crf", round(score, 4)))
+            tags = tagger.tag([feats[i] for i in seq])
+            # one pass: runs of B-/I- tags -> spans; confidence = the smallest marginal of the run
+            k, n = 0, len(seq)
+            while k < n:
+                kind, _, label = tags[k].partition("-")
+                if kind not in ("B", "I"):
+                    k += 1
+                    continue
+                j = k + 1
+                while j < n and tags[j] == "I-" + label:
+                    j += 1
+                score = min(tagger.marginal(tags[m], m) for m in range(k, j))
+                s, e = tokens[seq[k]].start, tokens[seq[j - 1]].end
+                spans.append(Span(s, e, label, text[s:e], "crf", round(score, 4)))
+                k = j
         return spans
 
     def detect(self, text: str) -> list[Span]:

@@ -11,8 +11,10 @@ Tokens come from ``hidekit.text.tokenize.tokenize``, refined at case changes ins
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from hidekit.text.recognizers import Recognizer, run_recognizers
 from hidekit.text.spans import Span
@@ -62,14 +64,18 @@ def sequences(text: str, tokens: Sequence[Token]) -> list[list[int]]:
     return seqs
 
 
+_UPPER_RX = re.compile(r"[A-ZÁÉÍÓÚÑÜ]")
+_LOWER_RX = re.compile(r"[^\WX\d_]")
+_DIGIT_RX = re.compile(r"\d")
+_RUN_RX = re.compile(r"(.)\1+")
+
+
 def shape(word: str) -> str:
-    s = re.sub(r"[A-ZÁÉÍÓÚÑÜ]", "X", word)
-    s = re.sub(r"[^\WX\d_]", "x", s)
-    return re.sub(r"\d", "d", s)
+    return _DIGIT_RX.sub("d", _LOWER_RX.sub("x", _UPPER_RX.sub("X", word)))
 
 
 def short_shape(word: str) -> str:
-    return re.sub(r"(.)\1+", r"\1", shape(word))
+    return _RUN_RX.sub(r"\1", shape(word))
 
 
 def _length(n: int) -> str:
@@ -80,80 +86,96 @@ def _space(gap: str) -> str:
     return "nl" if "\n" in gap else "sp" if gap else "no"
 
 
+@lru_cache(maxsize=100_000)
+def _word(w: str) -> tuple[str, str, tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """Everything about a word that does not depend on its place: computed once per distinct word.
+
+    Returns the lower-cased word, its collapsed shape, its own features, and the features it
+    gives a neighbour at offsets -2, -1, +1, +2 (in that order).
+    """
+    lw = w.lower()
+    ss = short_shape(w)
+    f = [
+        "b",
+        f"w={lw}",
+        f"sh={shape(w)[:10]}",
+        f"ss={ss}",
+        f"len={_length(len(w))}",
+        f"p2={lw[:2]}",
+        f"p3={lw[:3]}",
+        f"s2={lw[-2:]}",
+        f"s3={lw[-3:]}",
+        f"s4={lw[-4:]}",
+    ]
+    if w[:1].isupper():
+        f.append("title" if w[1:].islower() or len(w) == 1 else "cap")
+    if w.isupper() and len(w) > 1:
+        f.append("upper")
+    if w.isdigit():
+        f.append(f"digits={min(len(w), 10)}")
+    elif any(c.isdigit() for c in w):
+        f.append("hasdigit")
+    if not w.isalnum():
+        f.append("special")
+    near = tuple((f"{d}w={lw}", f"{d}ss={ss}") for d in (-2, -1, 1, 2))
+    return lw, ss, tuple(f), near
+
+
+_PAD = {d: f"{d}w=<pad>" for d in (-2, -1, 1, 2)}
+_WS_BEFORE = {k: f"ws<={k}" for k in ("nl", "sp", "no")}
+_WS_AFTER = {k: f"ws>={k}" for k in ("nl", "sp", "no")}
+_LP = [f"lp={k}" for k in range(5)]
+
+
 def token_features(text: str, tokens: Sequence[Token], hits: Sequence[Span]) -> list[list[str]]:
     """One list of feature strings per token (crfsuite reads each string as a binary feature)."""
     n = len(tokens)
-    low = [t.text.lower() for t in tokens]
-    shapes = [short_shape(t.text) for t in tokens]
+    words = [_word(t.text) for t in tokens]
+    low = [w[0] for w in words]
     rec: list[list[str]] = [[] for _ in range(n)]
     starts = [t.start for t in tokens]
-    import bisect
-
     for h in hits:
-        i = bisect.bisect_right(starts, h.start) - 1
-        i = max(i, 0)
-        first = True
+        i = max(bisect.bisect_right(starts, h.start) - 1, 0)
+        pos = "B"
         while i < n and tokens[i].start < h.end:
             if tokens[i].end > h.start:
-                pos = "B" if first else "I"
                 rec[i].append(f"r={h.source}:{pos}")
                 rec[i].append(f"rl={h.label}:{pos}")
-                first = False
+                pos = "I"
             i += 1
-    line_head = [""] * n
-    line_pos = [0] * n
-    head, pos = "", 0
-    for i, t in enumerate(tokens):
-        if i == 0 or "\n" in text[tokens[i - 1].end : t.start]:
-            head, pos = low[i], 0
-        line_head[i], line_pos[i] = head, pos
-        pos += 1
+    # gaps[i] = whitespace class between token i-1 and token i (gaps[0] and gaps[n]: line ends)
+    gaps = ["nl"] * (n + 1)
+    for i in range(1, n):
+        gap = text[tokens[i - 1].end : tokens[i].start]
+        gaps[i] = "nl" if "\n" in gap else "sp" if gap else "no"
     feats = []
-    for i, t in enumerate(tokens):
-        w, lw = t.text, low[i]
-        f = [
-            "b",
-            f"w={lw}",
-            f"sh={shape(w)[:10]}",
-            f"ss={shapes[i]}",
-            f"len={_length(len(w))}",
-            f"p2={lw[:2]}",
-            f"p3={lw[:3]}",
-            f"s2={lw[-2:]}",
-            f"s3={lw[-3:]}",
-            f"s4={lw[-4:]}",
-        ]
-        if w[:1].isupper():
-            f.append("title" if w[1:].islower() or len(w) == 1 else "cap")
-        if w.isupper() and len(w) > 1:
-            f.append("upper")
-        if w.isdigit():
-            f.append(f"digits={min(len(w), 10)}")
-        elif any(c.isdigit() for c in w):
-            f.append("hasdigit")
-        if not w.isalnum():
-            f.append("special")
-        f.append(f"ws<={_space(text[tokens[i - 1].end : t.start] if i else chr(10))}")
-        f.append(f"ws>={_space(text[t.end : tokens[i + 1].start] if i + 1 < n else chr(10))}")
-        f.append(f"lp={min(line_pos[i], 4)}")
-        if line_pos[i]:
-            f.append(f"lh={line_head[i]}")
-        for d in (-2, -1, 1, 2):
+    head, pos = "", 0
+    for i in range(n):
+        lw, _, own, _ = words[i]
+        if gaps[i] == "nl":
+            head, pos = lw, 0
+        f = list(own)
+        f.append(_WS_BEFORE[gaps[i]])
+        f.append(_WS_AFTER[gaps[i + 1]])
+        f.append(_LP[min(pos, 4)])
+        if pos:
+            f.append(f"lh={head}")
+        pos += 1
+        for k, d in enumerate((-2, -1, 1, 2)):
             j = i + d
             if 0 <= j < n:
-                f.append(f"{d}w={low[j]}")
-                f.append(f"{d}ss={shapes[j]}")
+                f.extend(words[j][3][k])
             else:
-                f.append(f"{d}w=<pad>")
+                f.append(_PAD[d])
         if i:
             f.append(f"-1w|w={low[i - 1]}|{lw}")
         if i + 1 < n:
             f.append(f"w|+1w={lw}|{low[i + 1]}")
         f.extend(rec[i])
-        for d in (-1, 1):
-            j = i + d
-            if 0 <= j < n:
-                f.extend(f"{d}{x}" for x in rec[j] if x.startswith("rl="))
+        if i and rec[i - 1]:
+            f.extend(f"-1{x}" for x in rec[i - 1] if x.startswith("rl="))
+        if i + 1 < n and rec[i + 1]:
+            f.extend(f"1{x}" for x in rec[i + 1] if x.startswith("rl="))
         feats.append(f)
     return feats
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from faker.providers.address import en_US as addr_en
 from faker.providers.address import es_ES as addr_es
@@ -24,8 +25,15 @@ from hidekit.text.spans import Span
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 
 
+@lru_cache(maxsize=100_000)
 def _key(word: str) -> str:
     return unicodedata.normalize("NFC", word).casefold()
+
+
+@lru_cache(maxsize=4)
+def _words(text: str) -> tuple[tuple[int, int, str], ...]:
+    """The words of ``text``: computed once when several dictionaries read the same text."""
+    return tuple((m.start(), m.end(), m.group()) for m in _WORD.finditer(text))
 
 
 def _names(obj) -> list[str]:
@@ -50,21 +58,17 @@ class DictionaryRecognizer(Recognizer):
         self._first = first
 
     def find(self, text: str) -> list[Span]:
-        words = [m for m in _WORD.finditer(text)]
+        words = _words(text)
         found = []
         i = 0
         while i < len(words):
-            w = words[i].group()
-            k = _key(w)
-            n = self._first.get(k, 0) if w[0].isupper() else 0
+            w = words[i][2]
+            n = self._first.get(_key(w), 0) if w[0].isupper() else 0
             hit = None
             for size in range(min(n, len(words) - i), 0, -1):
-                s, e = words[i].start(), words[i + size - 1].end()
-                if _key(
-                    " ".join(x.group() for x in words[i : i + size])
-                ) in self.terms and " ".join(text[s:e].split()) == " ".join(
-                    x.group() for x in words[i : i + size]
-                ):
+                s, e = words[i][0], words[i + size - 1][1]
+                joined = " ".join(x[2] for x in words[i : i + size])
+                if _key(joined) in self.terms and " ".join(text[s:e].split()) == joined:
                     hit = (s, e, size)
                     break
             if hit:
