@@ -9,9 +9,8 @@ from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar
 from hidekit.cli.options import JsonOpt
-from hidekit.errors import InputError, OptionError
-from hidekit.text.corpus import read_jsonl, read_text_file, write_brat_dir, write_jsonl
-from hidekit.text.spans import Document
+from hidekit.errors import OptionError
+from hidekit.text.corpus import read_documents, read_text_file, write_brat_dir, write_jsonl
 
 FORMATS = ("brat", "jsonl")
 
@@ -20,39 +19,6 @@ def _check_format(fmt: str) -> str:
     if fmt not in FORMATS:
         raise OptionError(f"--format must be brat or jsonl, got {fmt!r}")
     return fmt
-
-
-def read_input_documents(
-    source: Path, column: str | None = None, sep: str | None = None
-) -> list[Document]:
-    """A folder of .txt files, a JSONL file, or one column of a table (``--column``)."""
-    source = Path(source)
-    if not source.exists():
-        raise InputError(f"{source}: no such file or folder")
-    if source.is_dir():
-        if column:
-            raise OptionError("--column applies to a table file, not a folder")
-        txts = sorted(source.glob("*.txt"))
-        if not txts:
-            raise InputError(f"{source}: no .txt files")
-        return [Document(t.stem, read_text_file(t)) for t in txts]
-    if column:
-        from hidekit.errors import require_columns
-        from hidekit.io import read_table
-
-        frame = read_table(source, sep=sep).frame
-        require_columns(frame.columns, [column])
-        return [
-            Document(str(i), "" if v is None or v != v else str(v))
-            for i, v in zip(frame.index, frame[column], strict=True)
-        ]
-    if source.suffix.lower() in (".jsonl", ".json", ".ndjson"):
-        return read_jsonl(source, check=False)
-    if source.suffix.lower() == ".txt":
-        return [Document(source.stem, read_text_file(source))]
-    raise InputError(
-        f"{source}: give a folder of .txt files, a .jsonl file, or a table with --column"
-    )
 
 
 def _read_terms(path: Path | None, labelled: bool):
@@ -85,7 +51,7 @@ def detect_corpus(
     from hidekit.text.detector import load_model
 
     _check_format(fmt)
-    docs = read_input_documents(Path(source), column)
+    docs, _ = read_documents(Path(source), column)
     out_dir = Path(out_dir)
     if out_dir.resolve() == Path(source).resolve():
         raise OptionError("--out must differ from the input (inputs are never overwritten)")
@@ -261,23 +227,14 @@ def register(app: typer.Typer) -> None:
     ):
         """Precision, recall, F1 per type and overall: strict, relaxed and token level; micro and macro."""
         from hidekit.evaluation.span_metrics import evaluate_spans
-        from hidekit.text.corpus import read_corpus
+        from hidekit.text.corpus import read_corpus, read_predictions
 
-        scores = evaluate_spans(read_corpus(gold), _read_predictions(pred))
+        gold_docs = read_corpus(gold)
+        scores = evaluate_spans(gold_docs, read_predictions(pred, gold_docs))
         if json:
             print_json(scores)
             return
         _print_scores(scores)
-
-
-def _read_predictions(pred: Path) -> list[Document]:
-    """Predictions: a brat folder (texts needed for offsets) or JSONL (a folder holding one)."""
-    from hidekit.text.corpus import read_corpus
-
-    pred = Path(pred)
-    if pred.is_dir() and not list(pred.glob("*.txt")) and (pred / "predictions.jsonl").exists():
-        return read_jsonl(pred / "predictions.jsonl")
-    return read_corpus(pred)
 
 
 def train_corpus(
@@ -319,4 +276,4 @@ def train_corpus(
     return result
 
 
-__all__ = ["detect_corpus", "read_input_documents", "register", "train_corpus"]
+__all__ = ["detect_corpus", "register", "train_corpus"]

@@ -29,7 +29,7 @@ from hidekit.evaluation.span_metrics import (
     token_counts,
 )
 from hidekit.evaluation.type_maps import TypeMap
-from hidekit.text.corpus import parse_ann, read_corpus, read_text_file
+from hidekit.text.corpus import read_corpus, read_predictions
 from hidekit.text.spans import Document
 from hidekit.text.tokenize import Token, tokenize
 
@@ -149,27 +149,7 @@ def load_documents(source, fmt: str | None = None) -> list[Document]:
     return list(source)
 
 
-def load_predictions(source, gold: Sequence[Document], fmt: str | None = None) -> list[Document]:
-    """Predictions as any tool writes them: a brat folder (with or without the .txt files, as
-    ``hidekit text detect`` writes only .ann), a JSONL file, or Documents."""
-    if not isinstance(source, (str, Path)):
-        return list(source)
-    path = Path(source)
-    if path.is_dir() and (fmt in (None, "brat")) and not any(path.glob("*.txt")):
-        anns = sorted(path.glob("*.ann"))
-        if not anns:
-            raise InputError(f"{path}: no .ann or .txt files")
-        texts = {d.id: d.text for d in gold}
-        docs = []
-        for ann in anns:
-            text = texts.get(ann.stem)
-            if text is None:  # let pair_documents name every unmatched document at once
-                docs.append(Document(ann.stem, "", []))
-                continue
-            spans = parse_ann(read_text_file(ann, keep_bom=False), text, str(ann))
-            docs.append(Document(ann.stem, text, spans))
-        return docs
-    return read_corpus(path, fmt)
+load_predictions = read_predictions  # any tool's output: .ann-only folders, JSONL, brat
 
 
 def check_spans(docs: Sequence[Document], side: str) -> None:

@@ -31,16 +31,13 @@ def read_notes(
     notes, model: str | None = None, spans=None, n_jobs: int = 2, progress: Callable | None = None
 ) -> list:
     """Notes with their PHI spans: found by ``model`` or read from ``spans`` (brat or JSONL)."""
-    from hidekit.text.operators import attach_spans, read_input
+    from hidekit.text.corpus import find_phi, read_documents
 
     if model is not None and spans is not None:
         raise OptionError("give --model (detect PHI) or --spans (use annotations), not both")
-    docs, _ = read_input(Path(notes))
-    if spans is not None:
-        return attach_spans(docs, Path(spans))
-    from hidekit.text.detector import load_model
-
-    return load_model(model or "en").detect_documents(docs, n_jobs=n_jobs, progress=progress)
+    docs, _ = read_documents(notes, annotations=True)
+    return find_phi(docs, None if spans is not None else (model or "en"), spans,
+                    n_jobs=n_jobs, progress=progress)
 
 
 def save_release(

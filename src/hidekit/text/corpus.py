@@ -147,3 +147,88 @@ def read_corpus(source, fmt: str | None = None, check: bool = True) -> list[Docu
     if fmt == "jsonl":
         return read_jsonl(source, check)
     raise InputError(f"unknown corpus format {fmt!r} (brat or jsonl)")
+
+
+def read_documents(source, column: str | None = None, sep: str | None = None,
+                   annotations: bool = False) -> tuple[list[Document], str]:
+    """Texts to work on, and the format they came in ("brat", "jsonl" or "table").
+
+    A folder of .txt files (with their .ann spans when ``annotations``), one .txt file, a JSONL
+    file, or one column of a table (``column``).
+    """
+    source = Path(source)
+    if not source.exists():
+        raise InputError(f"{source}: no such file or folder")
+    if source.is_dir():
+        if column:
+            raise InputError("--column applies to a table file, not a folder")
+        if annotations:
+            return read_brat_dir(source, require_ann=False), "brat"
+        txts = sorted(source.glob("*.txt"))
+        if not txts:
+            raise InputError(f"{source}: no .txt files")
+        return [Document(t.stem, read_text_file(t)) for t in txts], "brat"
+    if column:
+        from hidekit.errors import require_columns
+        from hidekit.io import read_table
+
+        frame = read_table(source, sep=sep).frame
+        require_columns(frame.columns, [column])
+        docs = [Document(str(i), "" if v is None or v != v else str(v))
+                for i, v in zip(frame.index, frame[column], strict=True)]
+        return docs, "table"
+    if source.suffix.lower() in (".jsonl", ".json", ".ndjson"):
+        return read_jsonl(source, check=annotations), "jsonl"
+    if source.suffix.lower() == ".txt":
+        return [Document(source.stem, read_text_file(source))], "brat"
+    raise InputError(f"{source}: give a folder of .txt files, a .jsonl file, or a table with --column")
+
+
+def attach_spans(docs: list[Document], spans_src) -> list[Document]:
+    """The spans of an annotated corpus (brat or JSONL) put on the matching documents."""
+    from hidekit.evaluation.span_metrics import pair_documents
+
+    pairs = pair_documents(read_corpus(spans_src), docs)
+    by_id = {g.id: g.spans for g, _ in pairs}
+    return [d.with_spans(by_id[d.id]) for d in docs]
+
+
+def find_phi(docs: list[Document], model: str | None = None, spans=None, n_jobs: int = 2,
+             progress=None) -> list[Document]:
+    """PHI spans on each document: detected by ``model``, or taken from ``spans`` (never both)."""
+    if (model is None) == (spans is None):
+        raise InputError("give exactly one of --model (detect PHI) or --spans (use annotations)")
+    if spans is not None:
+        return attach_spans(docs, spans)
+    from hidekit.text.detector import load_model
+
+    return load_model(model).detect_documents(docs, n_jobs=n_jobs, progress=progress)
+
+
+def read_predictions(source, gold, fmt: str | None = None) -> list[Document]:
+    """A tool's predictions, in whatever form tools write them, matched to ``gold``'s texts.
+
+    Documents as given; a folder of .ann files without their .txt (``hidekit text detect`` writes
+    only .ann — the gold texts give the offsets' meaning); a folder holding ``predictions.jsonl``;
+    or any brat folder / JSONL file that ``read_corpus`` reads.
+    """
+    if not isinstance(source, (str, Path)):
+        return list(source)
+    path = Path(source)
+    if path.is_dir() and fmt in (None, "brat") and not any(path.glob("*.txt")):
+        if (path / "predictions.jsonl").exists():
+            return read_jsonl(path / "predictions.jsonl")
+        anns = sorted(path.glob("*.ann"))
+        if not anns:
+            raise InputError(f"{path}: no .ann or .txt files")
+        texts = {d.id: d.text for d in gold}
+        docs = []
+        for ann in anns:
+            text = texts.get(ann.stem)
+            if text is None:  # let pair_documents name every unmatched document at once
+                docs.append(Document(ann.stem, "", []))
+                continue
+            docs.append(Document(ann.stem, text,
+                                 parse_ann(read_text_file(ann, keep_bom=False), text, str(ann))))
+        return docs
+    return read_corpus(path, fmt)

@@ -22,6 +22,7 @@ from typing import ClassVar
 
 from hidekit.errors import InputError, OptionError
 from hidekit.registry import Registry
+from hidekit.text.corpus import find_phi, read_documents
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import KINDS, SurrogateGenerator
 
@@ -336,26 +337,6 @@ def save_anonymized(
 # Whole corpora from disk (what `hidekit text anonymize` runs).
 
 
-def read_input(source: Path) -> tuple[list, str]:
-    from hidekit.text.corpus import read_brat_dir, read_jsonl
-
-    if not source.exists():
-        raise InputError(f"{source}: no such file or folder")
-    if source.is_dir():
-        return read_brat_dir(source, require_ann=False), "brat"
-    return read_jsonl(source), "jsonl"
-
-
-def attach_spans(docs, spans_src: Path):
-    from hidekit.evaluation.span_metrics import pair_documents
-    from hidekit.text.corpus import read_corpus
-
-    annotated = read_corpus(spans_src)
-    pairs = pair_documents(annotated, docs)
-    by_id = {g.id: g.spans for g, _ in pairs}
-    return [d.with_spans(by_id[d.id]) for d in docs]
-
-
 def anonymize_corpus(
     source,
     out_dir,
@@ -377,7 +358,7 @@ def anonymize_corpus(
     if (model is None) == (spans is None):
         raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
     op = get_operator(operator, seed=seed)
-    docs, in_fmt = read_input(source)
+    docs, in_fmt = read_documents(source, annotations=True)
     if patient_pattern:
         try:
             rx = re.compile(patient_pattern)
@@ -387,12 +368,7 @@ def anonymize_corpus(
             m = rx.search(d.id)
             if m:
                 d.patient = m.group(1) if rx.groups else m.group()
-    if spans is not None:
-        docs = attach_spans(docs, spans)
-    else:
-        from hidekit.text.detector import load_model
-
-        docs = load_model(model).detect_documents(docs, n_jobs=n_jobs, progress=progress)
+    docs = find_phi(docs, model, spans, n_jobs=n_jobs, progress=progress)
     if propagate:
         docs = propagate_spans(docs)
     result = anonymize_documents(docs, op)

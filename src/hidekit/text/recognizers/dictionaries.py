@@ -31,9 +31,12 @@ def _key(word: str) -> str:
 
 
 @lru_cache(maxsize=4)
-def _words(text: str) -> tuple[tuple[int, int, str], ...]:
-    """The words of ``text``: computed once when several dictionaries read the same text."""
-    return tuple((m.start(), m.end(), m.group()) for m in _WORD.finditer(text))
+def _words(text: str):
+    """The words of ``text`` and the (index, key) of the capitalized ones: computed once per text,
+    shared by every dictionary (only a capitalized word can start a dictionary hit)."""
+    words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+    capitalized = [(i, _key(w[2])) for i, w in enumerate(words) if w[2][0].isupper()]
+    return words, capitalized
 
 
 def _names(obj) -> list[str]:
@@ -58,26 +61,20 @@ class DictionaryRecognizer(Recognizer):
         self._first = first
 
     def find(self, text: str) -> list[Span]:
-        words = _words(text)
+        words, capitalized = _words(text)
         found = []
-        i = 0
-        while i < len(words):
-            w = words[i][2]
-            n = self._first.get(_key(w), 0) if w[0].isupper() else 0
-            hit = None
+        nxt = 0  # after a hit, the words it covers are not tried again
+        for i, key in capitalized:
+            if i < nxt:
+                continue
+            n = self._first.get(key, 0)
             for size in range(min(n, len(words) - i), 0, -1):
                 s, e = words[i][0], words[i + size - 1][1]
                 joined = " ".join(x[2] for x in words[i : i + size])
                 if _key(joined) in self.terms and " ".join(text[s:e].split()) == joined:
-                    hit = (s, e, size)
+                    found.append(Span(s, e, self.label, text[s:e], self.name, self.score))
+                    nxt = i + size
                     break
-            if hit:
-                found.append(
-                    Span(hit[0], hit[1], self.label, text[hit[0] : hit[1]], self.name, self.score)
-                )
-                i += hit[2]
-            else:
-                i += 1
         return found
 
 
