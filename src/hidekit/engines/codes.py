@@ -24,12 +24,20 @@ def encode(series: pd.Series) -> tuple[np.ndarray, int]:
             and values.min() >= 0 and values.max() < dense_limit(len(values))):
         # small non-negative integers: a lookup table instead of a hash table
         present = np.bincount(values) > 0
+        if present.all():  # already dense codes 0..n-1
+            return values.astype(np.int64, copy=False), len(present)
         lut = np.cumsum(present) - 1
         return lut[values].astype(np.int64, copy=False), int(present.sum())
     if isinstance(series.dtype, pd.CategoricalDtype):
         series = series.astype(object)
-    codes, uniques = pd.factorize(series, use_na_sentinel=False)
-    return codes.astype(np.int64, copy=False), max(len(uniques), 1)
+    codes, uniques = pd.factorize(series)  # missing -> -1 (cheaper than use_na_sentinel=False)
+    codes = codes.astype(np.int64, copy=False)
+    n = len(uniques)
+    missing = codes < 0
+    if missing.any():  # missing is a value of its own: the next code
+        codes[missing] = n
+        n += 1
+    return codes, max(n, 1)
 
 
 def densify(ids: np.ndarray, bound: int) -> tuple[np.ndarray, int]:

@@ -31,6 +31,7 @@ from hidekit.engines.codes import (
 )
 
 _CELL_ID_CACHE = 4
+_DUCKDB_FROM = 200_000  # below this many records a hash in numpy beats opening a query
 
 
 def quote(name: str) -> str:
@@ -126,6 +127,8 @@ class DuckDBEngine(Engine):
         if card <= dense_limit(self.n_records):
             counts = np.bincount(ids)
             return counts[counts > 0]
+        if self.n_records < _DUCKDB_FROM:
+            return np.bincount(densify(ids, card)[0])
         # wide ids: DuckDB's parallel hash aggregation beats a single-threaded factorize
         self._con.register("ids", pa.table({"id": ids}))
         try:

@@ -36,7 +36,12 @@ import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
 from hidekit.io.atomic import write_bytes_atomic
-from hidekit.text.features import FEATURE_VERSION, document_features, sequences
+from hidekit.text.features import (
+    FEATURE_VERSION,
+    SUPPORTED_VERSIONS,
+    document_features,
+    sequences,
+)
 from hidekit.text.recognizers import get_recognizers
 from hidekit.text.spans import Document, Span
 from hidekit.text.tokenize import Token
@@ -90,7 +95,7 @@ class Detector:
     ):
         if config.get("format") != MODEL_FORMAT:
             raise InputError(f"not a hidekit model (format {config.get('format')!r})")
-        if config.get("feature_version") != FEATURE_VERSION:
+        if config.get("feature_version") not in SUPPORTED_VERSIONS:
             raise InputError(
                 f"model built with feature version {config.get('feature_version')}, "
                 f"this hidekit computes version {FEATURE_VERSION}: retrain it"
@@ -100,6 +105,7 @@ class Detector:
         self.language = config.get("language")
         self.recognizers = get_recognizers(names=config["recognizers"])
         self.direct: dict[str, str] = dict(config.get("direct", {}))
+        self.feature_options: dict = dict(config.get("features", {}))
         self.allow = {_norm(a) for a in (allow or []) if a.strip()}
         if deny is None:
             deny = {}
@@ -167,7 +173,7 @@ class Detector:
         """PHI spans of ``text``, sorted and without overlaps (see the module's overlap policy)."""
         if not isinstance(text, str):
             raise InputError(f"detect() needs a str, got {type(text).__name__}")
-        tokens, feats, hits = document_features(text, self.recognizers)
+        tokens, feats, hits = document_features(text, self.recognizers, self.feature_options)
         crf = self._crf_spans(text, tokens, feats)
         direct = [
             Span(h.start, h.end, self.direct[h.source], h.text, h.source, h.score)

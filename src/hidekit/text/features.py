@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -20,7 +21,8 @@ from hidekit.text.recognizers import Recognizer, run_recognizers
 from hidekit.text.spans import Span
 from hidekit.text.tokenize import Token, tokenize
 
-FEATURE_VERSION = 1
+FEATURE_VERSION = 2  # 2 adds the optional document-level and word-cluster features
+SUPPORTED_VERSIONS = (1, 2)
 _CASE_SPLIT = re.compile(
     r"(?<=[^\W\d_])(?=[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü])|(?<=[a-záéíóúñüº])(?=[A-ZÁÉÍÓÚÑÜ])"
 )
@@ -180,8 +182,87 @@ def token_features(text: str, tokens: Sequence[Token], hits: Sequence[Span]) -> 
     return feats
 
 
-def document_features(text: str, recognizers: Sequence[Recognizer]):
-    """Tokens, their features, and the recognizer hits for one text."""
+def _document_level(
+    tokens: Sequence[Token], feats: list[list[str]], words, gaps_head: list[str]
+) -> None:
+    """Features that look at the whole document, for capitalized words of three letters or more.
+
+    A name or place is usually written several times in one note, and one mention is often easier
+    than the others (after "Nombre:", after "Dr.", found by a recognizer). Each mention of a word
+    gets: the recognizer labels that cover its *other* mentions (``drl=``), the line head and the
+    word before its first mention (``dfh=``, ``df-1=``), and how often it occurs (``dn=``).
+    """
+    occurrences: dict[str, list[int]] = {}
+    for i, t in enumerate(tokens):
+        w = t.text
+        if len(w) >= 3 and w[0].isupper() and w.isalpha():
+            occurrences.setdefault(words[i][0], []).append(i)
+    for idx in occurrences.values():
+        labels_at = [{x[3:-2] for x in feats[j] if x.startswith("rl=")} for j in idx]
+        first = idx[0]
+        common = [f"dn={min(len(idx), 3)}"]
+        if gaps_head[first]:
+            common.append(f"dfh={gaps_head[first]}")
+        common.append(f"df-1={words[first - 1][0]}" if first else "df-1=<pad>")
+        counts = Counter(lab for labels in labels_at for lab in labels)
+        for k, i in enumerate(idx):
+            other = {lab for lab, c in counts.items() if c > (lab in labels_at[k])}
+            feats[i].extend(common)
+            feats[i].extend(f"drl={lab}" for lab in sorted(other))
+
+
+def _cluster_features(feats: list[list[str]], words, clusters: dict[str, str]) -> None:
+    """Word-cluster ids (learned offline from unlabelled text) of the token and its neighbours."""
+    ids = [clusters.get(cluster_key(w[0])) for w in words]
+    n = len(ids)
+    for i in range(n):
+        for d in (-1, 0, 1):
+            j = i + d
+            if 0 <= j < n and ids[j]:
+                coarse, fine = ids[j].split(":")
+                feats[i].append(f"{d}c1={coarse}")
+                feats[i].append(f"{d}c2={fine}")
+
+
+_DIGITS = re.compile(r"\d")
+
+
+def cluster_key(lower_word: str) -> str:
+    """The form words are clustered under: lower case, every digit written 0."""
+    return _DIGITS.sub("0", lower_word)
+
+
+def document_features(
+    text: str,
+    recognizers: Sequence[Recognizer],
+    options: dict | None = None,
+):
+    """Tokens, their features, and the recognizer hits for one text.
+
+    ``options`` (a model's ``features`` setting): ``document`` adds the document-level features,
+    ``clusters`` (word -> "coarse:fine" ids) the word-cluster features. Without options the
+    features are those of feature version 1.
+    """
     tokens = tokens_for(text)
     hits = run_recognizers(text, recognizers)
-    return tokens, token_features(text, tokens, hits), hits
+    feats = token_features(text, tokens, hits)
+    if options and tokens:
+        words = [_word(t.text) for t in tokens]
+        if options.get("document"):
+            heads = _line_heads(text, tokens, words)
+            _document_level(tokens, feats, words, heads)
+        if options.get("clusters"):
+            _cluster_features(feats, words, options["clusters"])
+    return tokens, feats, hits
+
+
+def _line_heads(text: str, tokens: Sequence[Token], words) -> list[str]:
+    """For each token, the first word of its line ("" for the first token of a line)."""
+    heads, head = [], ""
+    for i, t in enumerate(tokens):
+        if i == 0 or "\n" in text[tokens[i - 1].end : t.start]:
+            head = words[i][0]
+            heads.append("")
+        else:
+            heads.append(head)
+    return heads

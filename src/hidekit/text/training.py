@@ -13,21 +13,29 @@ import os
 import random
 import tempfile
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
+import numpy as np
 import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
 from hidekit.evaluation.span_metrics import PRF, evaluate_spans
 from hidekit.text.detector import FEATURE_VERSION, MODEL_FORMAT, Detector
-from hidekit.text.features import document_features, sequences
+from hidekit.text.features import cluster_key, document_features, sequences, tokens_for
 from hidekit.text.recognizers import get_recognizers
 from hidekit.text.spans import Document, Span
 from hidekit.text.tokenize import Token
 
-DEFAULTS = {"c1": 0.05, "c2": 0.01, "max_iterations": 200, "min_freq": 1}
+DEFAULTS = {
+    "c1": 0.05,
+    "c2": 0.01,
+    "max_iterations": 200,
+    "min_freq": 1,
+    "document_features": False,  # feature version 2: mentions of a word elsewhere in the document
+    "clusters": 0,  # feature version 2: number of word clusters learned from the texts (0 = none)
+}
 DIRECT_PRECISION = 0.9  # a recognizer reports on its own when this share of its hits is one label
 DIRECT_MIN_HITS = 5
 
@@ -61,14 +69,86 @@ class Prepared:
     hits: list[Span]
 
 
-def prepare(doc: Document, recognizers) -> Prepared:
-    tokens, feats, hits = document_features(doc.text, recognizers)
+def prepare(doc: Document, recognizers, options: dict | None = None) -> Prepared:
+    tokens, feats, hits = document_features(doc.text, recognizers, options)
     tags = bio_tags(tokens, doc.spans)
     xs, ys = [], []
     for seq in sequences(doc.text, tokens):
         xs.append([feats[i] for i in seq])
         ys.append([tags[i] for i in seq])
     return Prepared(doc, xs, ys, hits)
+
+
+def learn_clusters(
+    texts: Iterable[str],
+    fine: int = 256,
+    coarse: int = 32,
+    *,
+    min_count: int = 3,
+    contexts: int = 400,
+    dims: int = 40,
+    iterations: int = 15,
+    seed: int = 0,
+) -> dict[str, str]:
+    """Word clusters from unlabelled text: word -> "coarse:fine" cluster ids.
+
+    Each word of at least ``min_count`` occurrences is described by the words at -2, -1, +1 and
+    +2 around it (the ``contexts`` most frequent words), weighted by positive PMI, reduced to
+    ``dims`` dimensions (eigenvectors of the context Gram matrix, i.e. a truncated SVD), then
+    grouped by k-means into ``fine`` clusters, whose centroids k-means groups into ``coarse``
+    ones. Words that behave alike (first names, street words, months) share a cluster, so the
+    CRF can generalize from a word seen in training to one that was not. Deterministic: seeded
+    initialisation, no sampling.
+    """
+    counts: Counter = Counter()
+    docs_ids = []
+    for text in texts:
+        words = [cluster_key(t.text.lower()) for t in tokens_for(text)]
+        counts.update(words)
+        docs_ids.append(words)
+    vocab = sorted((w for w, c in counts.items() if c >= min_count), key=lambda w: (-counts[w], w))
+    if len(vocab) < 4 * fine:
+        return {}
+    index = {w: i for i, w in enumerate(vocab)}
+    ctx = {w: i for i, w in enumerate(vocab[:contexts])}
+    flat_w, flat_c = [], []
+    for words in docs_ids:  # -1 padding keeps windows inside a document
+        flat_w.extend([-1, -1, *(index.get(w, -1) for w in words), -1, -1])
+        flat_c.extend([-1, -1, *(ctx.get(w, -1) for w in words), -1, -1])
+    w_ids, c_ids = np.array(flat_w), np.array(flat_c)
+    n_ctx = len(ctx)
+    m = np.zeros((len(vocab), 4 * n_ctx))
+    for slot, d in enumerate((-2, -1, 1, 2)):
+        a = w_ids[max(0, -d) : len(w_ids) - max(0, d)]
+        b = c_ids[max(0, d) : len(c_ids) - max(0, -d)]
+        keep = (a >= 0) & (b >= 0)
+        np.add.at(m, (a[keep], slot * n_ctx + b[keep]), 1.0)
+    total = m.sum()
+    expected = np.outer(m.sum(1), m.sum(0)) / total
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ppmi = np.where(m > 0, np.log(m / expected), 0.0)
+    ppmi = np.maximum(ppmi, 0.0)
+    _, vecs = np.linalg.eigh(ppmi.T @ ppmi)
+    emb = ppmi @ vecs[:, -dims:]
+    emb /= np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-12)
+    rng = np.random.default_rng(seed)
+    fine_of, centroids = _kmeans(emb, fine, iterations, rng)
+    coarse_of, _ = _kmeans(centroids, coarse, iterations, rng)
+    return {w: f"{coarse_of[fine_of[i]]}:{fine_of[i]}" for i, w in enumerate(vocab)}
+
+
+def _kmeans(x, k: int, iterations: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Lloyd's k-means from ``k`` distinct seeded points; an emptied cluster keeps its centroid."""
+    centroids = x[np.sort(rng.choice(len(x), k, replace=False))].copy()
+    assign = np.zeros(len(x), dtype=int)
+    for _ in range(iterations):
+        d = (x**2).sum(1)[:, None] - 2 * x @ centroids.T + (centroids**2).sum(1)[None, :]
+        assign = d.argmin(1)
+        for c in range(k):
+            members = x[assign == c]
+            if len(members):
+                centroids[c] = members.mean(0)
+    return assign, centroids
 
 
 def learn_direct(prepared: Sequence[Prepared]) -> dict[str, str]:
@@ -101,6 +181,7 @@ def _fit(
     names: list[str],
     params: dict,
     extra: dict | None = None,
+    options: dict | None = None,
 ) -> Detector:
     trainer = pycrfsuite.Trainer(verbose=False)
     for p in prepared:
@@ -128,6 +209,7 @@ def _fit(
         "labels": labels,
         "recognizers": names,
         "direct": learn_direct(prepared),
+        "features": options or {},
         "training": {
             "documents": len(prepared),
             "spans": sum(len(p.doc.spans) for p in prepared),
@@ -155,17 +237,37 @@ def train_model(
     recognizers=None,
     progress: Callable | None = None,
     info: dict | None = None,
+    unlabelled: Iterable[str] | None = None,
     **overrides,
 ) -> Detector:
-    """Train a Detector on annotated documents (``language`` picks the recognizers: en, es or None)."""
+    """Train a Detector on annotated documents (``language`` picks the recognizers: en, es or None).
+
+    ``unlabelled``: texts to learn word clusters from (default: the training documents' texts).
+    """
     _check_docs(docs)
     recs = get_recognizers(language, recognizers)
     advance = progress or (lambda n=1, **_: None)
+    params = _params(overrides)
+    options = feature_options(
+        params, unlabelled if unlabelled is not None else [d.text for d in docs]
+    )
     prepared = []
     for d in docs:
-        prepared.append(prepare(d, recs))
+        prepared.append(prepare(d, recs, options))
         advance(1)
-    return _fit(prepared, language, [r.name for r in recs], _params(overrides), info)
+    return _fit(prepared, language, [r.name for r in recs], params, info, options)
+
+
+def feature_options(params: dict, texts: Iterable[str]) -> dict:
+    """The model's ``features`` setting from the training parameters (clusters learned on ``texts``)."""
+    options: dict = {}
+    if params.get("document_features"):
+        options["document"] = True
+    if params.get("clusters"):
+        clusters = learn_clusters(texts, fine=int(params["clusters"]))
+        if clusters:
+            options["clusters"] = clusters
+    return options
 
 
 @dataclass
@@ -200,9 +302,10 @@ def fold_indices(n: int, folds: int, seed: int = 0) -> list[list[int]]:
 
 
 def _run_fold(args):
-    prepared, test_idx, language, names, params = args
+    prepared, test_idx, language, names, params, options = args
     test = set(test_idx)
-    det = _fit([p for i, p in enumerate(prepared) if i not in test], language, names, params)
+    train = [p for i, p in enumerate(prepared) if i not in test]
+    det = _fit(train, language, names, params, None, options)
     out = []
     for i in test_idx:
         p = prepared[i]
@@ -231,10 +334,13 @@ def cross_validate(
     params = _params(overrides)
     recs = get_recognizers(language, recognizers)
     names = [r.name for r in recs]
-    prepared = [prepare(d, recs) for d in docs]
+    # word clusters (if asked for) come from all the texts: unsupervised, no label is read
+    options = feature_options(params, [d.text for d in docs])
+    prepared = [prepare(d, recs, options) for d in docs]
     advance = progress or (lambda n=1, **_: None)
     jobs = [
-        (prepared, idx, language, names, params) for idx in fold_indices(len(docs), folds, seed)
+        (prepared, idx, language, names, params, options)
+        for idx in fold_indices(len(docs), folds, seed)
     ]
     preds: dict[int, tuple] = {}
     if n_jobs > 1:

@@ -16,6 +16,10 @@ from functools import lru_cache
 from faker.providers.address import en_US as addr_en
 from faker.providers.address import es_ES as addr_es
 from faker.providers.geo import Provider as geo
+from faker.providers.person import en_GB as person_gb
+from faker.providers.person import en_IE as person_ie
+from faker.providers.person import en_IN as person_in
+from faker.providers.person import en_NZ as person_nz
 from faker.providers.person import en_US as person_en
 from faker.providers.person import es_ES as person_es
 
@@ -78,12 +82,13 @@ class DictionaryRecognizer(Recognizer):
         return found
 
 
+_EN_PERSON = (person_en, person_gb, person_ie, person_nz, person_in)  # English-speaking locales
 FIRST_NAMES = {
-    "en": _names(person_en.Provider.first_names),
+    "en": sorted({n for m in _EN_PERSON for n in _names(m.Provider.first_names)}),
     "es": _names(person_es.Provider.first_names),
 }
 LAST_NAMES = {
-    "en": _names(person_en.Provider.last_names),
+    "en": sorted({n for m in _EN_PERSON for n in _names(m.Provider.last_names)}),
     "es": _names(person_es.Provider.last_names),
 }
 PLACES = {
@@ -118,6 +123,10 @@ _COMMON = {
         "Gray",
         "Day",
         "Rich",
+        "Doctor",
+        "Street",
+        "Case",
+        "Field",
     },
     "es": {
         "Sala",
