@@ -81,6 +81,50 @@ def hits(name: str, text: str) -> list[tuple[int, int, str]]:
         ),
         ("titled_name", "Seen by Dr. Kristina Davis.", [(12, 26, "Kristina Davis")]),
         ("first_name_es", "Nombre: Ernesto.", [(8, 15, "Ernesto")]),
+        # wider English coverage (text written by people, not by hidekit's generator)
+        (
+            "date_text_en_wide",
+            "Seen MARCH 3, 2021 and 3rd of March.",
+            [(5, 18, "MARCH 3, 2021"), (23, 35, "3rd of March")],
+        ),
+        ("date_ymd_slash", "on 2021/03/04.", [(3, 13, "2021/03/04")]),
+        ("date_month_day_context", "seen on 3/14; BP 120/80", [(8, 12, "3/14")]),
+        (
+            "age_en_wide",
+            "a sixty-five-year-old man, 45 years of age",
+            [(2, 12, "sixty-five"), (27, 29, "45")],
+        ),
+        ("age_en_decade", "a woman in her mid-60s", [(19, 22, "60s")]),
+        (
+            "phone_context",
+            "pager 94130, call 555-1234",
+            [(6, 11, "94130"), (18, 26, "555-1234")],
+        ),
+        ("id_context", "License #: 6610990", [(11, 18, "6610990")]),
+        ("name_degree", "Signed: Alexander Monroe, MD", [(8, 24, "Alexander Monroe")]),
+        ("name_field", "Pt: STEPHENS, Cynthia\nMRN: 1", [(4, 21, "STEPHENS, Cynthia")]),
+        ("name_relative", "home with her wife, Jacqueline.", [(20, 30, "Jacqueline")]),
+        (
+            "titled_name_wide",
+            "Dr. J. Young saw Mr. WILLIS",
+            [(4, 12, "J. Young"), (21, 27, "WILLIS")],
+        ),
+        ("city_before_state", "Valley Glen, CA  92116", [(0, 11, "Valley Glen")]),
+        (
+            "street_en_wide",
+            "P.O. Box 123, 42 ELM STREET",
+            [(0, 12, "P.O. Box 123"), (14, 27, "42 ELM STREET")],
+        ),
+        ("hospital_en_wide", "at Mayo Clinic today", [(3, 14, "Mayo Clinic")]),
+        (
+            "profession_context_en",
+            "Retired firefighter, works as a bus driver.",
+            [(8, 19, "firefighter"), (32, 42, "bus driver")],
+        ),
+        ("organization_en", "works at Acme Widgets Inc. now", [(9, 26, "Acme Widgets Inc.")]),
+        ("employer_context_en", "is employed by General Motors.", [(15, 29, "General Motors")]),
+        ("age_es_words", "un niño de trece años", [(11, 21, "trece años")]),
+        ("date_month_yy_es", "En enero-03 se operó", [(3, 11, "enero-03")]),
     ],
 )
 def test_recognizer_offsets(name, text, expected):

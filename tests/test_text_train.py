@@ -193,3 +193,83 @@ def test_train_bad_inputs(tmp_path, fixtures):
         cross_validate([Document("a", "x", [Span(0, 1, "A")])], folds=3)
     with pytest.raises(OptionError, match="unknown training parameter"):
         train_model([Document("a", "x", [Span(0, 1, "A")])], c3=1)
+
+
+# ------------------------------------------------------------------ feature version 2 and augmentation
+def test_document_features_carry_recognizer_labels_across_mentions():
+    from hidekit.text.features import document_features
+    from hidekit.text.recognizers import get_recognizers
+
+    text = "Dr. Ana Pérez vino.\nLuego Pérez firmó."
+    recs = get_recognizers(names=["titled_name"])
+    tokens, feats, hits = document_features(text, recs, {"document": True})
+    i = [t.text for t in tokens].index("Pérez", 4)  # the second, unrecognized mention
+    assert not any(f.startswith("r=") for f in feats[i])
+    assert "drl=NAME" in feats[i] and "dn=2" in feats[i]
+    assert "df-1=ana" in feats[i]  # the word before the first mention
+    # version-1 features (no options) have none of these
+    _, plain, _ = document_features(text, recs)
+    assert not any(f.startswith(("drl=", "dn=", "df")) for f in plain[i])
+
+
+def test_learn_clusters_groups_words_by_context():
+    from hidekit.text.training import learn_clusters
+
+    names = ["ana", "luis", "eva", "juan", "rosa", "pablo", "marta", "diego"]
+    towns = ["lugo", "soria", "teruel", "cuenca", "avila", "zamora", "huesca", "jaen"]
+    texts = [
+        f"el paciente {n} vino ayer . vive en {t} desde hace poco ."
+        for k in range(3)
+        for n, t in zip(names, towns[k:] + towns[:k], strict=True)
+    ]
+    clusters = learn_clusters(texts, fine=4, coarse=2, min_count=2)
+    assert clusters == learn_clusters(texts, fine=4, coarse=2, min_count=2)  # deterministic
+    fine = {w: c.split(":")[1] for w, c in clusters.items()}
+    assert len({fine[n] for n in names}) == 1 and len({fine[t] for t in towns}) == 1
+    assert fine["ana"] != fine["lugo"]
+    assert learn_clusters(texts[:2], fine=4) == {}  # too little text: no clusters
+
+
+def test_augment_documents_keeps_annotation_exact_and_is_seeded():
+    from hidekit.text.synth import generate_notes
+    from hidekit.text.training import augment_documents
+
+    docs = generate_notes(12, seed=5)
+    out = augment_documents(docs, seed=1, rename=1.0, untitle=1.0, flatten=0.5, upper=0.0)
+    assert augment_documents(docs, seed=1, rename=1.0, untitle=1.0, flatten=0.5, upper=0.0) == out
+    assert augment_documents(docs, seed=2) != augment_documents(docs, seed=3)
+    renamed = 0
+    for before, after in zip(docs, out, strict=True):
+        assert [s.label for s in after.spans] == [s.label for s in sorted(before.spans)]
+        for s in after.spans:
+            assert after.text[s.start : s.end] == s.text
+        old = {s.text for s in before.spans if s.label in ("NAME", "DOCTOR")}
+        new = {s.text for s in after.spans if s.label in ("NAME", "DOCTOR")}
+        renamed += len(new - old)
+        assert "Dr. " not in after.text or not any(
+            after.text[max(0, s.start - 4) : s.start] == "Dr. " for s in after.spans
+        )
+    assert renamed > 0
+
+
+def test_phi_threshold_adds_only_lower_precedence_spans(tiny, meddocan):
+    from hidekit.text.detector import Detector
+
+    config = dict(tiny.config, phi_threshold=0.01)
+    eager = Detector(tiny.crf_model, config)
+    for d in meddocan:
+        base, more = tiny.detect(d.text), eager.detect(d.text)
+        assert set(base) <= set(more)  # CRF and direct spans win every overlap
+        assert all(s.source == "crf-recall" for s in set(more) - set(base))
+        assert all(a.end <= b.start for a, b in zip(more, more[1:], strict=False))
+    with pytest.raises(OptionError, match="phi_threshold"):
+        train_model(meddocan, "es", phi_threshold=1.5, **FAST)
+
+
+def test_feature_versions_accepted_and_rejected(tiny):
+    from hidekit.text.detector import Detector
+
+    v1 = dict(tiny.config, feature_version=1, features={})
+    assert Detector(tiny.crf_model, v1).feature_options == {}
+    with pytest.raises(InputError, match="feature version"):
+        Detector(tiny.crf_model, dict(tiny.config, feature_version=99))

@@ -12,10 +12,11 @@ API (stable; other parts of hidekit code against it)::
 Every span satisfies ``text[span.start:span.end] == span.text``; ``span.source`` names what found it
 ("crf" or a recognizer name) and ``span.score`` its confidence.
 
-Overlap policy (one rule, applied to every text): candidates come from three places, in this order
+Overlap policy (one rule, applied to every text): candidates come from four places, in this order
 of precedence — (1) deny-list terms, (2) the CRF, (3) recognizers that the model trusts on their own
 ("direct" recognizers: during training, a recognizer whose exact hits carried one gold label at
-least 90% of the time is mapped to that label). A candidate is kept only if it overlaps no span
+least 90% of the time is mapped to that label), (4) when the model sets ``phi_threshold``, runs
+of tokens the CRF tagged O whose marginal probability of being PHI reaches it. A candidate is kept only if it overlaps no span
 kept before it; within one source, higher score first, then longer, then earlier. The allow-list
 removes any candidate (other than a deny-list term) whose text equals an allowed term
 (case-insensitive, whitespace collapsed), before overlaps are resolved.
@@ -122,6 +123,8 @@ class Detector:
             self._deny_label = {_norm(k): v for k, v in self.deny.items()}
         self._tagger = pycrfsuite.Tagger()
         self._tagger.open_inmemory(self.crf_model)
+        self.phi_threshold: float | None = config.get("phi_threshold")
+        self._phi_tags = sorted(t for t in self._tagger.labels() if t != "O")
 
     # ------------------------------------------------------------------ info and storage
     @property
@@ -148,9 +151,12 @@ class Detector:
         return write_bytes_atomic(Path(path), self.to_bytes())
 
     # ------------------------------------------------------------------ detection
-    def _crf_spans(self, text: str, tokens, feats) -> list[Span]:
-        spans = []
+    def _crf_spans(self, text: str, tokens, feats) -> tuple[list[Span], list[Span]]:
+        """The CRF's spans (Viterbi path), and the recall spans: runs of tokens the path tags O
+        although their marginal probability of being PHI is at least ``phi_threshold``."""
+        spans, extra = [], []
         tagger = self._tagger
+        threshold = self.phi_threshold
         for seq in sequences(text, tokens):
             tags = tagger.tag([feats[i] for i in seq])
             # one pass: runs of B-/I- tags -> spans; confidence = the smallest marginal of the run
@@ -167,14 +173,41 @@ class Detector:
                 s, e = tokens[seq[k]].start, tokens[seq[j - 1]].end
                 spans.append(Span(s, e, label, text[s:e], "crf", round(score, 4)))
                 k = j
-        return spans
+            if threshold is not None:
+                extra.extend(self._recall_spans(text, tokens, seq, tags, threshold))
+        return spans, extra
+
+    def _recall_spans(self, text, tokens, seq, tags, threshold) -> list[Span]:
+        tagger = self._tagger
+        likely = [
+            tags[k] == "O" and 1.0 - tagger.marginal("O", k) >= threshold for k in range(len(seq))
+        ]
+        out = []
+        k = 0
+        while k < len(seq):
+            if not likely[k]:
+                k += 1
+                continue
+            j = k
+            while j < len(seq) and likely[j]:
+                j += 1
+            mass: dict[str, float] = {}
+            for m in range(k, j):
+                for tag in self._phi_tags:
+                    mass[tag[2:]] = mass.get(tag[2:], 0.0) + tagger.marginal(tag, m)
+            label = max(sorted(mass), key=mass.get)
+            score = min(1.0 - tagger.marginal("O", m) for m in range(k, j))
+            s, e = tokens[seq[k]].start, tokens[seq[j - 1]].end
+            out.append(Span(s, e, label, text[s:e], "crf-recall", round(score, 4)))
+            k = j
+        return out
 
     def detect(self, text: str) -> list[Span]:
         """PHI spans of ``text``, sorted and without overlaps (see the module's overlap policy)."""
         if not isinstance(text, str):
             raise InputError(f"detect() needs a str, got {type(text).__name__}")
         tokens, feats, hits = document_features(text, self.recognizers, self.feature_options)
-        crf = self._crf_spans(text, tokens, feats)
+        crf, recall = self._crf_spans(text, tokens, feats)
         direct = [
             Span(h.start, h.end, self.direct[h.source], h.text, h.source, h.score)
             for h in hits
@@ -196,7 +229,8 @@ class Detector:
         if self.allow:
             crf = [s for s in crf if _norm(s.text) not in self.allow]
             direct = [s for s in direct if _norm(s.text) not in self.allow]
-        return resolve_overlaps([deny, crf, direct])
+            recall = [s for s in recall if _norm(s.text) not in self.allow]
+        return resolve_overlaps([deny, crf, direct, recall])
 
     def detect_document(self, doc: Document) -> Document:
         return doc.with_spans(self.detect(doc.text))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
@@ -33,8 +34,9 @@ DEFAULTS = {
     "c2": 0.01,
     "max_iterations": 200,
     "min_freq": 1,
-    "document_features": False,  # feature version 2: mentions of a word elsewhere in the document
+    "document_features": True,  # feature version 2: mentions of a word elsewhere in the document
     "clusters": 0,  # feature version 2: number of word clusters learned from the texts (0 = none)
+    "phi_threshold": None,  # decoding: also report O-tagged tokens whose P(PHI) reaches this
 }
 DIRECT_PRECISION = 0.9  # a recognizer reports on its own when this share of its hits is one label
 DIRECT_MIN_HITS = 5
@@ -151,6 +153,103 @@ def _kmeans(x, k: int, iterations: int, rng) -> tuple[np.ndarray, np.ndarray]:
     return assign, centroids
 
 
+_TITLE_BEFORE = re.compile(r"(?:Dr|Drs|Mr|Mrs|Ms|Miss|Doctor)\.?[ \t]+$")
+_NAME_WORD = re.compile(r"[^\W\d_]{2,}")
+AUGMENT_LOCALES = (
+    "de_DE",
+    "fr_FR",
+    "it_IT",
+    "pl_PL",
+    "es_ES",
+    "nl_NL",
+    "pt_BR",
+    "sv_SE",
+    "en_GB",
+    "en_IE",
+)
+
+
+def _renamer(rng: random.Random, pool: Sequence[str]) -> Callable[[re.Match], str]:
+    """A replacement function for name words: one new name per word (any case), case kept."""
+    mapping: dict[str, str] = {}
+
+    def new_name(m: re.Match) -> str:
+        w = m.group()
+        v = mapping.setdefault(w.casefold(), rng.choice(pool))
+        return v.upper() if w.isupper() else v.lower() if w.islower() else v
+
+    return new_name
+
+
+def augment_documents(
+    docs: Sequence[Document],
+    seed: int = 0,
+    *,
+    name_labels: Iterable[str] = ("NAME", "DOCTOR"),
+    rename: float = 0.5,
+    untitle: float = 0.3,
+    flatten: float = 0.25,
+    upper: float = 0.05,
+) -> list[Document]:
+    """Variants of annotated documents, annotation kept exact, so a model learns context over form.
+
+    A CRF trained on generated notes can learn the generator: names that are all in one Faker
+    list, a title before every clinician, one field per line. Each document, independently and
+    seeded: with probability ``rename`` its name words get names from other Faker locales
+    (consistently within the document, case kept); ``untitle`` drops "Dr."/"Mr." before names;
+    ``flatten`` joins its lines with spaces; ``upper`` writes it in capitals.
+    """
+    from hidekit.text.surrogates import name_lists
+
+    labels = set(name_labels)
+    pool = sorted(
+        {n for loc in AUGMENT_LOCALES for part in name_lists(loc) for n in part if " " not in n}
+    )
+    out = []
+    for k, doc in enumerate(docs):
+        rng = random.Random(f"{seed}:{k}")
+        do_rename, do_untitle = rng.random() < rename, rng.random() < untitle
+        do_flatten, do_upper = rng.random() < flatten, rng.random() < upper
+        if not (do_rename or do_untitle or do_flatten or do_upper):
+            out.append(doc)
+            continue
+        new_name = _renamer(rng, pool)
+        text, spans, pos = [], [], 0
+        length = 0
+        for s in sorted(doc.spans, key=lambda x: (x.start, -x.end)):
+            if s.start < pos:  # overlapping gold: keep the first
+                continue
+            before = doc.text[pos : s.start]
+            inside = doc.text[s.start : s.end]
+            if s.label in labels:
+                if do_untitle:
+                    before = _TITLE_BEFORE.sub("", before)
+                if do_rename:
+                    inside = _NAME_WORD.sub(new_name, inside)
+            text.append(before)
+            length += len(before)
+            spans.append((length, length + len(inside), s.label))
+            text.append(inside)
+            length += len(inside)
+            pos = s.end
+        text.append(doc.text[pos:])
+        new = "".join(text)
+        if do_flatten:
+            new = re.sub(r"(?<!\n)\n(?!\n)", " ", new)
+        if do_upper and len(new.upper()) == len(new):
+            new = new.upper()
+        out.append(
+            Document(
+                doc.id,
+                new,
+                [Span(a, b, lab, new[a:b], "gold") for a, b, lab in spans],
+                doc.patient,
+                dict(doc.meta, augmented=True),
+            )
+        )
+    return out
+
+
 def learn_direct(prepared: Sequence[Prepared]) -> dict[str, str]:
     """Recognizers whose exact hits are one gold label ≥ 90% of the time, mapped to that label."""
     stats: dict[str, Counter] = defaultdict(Counter)
@@ -210,6 +309,7 @@ def _fit(
         "recognizers": names,
         "direct": learn_direct(prepared),
         "features": options or {},
+        "phi_threshold": params.get("phi_threshold"),
         "training": {
             "documents": len(prepared),
             "spans": sum(len(p.doc.spans) for p in prepared),
@@ -227,6 +327,8 @@ def _params(overrides: dict) -> dict:
     params = {**DEFAULTS, **{k: v for k, v in overrides.items() if v is not None}}
     if params["max_iterations"] < 1 or params["c1"] < 0 or params["c2"] < 0:
         raise OptionError("max_iterations must be ≥ 1 and c1, c2 ≥ 0")
+    if params["phi_threshold"] is not None and not 0 < params["phi_threshold"] <= 1:
+        raise OptionError("phi_threshold must be in (0, 1]")
     return params
 
 

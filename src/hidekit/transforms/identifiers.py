@@ -37,6 +37,24 @@ def value_key(v) -> str:
     return str(v)
 
 
+def value_keys(s: pd.Series) -> pd.Series:
+    """``value_key`` of every value (missing stays missing), vectorized for numeric columns.
+
+    Text goes value by value: pandas' string hashing stops at a NUL character, so two values that
+    differ only after one must not meet a vectorized path.
+    """
+    if pd.api.types.is_integer_dtype(s.dtype) or (
+        pd.api.types.is_float_dtype(s.dtype) and bool(((s % 1) == 0).where(s.notna(), True).all())
+    ):
+        ints = s.astype("Int64")
+        return ints.astype(str).where(ints.notna(), None).astype(object)
+    return s.map(value_key).where(s.notna())
+
+
+def _numeric(s: pd.Series) -> bool:
+    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+
+
 def _as_list(columns) -> list[str]:
     if columns is None:
         return []
@@ -62,12 +80,10 @@ def draw_codes(n: int, taken: set[int], width: int, rng: np.random.Generator) ->
             f"width {width} holds {capacity} codes; {len(taken) + n} are needed "
             f"(choose a larger width when the crosswalk is first made)"
         )
-    free, k = [], 1
-    while len(free) < n:
-        if k not in taken:
-            free.append(k)
-        k += 1
-    return [free[i] for i in rng.permutation(n)]
+    first = np.arange(1, n + len(taken) + 1)
+    if taken:
+        first = first[~np.isin(first, np.fromiter(taken, dtype=np.int64, count=len(taken)))]
+    return first[:n][rng.permutation(n)].tolist()
 
 
 def _width_for(needed: int, explicit: int | None, existing: int | None, what: str) -> int:
@@ -146,7 +162,7 @@ class Encode(Transform):
                 self._fit_level(
                     col,
                     "",
-                    frame[col].dropna().map(value_key),
+                    value_keys(frame[col].dropna()),
                     prior,
                     rng,
                     None if isinstance(self.width, (list, tuple)) else self.width,
@@ -208,7 +224,7 @@ class Encode(Transform):
                 "column": col,
                 "parent": parent,
                 "value": new,
-                "code": [str(c).zfill(w) for c in codes],
+                "code": np.char.zfill(np.asarray(codes, dtype=np.int64).astype(str), w).tolist(),
             },
             dtype=object,
         )
@@ -275,8 +291,11 @@ class Encode(Transform):
 
     @staticmethod
     def _map(s: pd.Series, mapping: dict, col: str) -> pd.Series:
-        keys = s.map(value_key).where(s.notna())
-        codes = keys.map(lambda k: mapping.get(k) if isinstance(k, str) else None)
+        keys = value_keys(s)
+        if _numeric(s):  # digits only: no NUL, so pandas' hashed lookup is exact
+            codes = keys.map(mapping)
+        else:
+            codes = keys.map(lambda k: mapping.get(k) if isinstance(k, str) else None)
         unseen = keys.notna() & codes.isna()
         if unseen.any():
             raise InputError(f"{col}: {int(unseen.sum())} value(s) not in the crosswalk; fit again")

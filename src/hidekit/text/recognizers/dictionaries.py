@@ -23,6 +23,7 @@ from faker.providers.person import en_NZ as person_nz
 from faker.providers.person import en_US as person_en
 from faker.providers.person import es_ES as person_es
 
+from hidekit.text.recognizers import patterns
 from hidekit.text.recognizers.base import Recognizer, register_recognizer
 from hidekit.text.spans import Span
 
@@ -83,6 +84,23 @@ class DictionaryRecognizer(Recognizer):
 
 
 _EN_PERSON = (person_en, person_gb, person_ie, person_nz, person_in)  # English-speaking locales
+
+
+@dataclass
+class WordListRecognizer(Recognizer):
+    """Single words of any case that are in ``words`` (or are their plural with -s)."""
+
+    words: frozenset[str] = frozenset()
+
+    def find(self, text: str) -> list[Span]:
+        found = []
+        for s, e, w in _words(text)[0]:
+            k = w.lower()
+            if k in self.words or (k[-1:] == "s" and k[:-1] in self.words):
+                found.append(Span(s, e, self.label, w, self.name, self.score))
+        return found
+
+
 FIRST_NAMES = {
     "en": sorted({n for m in _EN_PERSON for n in _names(m.Provider.first_names)}),
     "es": _names(person_es.Provider.first_names),
@@ -186,3 +204,9 @@ for _lang in ("en", "es"):
             min_length=4,
         )
     )
+
+register_recognizer(
+    WordListRecognizer(
+        "profession_en", "PROFESSION", ("en",), 0.5, words=frozenset(patterns.job_heads())
+    )
+)

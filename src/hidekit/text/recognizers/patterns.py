@@ -518,8 +518,10 @@ register_recognizer(
 # ---------------------------------------------------------------- English: wider coverage
 # Formats that text written by people (rather than hidekit's generator) often uses. They feed
 # the CRF as features; a model lets one report on its own only when training shows it precise.
-_MEN_UP = rf"(?:{_alt(m.upper() for m in MONTHS_EN)})\.?"
-_MEN_ANY = rf"(?:{_MEN}|{_MEN_UP})"
+_MEN_ANY = (  # full names take no dot ("March."), abbreviations may ("Mar.")
+    rf"(?:(?:{_alt(MONTHS_EN[:12] + [m.upper() for m in MONTHS_EN[:12]])})"
+    rf"|(?:{_alt(MONTHS_EN[12:] + [m.upper() for m in MONTHS_EN[12:]])})\.?)"
+)
 _DAY = r"(?:[12]\d|3[01]|0?[1-9])"
 _WEEKDAY = r"(?:Mon|Tues?|Wed(?:nes)?|Thu(?:rs?)?|Fri|Sat(?:ur)?|Sun)(?:day)?"
 for rec in [
@@ -617,10 +619,29 @@ register_recognizer(
         "ID",
         ("en",),
         score=0.75,
-        group=1,
-        pattern=r"(?:\bID|\bidentifier|\bno\.|\bnumber|#|\blicen[cs]e|\bNPI|\bDEA|\baccession|\bserial"
-        r"|\bspecimen|\bcase|\bmember|\bpolicy|\bgroup|\bplan|\bcertificate|\bdevice)\s*[:#]?\s*"
-        r"((?=[\w-]*\d)[A-Z0-9][A-Z0-9-]{3,19}[A-Z0-9])(?![\w-])",
+        pattern=r"(?<![\w-])(?=[\w-]*\d)[A-Z0-9][A-Z0-9-]{3,19}[A-Z0-9](?![\w-])",
+        context=(
+            "id",
+            "identifier",
+            "no",
+            "number",
+            "license",
+            "licence",
+            "npi",
+            "dea",
+            "accession",
+            "serial",
+            "specimen",
+            "case",
+            "member",
+            "policy",
+            "group",
+            "plan",
+            "certificate",
+            "device",
+            "#",
+        ),
+        window=14,
     )
 )
 register_recognizer(
@@ -748,5 +769,85 @@ register_recognizer(
         flags=CS,
         pattern=rf"\b(?:(?:{_CAP}|St\.|Saint|[A-Z]{{2,6}})\s+){{1,5}}{_HOSP_EN_WIDE}(?:\s+(?:Hospital|Center|Centre))?\b"
         rf"|\b(?:University|General|Memorial|Community|County|Regional)\s+Hospital(?:\s+of\s+{_CAP}(?:\s+{_CAP}){{0,3}})?",
+    )
+)
+
+
+# ---------------------------------------------------------------- occupations and organizations
+def job_heads() -> list[str]:
+    """Occupation head nouns from Faker's job titles ("Engineer, civil" -> "engineer")."""
+    from faker.providers.job import en_US as _jobs
+
+    heads = set()
+    for job in _jobs.Provider.jobs:
+        head = re.sub(r"\s*\(.*?\)", "", job).split(",")[0].split()[-1].lower()
+        if len(head) >= 4 and head.isalpha():
+            heads.add(head)
+    return sorted(heads)
+
+
+register_recognizer(
+    PatternRecognizer(
+        "profession_context_en",
+        "PROFESSION",
+        ("en",),
+        0.7,
+        group=1,
+        pattern=r"\b(?:works?|worked|working|employed|job|occupation|profession|retired|former)\s*(?:as|:)?\s*"
+        r"(?:an?\s+)?([A-Za-z][\w-]*(?:[ \t]+(?!(?:at|for|in|and|with|since|until|who|but|on)\b)"
+        r"[A-Za-z][\w-]*){0,2})",
+    )
+)
+_ORG_WORD = rf"(?:{_CAP}|[{_UP}]{{2,}}|&)"
+register_recognizer(
+    PatternRecognizer(
+        "organization_en",
+        "ORGANIZATION",
+        ("en",),
+        0.7,
+        flags=CS,
+        pattern=rf"\b(?:{_ORG_WORD}[ \t]+(?:(?:{_ORG_WORD}|of|and|the)[ \t]+){{0,4}}"
+        r"(?:Inc|LLC|Ltd|Corp|Corporation|Company|Co|Group|PLC|Partners|Industries|Foundation|Bank"
+        r"|University|College|High School|Middle School|Elementary School|School|Academy|Church"
+        r"|Department|Airlines|Motors|Systems|Technologies|Services|Store|Restaurant|Factory|Farm)\b\.?"
+        rf"|\b(?:University|College|School|Academy|Bank|Church|Department) of[ \t]+{_CAP}(?:[ \t]+{_CAP}){{0,3}})",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "employer_context_en",
+        "ORGANIZATION",
+        ("en",),
+        0.7,
+        group=1,
+        flags=CS,
+        pattern=rf"\b(?:[Ww]orks?|[Ww]orked|[Ww]orking|[Ee]mployed|[Ee]mployee|[Jj]ob|[Ee]mployer:?|[Ss]tudent)"
+        rf"[ \t]+(?:(?:at|for|by|with|of)[ \t]+)?(?:the[ \t]+)?"
+        rf"({_ORG_WORD}(?:[ \t]+(?:(?:of|and|the)[ \t]+)?{_ORG_WORD}){{0,5}})",
+    )
+)
+
+# ---------------------------------------------------------------- Spanish: more date and age forms
+_NUM_ES = (
+    r"(?:un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|trece|catorce|quince"
+    r"|dieciséis|diecisiete|dieciocho|diecinueve|veinte|veinti\w+|treinta|cuarenta|cincuenta|sesenta"
+    r"|setenta|ochenta|noventa|cien)(?:\s+y\s+(?:un|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve))?"
+)
+register_recognizer(
+    PatternRecognizer(
+        "age_es_words",
+        "AGE",
+        ("es",),
+        0.7,
+        pattern=rf"\b{_NUM_ES}\s+(?:años|meses|días|semanas)(?=\W|$)",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "date_month_yy_es",
+        "DATE",
+        ("es",),
+        0.8,
+        pattern=rf"\b{_MES}[-/]\d{{2}}(?![\w/-])",
     )
 )
