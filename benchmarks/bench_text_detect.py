@@ -1,16 +1,20 @@
 """Throughput of PHI detection (characters per second) and span F1, beside a tokenizer baseline.
 
-    .venv/bin/python benchmarks/bench_text_detect.py
+    .venv/bin/python benchmarks/bench_text_detect.py [EN_MODEL]   # en (default) or a model path
 
 MEDDOCAN dev is read from ../shared/data/meddocan (skipped with a message when absent). The shipped
 es model was trained on train + dev, so its dev F1 here is NOT held-out; the held-out figure (model
 trained on train only, scored on dev) comes from ``scripts/train_models.py es --measure``.
+English notes written by others (tests/fixtures/en-notes, brat; never used for training) are
+scored at character level, label-blind and per label, when the folder is present.
 """
 
 from __future__ import annotations
 
+import sys
 import time
 import tracemalloc
+from collections import Counter
 from pathlib import Path
 
 from hidekit.evaluation.span_metrics import evaluate_spans
@@ -18,7 +22,9 @@ from hidekit.text.detector import load_model
 from hidekit.text.synth import generate_notes
 from hidekit.text.tokenize import tokenize
 
-MEDDOCAN_DEV = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "meddocan" / "dev"
+ROOT = Path(__file__).resolve().parents[1]
+MEDDOCAN_DEV = ROOT.parent / "shared" / "data" / "meddocan" / "dev"
+EN_NOTES = ROOT / "tests" / "fixtures" / "en-notes"
 
 
 def _rate(fn, docs) -> tuple[float, list]:
@@ -50,7 +56,67 @@ def bench(name: str, model: str, docs) -> None:
     print()
 
 
+def char_level(gold, pred) -> tuple[float, float, dict[str, float], dict[str, float]]:
+    """Label-blind character recall and precision (spaces not counted), recall per gold label
+    (share of its characters under any prediction) and precision per predicted label."""
+    tp = fn = fp = 0
+    g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
+    for g, p in zip(gold, pred, strict=True):
+        gl, pl = [None] * len(g.text), [None] * len(g.text)
+        for s in g.spans:
+            gl[s.start : s.end] = [s.label] * s.length
+        for s in p.spans:
+            pl[s.start : s.end] = [s.label] * s.length
+        for c, a, b in zip(g.text, gl, pl, strict=True):
+            if c.isspace():
+                continue
+            if a:
+                g_tot[a] += 1
+                g_hit[a] += b is not None
+            if b:
+                p_tot[b] += 1
+                p_hit[b] += a is not None
+            tp += bool(a and b)
+            fn += bool(a and not b)
+            fp += bool(b and not a)
+    per_gold = {k: g_hit[k] / g_tot[k] for k in sorted(g_tot)}
+    per_pred = {k: p_hit[k] / p_tot[k] for k in sorted(p_tot)}
+    return tp / (tp + fn), tp / (tp + fp) if tp + fp else 0.0, per_gold, per_pred
+
+
+def bench_en_notes(model: str = "en") -> None:
+    from hidekit.text.corpus import read_brat_dir
+
+    gold = read_brat_dir(EN_NOTES)
+    det = load_model(model)
+    rate, pred = _rate(lambda ds: det.detect_documents(ds, n_jobs=1), gold)
+    rec, prec, per_gold, per_pred = char_level(gold, pred)
+    r = evaluate_spans(gold, pred)
+    chars = sum(len(d.text) for d in gold)
+    print(
+        f"## English notes written by others: {len(gold)} docs, {chars:,} characters, model {model}"
+    )
+    print("| measure | value |\n|---|---|")
+    print(f"| character-level PHI recall / precision (label-blind) | {rec:.4f} / {prec:.4f} |")
+    for level in ("strict", "relaxed"):
+        m = r[level]["micro"]
+        print(f"| {level} P / R / F1 | {m['precision']:.4f} / {m['recall']:.4f} / {m['f1']:.4f} |")
+    print(f"| detect, 1 process, chars/s | {rate:,.0f} |\n")
+    print("| label | gold chars found (recall) | predicted chars in gold PHI (precision) |")
+    print("|---|---:|---:|")
+    for k in sorted(set(per_gold) | set(per_pred)):
+        a = f"{per_gold[k]:.3f}" if k in per_gold else "—"
+        b = f"{per_pred[k]:.3f}" if k in per_pred else "—"
+        print(f"| {k} | {a} | {b} |")
+    print()
+
+
 def main() -> None:
+    model = sys.argv[1] if len(sys.argv) > 1 else "en"
+    if EN_NOTES.is_dir():
+        bench_en_notes(model)
+    else:
+        print(f"skipped English notes: {EN_NOTES} is absent\n")
     if MEDDOCAN_DEV.is_dir():
         from hidekit.text.corpus import read_brat_dir
 
@@ -62,7 +128,9 @@ def main() -> None:
     else:
         print(f"skipped MEDDOCAN: {MEDDOCAN_DEV} is absent (it is not part of a fresh clone)\n")
     bench(
-        "synthetic English notes, seed 7 (not the training seed)", "en", generate_notes(300, seed=7)
+        "synthetic English notes, seed 7 (not the training seed)",
+        model,
+        generate_notes(300, seed=7),
     )
 
 

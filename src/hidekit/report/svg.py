@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from html import escape
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#7f7f7f"]
-W, H = 640, 320
-M = {"l": 60, "r": 20, "t": 30, "b": 50}
+W, H = 640, 340
+M = {"l": 60, "r": 20, "t": 44, "b": 70}
 
 
 def _ticks(lo: float, hi: float, n: int = 5) -> list[float]:
@@ -62,19 +62,30 @@ def _axes(ylo, yhi, xlabels: Sequence[str] | None, xs_px: Sequence[float] | None
         out.append(f'<text x="{M["l"] - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{yfmt(t)}</text>')
     if xlabels and xs_px:
         every = max(1, math.ceil(len(xlabels) / 16))
+        slot = pw / max(len(xlabels), 1) * every
+        tilt = max(len(str(lab)) for lab in xlabels) * 6.2 > slot  # long labels: slant them
         for i, (lab, x) in enumerate(zip(xlabels, xs_px, strict=False)):
-            if i % every == 0:
-                out.append(f'<text x="{x:.1f}" y="{M["t"] + ph + 16}" text-anchor="middle" font-size="11">{escape(str(lab))}</text>')
+            if i % every:
+                continue
+            y = M["t"] + ph + 16
+            if tilt:
+                out.append(f'<text x="{x:.1f}" y="{y}" text-anchor="end" font-size="11" '
+                           f'transform="rotate(-30 {x:.1f} {y})">{escape(str(lab))}</text>')
+            else:
+                out.append(f'<text x="{x:.1f}" y="{y}" text-anchor="middle" font-size="11">{escape(str(lab))}</text>')
     return "\n".join(out)
 
 
 def _legend(names: Sequence[str]) -> str:
+    """One row of swatches in the top margin, right-aligned: never over the data."""
     out = []
+    widths = [22 + 7 * len(str(n)) for n in names]
+    x = W - M["r"] - sum(widths)
     for i, name in enumerate(names):
-        x = M["l"] + 10 + i * 130
         c = PALETTE[i % len(PALETTE)]
-        out.append(f'<rect x="{x}" y="{M["t"] + 6}" width="12" height="12" fill="{c}"/>'
-                   f'<text x="{x + 16}" y="{M["t"] + 16}" font-size="11">{escape(name)}</text>')
+        out.append(f'<rect x="{x:.0f}" y="{M["t"] - 16}" width="12" height="12" fill="{c}"/>'
+                   f'<text x="{x + 16:.0f}" y="{M["t"] - 6}" font-size="11">{escape(str(name))}</text>')
+        x += widths[i]
     return "\n".join(out)
 
 
