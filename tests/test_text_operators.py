@@ -311,3 +311,13 @@ def test_shift_range_option():
     assert new != date(2020, 1, 10) + timedelta(0)
     with pytest.raises(OptionError):
         get_operator("surrogate", max_shift_days=0)
+
+
+def test_day_first_and_spelled_dates_shift_in_their_own_format():
+    from hidekit.text.surrogates import shift_date
+
+    assert shift_date("25/12/2020", 10) == "04/01/2021"  # padding kept
+    assert shift_date("04.03.21", 10) == "14.03.21"
+    assert shift_date("4th March 2021", 30) == "3rd April 2021"
+    assert shift_date("Mar-04", 1) == "Mar-05"
+    assert shift_date("4 March", -4) == "29 February"  # no year: a leap-year placeholder

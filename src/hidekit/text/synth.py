@@ -1,21 +1,28 @@
 """Seeded synthetic clinical notes with annotated PHI: training and test text with no real patient.
 
-Notes (admission notes, discharge summaries, progress notes, referral letters, radiology and
-pathology reports, ED notes, phone encounters, consults) are assembled from many sentence
-templates whose slots are filled by Faker surrogates. Each PHI value is written into the text
-and recorded as a span in the same step, so offsets are exact by construction. The slots vary
-the surface forms a detector must generalize over (date formats, "77 y/o", "SMITH, John",
-"Dr. Lee", phone and record-number layouts) and the templates carry negative examples
-(eponyms such as "Parkinson disease", drug names, "Dr." without a name, lab values and
-fractions that look like dates) so a model learns context rather than capital letters.
+Twenty-five kinds of note (admission, discharge, progress, ED, consult, radiology, pathology, lab,
+nursing, ICU, operative, psychiatry, paediatric, palliative, physio/OT, social work, medication
+reconciliation, sign-out lists, telephone and home-health visits, registration sheets, letters to
+patients, insurers and employers, GP referral and discharge letters) are assembled from section
+and sentence templates whose slots are filled by Faker and GeoNames surrogates. Each PHI value is
+written into the text and recorded as a span in the same step, so offsets are exact by
+construction. A patient lives in a region (US, UK, Ireland, Australia, New Zealand, Canada,
+India: ``synth_world``) that sets the layouts of dates, phones, postcodes and national numbers,
+and has a name of a separately drawn origin. Each note is written in a style (all capitals,
+terse abbreviations, typos, run-on sentences) applied to the text between spans only.
+Negative examples stay unlabelled: eponyms and scores (Parkinson disease, Glasgow Coma Scale,
+Gleason 3+4), drug and device brands, lab values and ratios that look like dates (BP 132/84,
+3/5 power, "for 3/7"), beds and rooms, ICD codes, generic roles ("the on-call registrar"),
+relative dates ("yesterday") and years alone ("quit in 2010").
 
 Label set (stable; a HIPAA Safe Harbor reading of the i2b2 2014 categories), see ``LABELS``.
-Titles ("Dr.", "Mr.") and degrees ("MD") are outside name spans; for ages only the number is
-annotated ("77" in "77-year-old"), as in i2b2.
+Titles ("Dr.", "Mr.") and credentials ("MD", "RN") are outside name spans; any named clinician
+(nurse, therapist, pharmacist, social worker, midwife, dietitian) is ``DOCTOR``; for ages only
+the number is annotated ("77" in "77-year-old", "67" in "67M"; a decade as "60s").
 
 ``generate_notes(n, seed)`` invents patients; ``generate_patient_notes(rows, k, seed)`` writes
-``k`` notes per given table row (name, age, zip, city, record number … kept), so notes can be
-linked to a table such as ``hidekit.demo.survey.generate_survey``.
+``k`` notes per given table row (name, age, zip, city, record number … kept; the row's exact age
+only), so notes can be linked to a table such as ``hidekit.demo.survey.generate_survey``.
 """
 
 from __future__ import annotations
@@ -29,13 +36,14 @@ from datetime import date, timedelta
 from faker import Faker
 
 from hidekit.errors import OptionError
+from hidekit.text import synth_world as W
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import DATE_FORMATS, HOSPITAL_FORMS, format_date, us_places
 
 LABELS: dict[str, str] = {
     "NAME": "patient or relative name (HIPAA 1; i2b2 PATIENT)",
-    "DOCTOR": "clinician name (HIPAA 1; i2b2 DOCTOR)",
-    "DATE": "date or part of a date except a year alone in a long history (HIPAA 3)",
+    "DOCTOR": "name of any clinician: physician, nurse, therapist, pharmacist … (i2b2 DOCTOR)",
+    "DATE": "date or part of a date (day, month) except a year alone (HIPAA 3)",
     "AGE": "age in years, the number only (HIPAA 3 requires ages over 89)",
     "PHONE": "telephone or pager number (HIPAA 4)",
     "FAX": "fax number (HIPAA 5)",
@@ -66,6 +74,22 @@ NOTE_TYPES = (
     "ed",
     "phone",
     "consult",
+    "nursing",
+    "icu",
+    "operative",
+    "psychiatry",
+    "paediatric",
+    "palliative",
+    "therapy",
+    "social_work",
+    "pharmacy",
+    "letter",
+    "gp_referral",
+    "signout",
+    "home_health",
+    "registration",
+    "lab",
+    "discharge_letter",
 )
 
 DIAGNOSES = [
@@ -386,26 +410,130 @@ class Patient:
     hospital: str = ""
     hospital2: str = ""
     country: str = ""
+    region: str = "US"  # where the notes are written: formats of dates, phones, IDs, addresses
+    nick: str = ""
+    national: list[tuple[str, str, str]] = field(default_factory=list)  # (name, value, label)
+    practice: str = ""  # GP practice / family clinic
+    org: str = ""  # school, church, club, insurer … the notes may name
+    others: list[tuple[str, str, str]] = field(default_factory=list)  # (role, first, last)
+    staff: list[tuple[str, str, str]] = field(default_factory=list)  # (role, first, last)
+    exact_age: bool = False  # a table row: notes state the row's age, never "in his 70s"
+
+
+_ABBREVIATIONS = [
+    (r"\bshortness of breath\b", "SOB"),
+    (r"\bnausea and vomiting\b", "N/V"),
+    (r"\bhistory of\b", "h/o"),
+    (r"\bcomplain(?:s|ing) of\b", "c/o"),
+    (r"\bfollow[- ]up\b", "f/u"),
+    (r"\bpatient\b", "pt"),
+    (r"\bpatients\b", "pts"),
+    (r"\bwithout\b", "w/o"),
+    (r"\bwith\b", "w/"),
+    (r"\bhistory\b", "hx"),
+    (r"\bdiagnosis\b", "dx"),
+    (r"\btreatment\b", "tx"),
+    (r"\bmedications\b", "meds"),
+    (r"\bdaughter\b", "dtr"),
+    (r"\bbecause\b", "b/c"),
+    (r"\bbilateral(?:ly)?\b", "b/l"),
+    (r"\bdischarged?\b", "d/c"),
+    (r"\band\b", "&"),
+    (r"\byears\b", "yrs"),
+    (r"\bplease\b", "pls"),
+    (r"\bnormal\b", "nml"),
+    (r"\bright\b", "R"),
+    (r"\bleft\b", "L"),
+    (r"\bappointment\b", "appt"),
+    (r"\bregarding\b", "re"),
+    (r"\btoday\b", "tdy"),
+]
+_ABBREV_RE = [(re.compile(a), b) for a, b in _ABBREVIATIONS]
+_WORD = re.compile(r"\b[a-z]{5,}\b")
+_SENTENCE_END = re.compile(r"(?<=[a-z]{3})\. (?=[A-Z])")
+
+
+@dataclass
+class _Style:
+    """How carelessly a note is written; applied to the text between spans only."""
+
+    caps: bool = False  # whole note in capitals (old systems, some sign-out lists)
+    terse: bool = False  # abbreviations, lower-case names
+    typo_rate: float = 0.0  # per long word
+    runon: float = 0.0  # share of sentence ends joined with a comma or a dash
+
+
+def _draw_style(rng: random.Random, kind: str) -> _Style:
+    terse_kinds = ("signout", "nursing", "icu", "phone", "home_health", "progress", "ed")
+    return _Style(
+        caps=rng.random() < (0.25 if kind == "signout" else 0.05),
+        terse=rng.random() < (0.6 if kind in terse_kinds else 0.15),
+        typo_rate=rng.choice([0.0, 0.0, 0.01, 0.03]),
+        runon=rng.choice([0.0, 0.0, 0.0, 0.3, 0.6]),
+    )
+
+
+def _typo(word: str, rng: random.Random) -> str:
+    i = rng.randrange(1, len(word) - 2)
+    r = rng.random()
+    if r < 0.4:
+        return word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+    if r < 0.7:
+        return word[:i] + word[i + 1 :]
+    return word[:i] + word[i] + word[i:]
 
 
 class _Writer:
-    """Appends text and records spans at the exact offsets written."""
+    """Collects text segments (labelled or not); ``finish`` applies a style to the unlabelled
+    text and records every span at the exact offsets of the final text."""
 
     def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.spans: list[Span] = []
-        self.pos = 0
+        self.segments: list[Segment] = []
 
     def add(self, text: str, label: str | None = None) -> None:
-        if not text:
-            return
-        if label is not None:
-            self.spans.append(Span(self.pos, self.pos + len(text), label, text, "synth"))
-        self.parts.append(text)
-        self.pos += len(text)
+        if text:
+            self.segments.append((text, label))
 
-    def text(self) -> str:
-        return "".join(self.parts)
+    def _gap(self, text: str, style: _Style, rng: random.Random) -> str:
+        if style.terse:
+            for rx, short in _ABBREV_RE:
+                text = rx.sub(lambda m, s=short: s if rng.random() < 0.7 else m.group(), text)
+        if style.typo_rate:
+            text = _WORD.sub(
+                lambda m: _typo(m.group(), rng) if rng.random() < style.typo_rate else m.group(),
+                text,
+            )
+        if style.runon:
+            text = _SENTENCE_END.sub(
+                lambda m: (
+                    rng.choice([", ", " - ", "; ", ",  "])
+                    if rng.random() < style.runon
+                    else m.group()
+                ),
+                text,
+            )
+        return text
+
+    def finish(self, style: _Style, rng: random.Random) -> tuple[str, list[Span]]:
+        merged: list[list] = []
+        for text, label in self.segments:
+            if label is None and merged and merged[-1][1] is None:
+                merged[-1][0] += text
+            else:
+                merged.append([text, label])
+        parts, spans, pos = [], [], 0
+        for text, label in merged:
+            if label is None:
+                text = self._gap(text, style, rng)
+            elif style.terse and label in ("NAME", "DOCTOR", "CITY") and rng.random() < 0.1:
+                text = text.lower()
+            if style.caps and len(text.upper()) == len(text):
+                text = text.upper()
+            if label is not None:
+                spans.append(Span(pos, pos + len(text), label, text, "synth"))
+            parts.append(text)
+            pos += len(text)
+        return "".join(parts), spans
 
 
 _SLOT = re.compile(r"\{(\w+)\}")
@@ -427,7 +555,7 @@ def _city_state(fake: Faker, rng: random.Random) -> tuple[str, str]:
 
 
 def _country(rng: random.Random) -> str:
-    return rng.choice(TRAVEL) if rng.random() < 0.6 else rng.choice(us_places()[1])
+    return rng.choice(TRAVEL) if rng.random() < 0.6 else rng.choice(us_places()[1]).strip()
 
 
 def _hospital(fake: Faker, rng: random.Random, city: str) -> str:
@@ -454,40 +582,143 @@ def _zip_in(fake: Faker, state: str) -> str:
         return fake.zipcode()
 
 
-def new_patient(fake: Faker, rng: random.Random, pid: str, row: Mapping | None = None) -> Patient:
-    """A patient from ``row`` (keys as in the demo survey) with the missing parts invented."""
+CLINICIAN_ROLES = [
+    "RN",
+    "RN",
+    "RN",
+    "LPN",
+    "NP",
+    "PA-C",
+    "PT",
+    "OT",
+    "SLP",
+    "RD",
+    "PharmD",
+    "LCSW",
+    "MSW",
+    "RM",
+    "CNS",
+    "RT",
+]
+# Roles as a note spells them in prose (key → words); the person's name is DOCTOR (any clinician).
+ROLE_WORDS = {
+    "RN": ["nurse", "RN", "staff nurse", "charge nurse", "the nurse,"],
+    "LPN": ["LPN", "nurse"],
+    "NP": ["nurse practitioner", "NP"],
+    "PA-C": ["PA", "physician assistant"],
+    "PT": ["physiotherapist", "physical therapist", "PT", "physio"],
+    "OT": ["occupational therapist", "OT"],
+    "SLP": ["speech therapist", "SLP", "SALT"],
+    "RD": ["dietitian", "dietician", "RD"],
+    "PharmD": ["pharmacist", "ward pharmacist", "clinical pharmacist"],
+    "LCSW": ["social worker", "SW"],
+    "MSW": ["social worker", "case manager"],
+    "RM": ["midwife", "community midwife"],
+    "CNS": ["clinical nurse specialist", "specialist nurse", "CNS"],
+    "RT": ["respiratory therapist", "RT"],
+}
+OTHER_ROLES = [
+    "friend",
+    "neighbour",
+    "neighbor",
+    "teacher",
+    "caseworker",
+    "landlord",
+    "partner",
+    "fiancé",
+    "carer",
+    "guardian",
+    "foster mother",
+    "pastor",
+    "boss",
+    "roommate",
+    "home help",
+    "interpreter",
+]
+
+
+def new_patient(
+    fake: Faker,
+    rng: random.Random,
+    pid: str,
+    row: Mapping | None = None,
+    world: Faker | None = None,
+) -> Patient:
+    """A patient from ``row`` (keys as in the demo survey) with the missing parts invented.
+
+    A row is a US record; an invented patient lives in a region drawn from
+    ``synth_world.REGIONS`` and has a name of a drawn origin."""
     row = dict(row or {})
+    world = world or W.world_faker(rng.randrange(2**31))
+    region = "US" if row else W.pick_region(rng)
+    g = world[W.REGIONS[region][0]] if region != "US" else fake
     sex = str(row.get("sex") or rng.choice("FM"))[:1].upper()
     if row.get("name"):
         parts = str(row["name"]).split()
         first, last = parts[0], " ".join(parts[1:]) or fake.last_name()
+    elif rng.random() < 0.35:
+        first = g.first_name_female() if sex == "F" else g.first_name_male()
+        last = g.last_name()
     else:
-        first = fake.first_name_female() if sex == "F" else fake.first_name_male()
-        last = fake.last_name()
+        first, last = W.origin_name(world, rng, sex)
     if row.get("age") is not None:
         age = int(row["age"])
     else:
-        age = rng.choice([rng.randint(18, 89)] * 8 + [rng.randint(90, 104), rng.randint(2, 17)])
+        age = rng.choice(
+            [rng.randint(18, 89)] * 10
+            + [rng.randint(90, 104), rng.randint(0, 17), rng.randint(2, 17), rng.randint(0, 1)]
+        )
     if row.get("birth_date"):
         birth = date.fromisoformat(str(row["birth_date"])[:10])
     else:
         birth = date(2024, 6, 30) - timedelta(days=int(age * 365.25) + rng.randint(0, 364))
     visit = date.fromisoformat(str(row["visit_date"])[:10]) if row.get("visit_date") else None
-    city, state = _city_state(fake, rng)
+    if region == "US":
+        city, state = _city_state(fake, rng)
+    else:
+        city, state = W.region_city(world, rng, region)
     if row.get("city"):
         city, state = str(row["city"]), str(row.get("state") or state)
     rel_pool = RELATIONS_F + RELATIONS_M
     relatives = []
     for _ in range(rng.randint(1, 3)):
         rel = rng.choice(rel_pool)
-        rfirst = fake.first_name_female() if rel in RELATIONS_F else fake.first_name_male()
-        rlast = last if rng.random() < 0.6 else fake.last_name()
+        rfirst = g.first_name_female() if rel in RELATIONS_F else g.first_name_male()
+        rlast = last if rng.random() < 0.6 else g.last_name()
         relatives.append((rel, rfirst, rlast))
-    doctors = [
-        (fake.first_name(), rng.choice("ABCDEFGHJKLMNPRSTW"), fake.last_name())
-        for _ in range(rng.randint(2, 4))
-    ]
+    others = []
+    for _ in range(rng.randint(1, 3)):
+        o_first, o_last = W.origin_name(world, rng, rng.choice("FM"))
+        others.append((rng.choice(OTHER_ROLES), o_first, o_last))
+    doctors = []
+    for _ in range(rng.randint(2, 4)):
+        d_first, d_last = W.origin_name(world, rng, rng.choice("FM"))
+        doctors.append((d_first, rng.choice("ABCDEFGHJKLMNPRSTW"), d_last))
+    staff = []
+    for _ in range(rng.randint(2, 5)):
+        s_first, s_last = W.origin_name(world, rng, rng.choice("FFFM"))
+        staff.append((rng.choice(CLINICIAN_ROLES), s_first, s_last))
     record = row.get("record_id")
+    if region == "US":
+        street = str(row.get("street_address") or fake.street_address())
+        if not row.get("street_address") and rng.random() < 0.3:
+            street = W.street(world, rng, "US")
+        phone = str(row.get("phone") or fake.numerify("(###) ###-####"))
+        zip_code = str(row.get("zip") or _zip_in(fake, state))
+        hospital = _hospital(fake, rng, city)
+    else:
+        street = W.street(world, rng, region)
+        phone = W.phone(world, rng, region) or g.numerify("(###) ###-####")
+        zip_code = W.postcode(world, region)
+        hospital = W.care_place(world, rng, region, city, [])
+    domain = rng.choice([fake.free_email_domain(), g.free_email_domain()])
+    email_user = rng.choice(
+        [
+            f"{first}.{last}{rng.randint(1, 99)}",
+            f"{first[0]}{last}",
+            f"{first}{rng.randint(1, 9999)}",
+        ]
+    )
     return Patient(
         id=pid,
         first=first,
@@ -498,28 +729,37 @@ def new_patient(fake: Faker, rng: random.Random, pid: str, row: Mapping | None =
         middle=rng.choice("ABCDEFGHJKLMNPRSTW") if rng.random() < 0.5 else "",
         mrn=f"{int(record):07d}" if record is not None else _mrn(fake, rng),
         ssn=str(row.get("ssn") or fake.ssn()),
-        phone=str(row.get("phone") or fake.numerify("(###) ###-####")),
+        phone=phone,
         email=str(
-            row.get("email")
-            or f"{first}.{last}{rng.randint(1, 99)}@{fake.free_email_domain()}".lower()
+            row.get("email") or W.ascii_fold(f"{email_user}@{domain}").lower().replace(" ", "")
         ),
-        street=str(row.get("street_address") or fake.street_address()),
+        street=street,
         city=city,
         state=state,
-        zip=str(row.get("zip") or _zip_in(fake, state)),
+        zip=zip_code,
         account=fake.numerify(rng.choice(["#########", "##########", "A########", "####-####-##"])),
         member_id=fake.bothify(
             rng.choice(["???#########", "W########", "#########-01", "XJ#######"])
         ).upper(),
-        profession=_profession(fake),
-        employer=fake.company(),
+        profession=_profession(g),
+        employer=g.company(),
         diagnosis=str(row["diagnosis"]).lower() if row.get("diagnosis") else None,
         visit_date=visit,
         relatives=relatives,
         doctors=doctors,
-        hospital=_hospital(fake, rng, city),
-        hospital2=_hospital(fake, rng, _city_state(fake, rng)[0]),
+        hospital=hospital,
+        hospital2=_hospital(fake, rng, _city_state(fake, rng)[0])
+        if region == "US"
+        else W.care_place(world, rng, region, W.region_city(world, rng, region)[0], HOSPITAL_FORMS),
         country=_country(rng),
+        region=region,
+        nick=W.nickname(first, rng),
+        national=W.national_ids(world, rng, region),
+        practice=W.care_place(world, rng, region, city, []),
+        org=W.organization(world, rng, region, city),
+        others=others,
+        staff=staff,
+        exact_age=row.get("age") is not None,
     )
 
 
@@ -527,18 +767,48 @@ def new_patient(fake: Faker, rng: random.Random, pid: str, row: Mapping | None =
 # One note
 
 
+# Day-first layouts of the UK, Ireland, Australia, New Zealand, Canada and India (weights).
+DAY_FIRST_FORMATS: list[tuple[str, float]] = [
+    ("DD/MM/YYYY", 14),
+    ("D/M/YYYY", 6),
+    ("DD/MM/YY", 6),
+    ("D MMM YYYY", 10),
+    ("D MMMM YYYY", 8),
+    ("Do MMMM YYYY", 3),
+    ("DD-MMM-YYYY", 3),
+    ("DD.MM.YY", 2),
+    ("DD.MM.YYYY", 3),
+    ("YYYY-MM-DD", 5),
+    ("D MMM", 3),
+    ("D/M", 3),
+    ("MMMM YYYY", 2),
+    ("Do MMMM", 2),
+    ("D MMMM", 2),
+    ("DD-MM-YYYY", 2),
+    ("D-MMM-YY", 1),
+]
+# Informal forms written in running text only: "the 4th", "Mar-04", "in March", "March 4th".
+INFORMAL_FORMATS = ["Do", "MMM-DD", "MMMM", "MMMM Do", "MMM D", "M/D"]
+US_FORMATS: list[tuple[str, float]] = [(f, w) for f, w in DATE_FORMATS if f != "YYYY"]
+WRITTEN_DATE_FORMATS = tuple(
+    dict.fromkeys([f for f, _ in US_FORMATS + DAY_FIRST_FORMATS] + INFORMAL_FORMATS)
+)
+WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+
+
 class _Note:
     """Fills template slots for one note of one patient; dates and formats stay coherent."""
 
-    def __init__(self, p: Patient, kind: str, fake: Faker, rng: random.Random) -> None:
+    def __init__(self, p: Patient, kind: str, fake: Faker, rng: random.Random, world=None) -> None:
         self.p, self.kind, self.fake, self.rng = p, kind, fake, rng
+        self.world = world or W.world_faker(0)
         base = p.visit_date or date(2023, 1, 1) + timedelta(days=rng.randint(0, 730))
         self.admit = base
         self.discharge = base + timedelta(days=rng.randint(1, 12))
         self.followup = self.discharge + timedelta(days=rng.choice([7, 10, 14, 21, 30, 42, 90]))
-        fmts, weights = zip(
-            *[(f, w) for f, w in DATE_FORMATS if "YY" in f and f != "YYYY"], strict=True
-        )
+        us = p.region == "US" or (p.region == "CA" and rng.random() < 0.5) or rng.random() < 0.05
+        self.formats = US_FORMATS if us else DAY_FIRST_FORMATS
+        fmts, weights = zip(*[(f, w) for f, w in self.formats if "YY" in f], strict=True)
         self.date_fmt = rng.choices(fmts, weights)[0]
         self.header_fmt = rng.choices(fmts, weights)[0]
         self.doctor_style = rng.randrange(4)
@@ -554,12 +824,28 @@ class _Note:
 
     def date(self, d: date, header: bool = False) -> list[Segment]:
         if self.chance(0.2):
-            fmt = self.rng.choices(*zip(*DATE_FORMATS, strict=True))[0]
+            fmt = self.rng.choices(*zip(*self.formats, strict=True))[0]
         else:
             fmt = self.header_fmt if header else self.date_fmt
         text = format_date(d, fmt)
         if "MMM" in fmt and self.chance(0.1):
             text = text.upper()
+        out: list[Segment] = [(text, "DATE")]
+        if not header and self.chance(0.06):
+            day = WEEKDAYS[d.weekday()]
+            out.insert(0, (self.pick([day, day[:3]]) + self.pick([" ", ", "]), None))
+        return out
+
+    def informal_date(self, d: date) -> list[Segment]:
+        """Running-text forms: "the 4th", "Mar-04", "in March", "mid-May", "March 4th"."""
+        fmt = self.pick(INFORMAL_FORMATS)
+        if fmt == "M/D" and self.p.region != "US":
+            fmt = "MMM-DD"
+        text = format_date(d, fmt)
+        if fmt == "Do":
+            return [("the ", None), (text, "DATE")]
+        if fmt == "MMMM":
+            return [(self.pick(["in ", "mid-", "early ", "late ", "since "]), None), (text, "DATE")]
         return [(text, "DATE")]
 
     def past(self) -> date:
@@ -584,6 +870,12 @@ class _Note:
             return [(p.first, "NAME")]
         if style == "initial":
             return [(f"{p.first[0]}. {p.last}", "NAME")]
+        if style == "initials":
+            return [(self.pick([f"{p.first[0]}{p.last[0]}", f"{p.first[0]}.{p.last[0]}."]), "NAME")]
+        if style == "nick":
+            return [(p.nick, "NAME")]
+        if style == "caps_last":
+            return [(f"{p.first} {p.last.upper()}", "NAME")]
         if style == "lastfirst":
             form = self.pick(
                 [
@@ -670,7 +962,15 @@ def _phone_format(n: _Note, digits: str) -> str:
     return out
 
 
+def _months(n: _Note) -> int:
+    return n.p.age * 12 + n.rng.randint(1, 11) if n.p.age < 2 else 0
+
+
 def _age_adj(n: _Note) -> list[Segment]:
+    if n.p.age < 2:
+        form = n.pick(["{}-month-old", "{} month old", "{} mo old", "{}-mo", "{} m/o"])
+        head, tail = form.split("{}")
+        return [(head, None), (str(_months(n)), "AGE"), (tail, None)]
     a = str(n.p.age)
     form = n.pick(
         [
@@ -685,6 +985,9 @@ def _age_adj(n: _Note) -> list[Segment]:
             "{}-year-old",
             "{} year-old",
             "{}YO",
+            "{}-yo",
+            "{} y.o.",
+            "{} yr",
         ]
     )
     head, tail = form.split("{}")
@@ -692,8 +995,27 @@ def _age_adj(n: _Note) -> list[Segment]:
 
 
 def _age_pred(n: _Note) -> list[Segment]:
+    if n.p.age < 2:
+        form = n.pick(["aged {} months", "{} mo", "{} months old", "age {}/12"])
+        head, tail = form.split("{}")
+        return [(head, None), (str(_months(n)), "AGE"), (tail, None)]
     a = str(n.p.age)
-    form = n.pick(["aged {}", "age {}", "{} years old", "{} years of age", "{} y.o.", "{} yrs"])
+    form = n.pick(
+        ["aged {}", "age {}", "{} years old", "{} years of age", "{} y.o.", "{} yrs", "{} y/o"]
+    )
+    head, tail = form.split("{}")
+    return [(head, None), (a, "AGE"), (tail, None)]
+
+
+def _age_sex(n: _Note) -> list[Segment]:
+    """Sign-out shorthand: "67M", "67 F", "67yo M", "67/F"; a decade: "in her 60s"."""
+    a, sx = str(n.p.age), n.p.sex
+    if n.p.age < 2:
+        return [(str(_months(n)), "AGE"), (n.pick(["mo ", " mo "]) + sx, None)]
+    if 20 <= n.p.age < 100 and not n.p.exact_age and n.chance(0.15):
+        his = "her" if sx == "F" else "his"
+        return [(f"{sx} in {his} ", None), (f"{n.p.age // 10 * 10}s", "AGE")]
+    form = n.pick(["{}" + sx, "{} " + sx, "{}yo " + sx, "{}/" + sx, "{}" + sx.lower(), "{}y " + sx])
     head, tail = form.split("{}")
     return [(head, None), (a, "AGE"), (tail, None)]
 
@@ -709,19 +1031,35 @@ def _sex_word(n: _Note) -> str:
 def _address(n: _Note) -> list[Segment]:
     p = n.p
     sep = n.pick([", ", "\n"])
-    return [
-        (p.street, "STREET"),
-        (sep, None),
-        (p.city, "CITY"),
-        (", ", None),
-        (p.state, "STATE"),
-        (n.pick([" ", "  "]), None),
-        (p.zip, "ZIP"),
-    ]
+    if p.region == "US":
+        return [
+            (p.street, "STREET"),
+            (sep, None),
+            (p.city, "CITY"),
+            (", ", None),
+            (p.state, "STATE"),
+            (n.pick([" ", "  "]), None),
+            (p.zip, "ZIP"),
+        ]
+    out: list[Segment] = [(p.street, "STREET"), (sep, None), (p.city, "CITY")]
+    if p.state:
+        out += [(sep if p.region in ("GB", "IE") else ", ", None), (p.state, "STATE")]
+    out += [(sep if p.region == "GB" else n.pick([" ", ", "]), None), (p.zip, "ZIP")]
+    if n.chance(0.15):
+        out += [(sep, None), (W.COUNTRY_NAMES[p.region], "COUNTRY")]
+    return out
 
 
 def _hosp_address(n: _Note) -> list[Segment]:
-    f = n.fake
+    f, region = n.fake, n.p.region
+    if region != "US":
+        city, state = W.region_city(n.world, n.rng, region)
+        sep = n.pick([", ", "\n"])
+        out: list[Segment] = [(W.street(n.world, n.rng, region), "STREET"), (sep, None)]
+        out.append((city, "CITY"))
+        if state and region not in ("GB", "NZ"):
+            out += [(", " if region != "IE" else sep, None), (state, "STATE")]
+        return out + [(n.pick([" ", sep]), None), (W.postcode(n.world, region), "ZIP")]
     city, state = _city_state(f, n.rng)
     zip_code = _zip_in(f, state) + (f.numerify("-####") if n.chance(0.2) else "")
     return [
@@ -788,6 +1126,7 @@ _SLOTS: dict[str, Callable[[_Note], str | list[Segment]]] = {
     "pt_full": lambda n: n.patient_name(n.pick(["full", "full", "middle"])),
     "pt_formal": lambda n: n.patient_name(n.pick(["formal", "formal", "full"])),
     "pt_first": lambda n: n.patient_name("first"),
+    "pt_last": lambda n: [(n.p.last if n.chance(0.6) else n.p.last.upper(), "NAME")],
     "pt_header": lambda n: n.patient_name(n.pick(["lastfirst", "lastfirst", "full", "middle"])),
     "age_adj": _age_adj,
     "age_pred": _age_pred,
@@ -831,7 +1170,7 @@ _SLOTS: dict[str, Callable[[_Note], str | list[Segment]]] = {
     "discharge": lambda n: n.date(n.discharge),
     "followup": lambda n: n.date(n.followup),
     "past": lambda n: n.date(n.past()),
-    "year": lambda n: [(str(n.past().year), "DATE")],
+    "year": lambda n: str(n.past().year),  # a year alone is not PHI (Safe Harbor keeps years)
     "dob": lambda n: n.date(n.p.birth_date, header=True),
     "h_admit": lambda n: n.date(n.admit, header=True),
     "h_discharge": lambda n: n.date(n.discharge, header=True),
@@ -908,7 +1247,7 @@ _HEADER_FIELDS = [
         "{age_num} y.o. {sex}\n",
     ],
     ["Acct #: {acct}\n", "Account No.: {acct}\n", "Billing Account: {acct}\n", "FIN: {acct}\n"],
-    ["SSN: {ssn}\n", "Social Security #: {ssn}\n"],
+    ["{gov_id}\n"],
     ["Insurance ID: {member}\n", "Member ID: {member}\n", "Policy #: {member}\n"],
     ["Address: {address}\n", "Home address: {address}\n"],
     ["Phone: {pt_phone}\n", "Home phone: {pt_phone}\n", "Tel: {pt_phone}\n", "Cell: {pt_phone}\n"],
@@ -1150,10 +1489,9 @@ def _discharge(n: _Note) -> None:
 
 def _progress(n: _Note) -> None:
     n.w.add(n.pick(["PROGRESS NOTE\n", "Progress Note - ", "Daily Progress Note\n", "SOAP NOTE\n"]))
-    if n.chance(0.6):
-        n.render(
-            n.pick(["{pt_header}  MRN {mrn}\n", "Patient: {pt_header}\n", "{pt_header} ({mrn})\n"])
-        )
+    n.render(  # the chart header names the patient even when the text does not
+        n.pick(["{pt_header}  MRN {mrn}\n", "Patient: {pt_header}\n", "{pt_header} ({mrn})\n"])
+    )
     n.render(n.pick(["Date: {admit}\n", "{h_admit} {time}\n", "Hospital day {n}, {admit}\n"]))
     _section(
         n,
@@ -1395,6 +1733,7 @@ def _phone_note(n: _Note) -> None:
             "Spoke with {rel}, who confirms {he} missed the appointment on {past}. ",
             "Appointment made with {pcp} on {followup}. ",
             "Portal message sent to {email}. ",
+            "Patient portal login from {ip} flagged; identity confirmed by phone. ",
             "Patient verified identity with date of birth {dob}. ",
             "Left voicemail at {pt_phone}. ",
             "{He} reports that {his} {prof} job at {employer} involves heavy lifting. ",
@@ -1446,6 +1785,857 @@ _SLOTS.update(
     }
 )
 
+# ---------------------------------------------------------------------------------------------
+# More people, places, numbers and look-alikes (issue 5 follow-up: variety for generalization)
+
+GP_DEGREES = {
+    "US": ["MD", "DO", "MD FAAFP"],
+    "GB": ["MBBS MRCGP", "MBChB MRCGP", "BM BCh DRCOG"],
+    "IE": ["MB BCh BAO MICGP", "MICGP"],
+    "AU": ["MBBS FRACGP", "FRACGP"],
+    "NZ": ["MBChB FRNZCGP", "FRNZCGP"],
+    "CA": ["MD CCFP", "CCFP"],
+    "IN": ["MBBS MD", "MBBS"],
+}
+GENERIC_ROLES = [
+    "the on-call registrar",
+    "the night SHO",
+    "the covering resident",
+    "the charge nurse",
+    "the duty consultant",
+    "the weekend team",
+    "the surgical SpR",
+    "nursing staff",
+    "the GP",
+    "the attending",
+    "the on-call physician",
+    "the night float intern",
+    "the rapid response team",
+    "the FY1",
+    "the ward sister",
+    "pharmacy",
+    "the interpreter",
+]
+RELATIVE_TIMES = [
+    "yesterday",
+    "this morning",
+    "last week",
+    "3 days ago",
+    "overnight",
+    "2/7 ago",
+    "earlier today",
+    "last night",
+    "two weeks ago",
+    "at the weekend",
+    "POD 2",
+    "since last visit",
+]
+BRANDS = [
+    "Dexcom G6",
+    "FreeStyle Libre",
+    "Medtronic pacemaker",
+    "Omnipod pump",
+    "Mirena IUD",
+    "Philips DreamStation CPAP",
+    "Baxter infusion pump",
+    "Zimmer knee prosthesis",
+    "Boston Scientific ICD",
+    "Venturi mask",
+    "Bair Hugger",
+    "Hudson mask",
+    "Ensure Plus",
+    "Fortisip",
+    "EpiPen",
+    "Ventolin inhaler",
+    "Symbicort",
+    "Panadol",
+    "Nurofen",
+    "Tegaderm dressing",
+]
+SCALES = [
+    "GCS 14/15",
+    "Glasgow Coma Scale 15",
+    "Apgar scores 8 and 9",
+    "Gleason 4+3=7",
+    "Barthel index 45/100",
+    "Waterlow score 18",
+    "Braden score 14",
+    "Wells score 2",
+    "Child-Pugh B",
+    "MMSE 24/30",
+    "MoCA 22/30",
+    "PHQ-9 of 16",
+    "GAD-7 of 12",
+    "Edinburgh Postnatal Depression Scale 14",
+    "Bristol stool type 6",
+    "Rockwood frailty score 5",
+    "Karnofsky 60%",
+    "ECOG 2",
+    "NEWS2 5",
+    "Mallampati II",
+    "CURB-65 of 2",
+    "Ann Arbor stage IIB Hodgkin lymphoma",
+    "NYHA class III",
+    "Killip class I",
+    "Ramsay sedation score 3",
+    "RASS -2",
+    "Norton score 12",
+    "FLACC 4/10",
+    "pain 6/10",
+    "Fontaine stage II",
+]
+ICD_CODES = ["I10", "E11.9", "J44.1", "F32.1", "N18.3", "Z79.01", "I48.91", "K21.9", "M17.11"]
+BEDS = ["Bed 12", "Rm 4102", "Ward 7B", "bay 3 bed 2", "Room 12-B", "side room 4", "Pod C", "ICU 6"]
+# "3/7" = three days, "2/52" = two weeks, "6/12" = six months: British and Australian shorthand
+DURATIONS = ["3/7", "2/52", "6/12", "x3 days", "for 2 weeks", "4/7", "1/52", "for 10 days", "x5d"]
+US_DURATIONS = ["x3 days", "for 2 weeks", "for 10 days", "x5d", "2 wks", "for 6 months"]
+
+
+def _staff(n: _Note, form: int | None = None, role: str | None = None) -> list[Segment]:
+    """A named non-physician clinician (DOCTOR = any clinician) in one of many written forms."""
+    pool = [s for s in n.p.staff if role is None or s[0] == role] or n.p.staff
+    r, first, last = n.pick(pool)
+    word = n.pick(ROLE_WORDS[r])
+    form = n.rng.randrange(10) if form is None else form
+    if form == 0:
+        return [(f"{r} ", None), (f"{first[0]}. {last}", "DOCTOR")]
+    if form == 1:
+        return [(f"{first} {last}", "DOCTOR"), (f", {r}", None)]
+    if form == 2:
+        return [(f"{first[0]}. {last}", "DOCTOR"), (f" {r}", None)]
+    if form == 3:
+        return [(first, "DOCTOR"), (f" ({r})", None)]
+    if form == 4:
+        return [(f"{last.upper()}, {first}", "DOCTOR"), (f" {r}", None)]
+    if form == 5:
+        return [(f"{first[0]}{last[0]}".upper(), "DOCTOR")]
+    if form == 6:
+        return [(f"{word} ", None), (first, "DOCTOR")]
+    return [(f"{word} ", None), (f"{first} {last}", "DOCTOR")]
+
+
+def _staff_sig(n: _Note) -> list[Segment]:
+    r, first, last = n.pick(n.p.staff)
+    return n.pick(
+        [
+            [(f"{first} {last}", "DOCTOR"), (f", {r}", None)],
+            [(f"{first[0]}. {last}", "DOCTOR"), (f" {r}", None)],
+            [(f"{r} ", None), (f"{first[0]}. {last}", "DOCTOR")],
+            [("/", None), (f"{first[0]}{last[0]}".lower(), "DOCTOR")],
+            [("-- ", None), (f"{first[0]}{last[0]}", "DOCTOR")],
+            [(f"{last}, {first}", "DOCTOR"), (f" ({r})", None)],
+        ]
+    )
+
+
+def _other(n: _Note) -> list[Segment]:
+    role, first, last = n.pick(n.p.others)
+    his = "her" if n.p.sex == "F" else "his"
+    return n.pick(
+        [
+            [(f"{his} {role} ", None), (f"{first} {last}", "NAME")],
+            [(f"{his} {role}, ", None), (first, "NAME")],
+            [(f"{first} {last}", "NAME"), (f" ({role})", None)],
+            [(f"{role} ", None), (f"{last.upper()}, {first}", "NAME")],
+            [(f"{his} {role} ", None), (n.pick(["Mr. ", "Ms. ", "Mrs. ", "Mr ", "Ms "]), None)]
+            + [(last, "NAME")],
+        ]
+    )
+
+
+def _gov_id(n: _Note) -> list[Segment]:
+    if n.p.region == "US":
+        return [(n.pick(["SSN: ", "Social Security #: ", "SS#: "]), None), (_ssn(n), "SSN")]
+    name, value, label = n.pick(n.p.national)
+    return [(f"{name}{n.pick([': ', ' '])}", None), (value, label)]
+
+
+def _bleep(n: _Note) -> list[Segment]:
+    d = n.fake.numerify(n.pick(["####", "#####", "#-####", "###"]))
+    head = n.pick(["bleep ", "pager ", "pager #", "x", "ext. ", "#", "b. "])
+    return [(head, None), (d, "PHONE")]
+
+
+def _phone_any(n: _Note) -> list[Segment]:
+    local = W.phone(n.world, n.rng, n.p.region) if n.chance(0.8) else None
+    return [(local or _phone_format(n, n.fake.numerify("##########")), "PHONE")]
+
+
+def _org_of(n: _Note, kind: str) -> list[Segment]:
+    region, city = n.p.region, n.p.city
+    if kind == "insurer":
+        return [(n.pick(W.INSURERS[region]), "ORGANIZATION")]
+    if kind == "pharmacy":
+        if n.chance(0.5):
+            return [(n.pick(W.PHARMACIES[region]), "ORGANIZATION")]
+        name = n.pick(["{last}'s Pharmacy", "{city} Pharmacy", "{last} Chemist"])
+        return [(name.format(last=n.fake.last_name(), city=city), "ORGANIZATION")]
+    if kind == "church":
+        form = n.pick(
+            ["St. {first}'s Church", "{city} Baptist Church", "{city} Mosque", "Temple {last}"]
+        )
+        return [
+            (
+                form.format(first=n.fake.first_name(), city=city, last=n.fake.last_name()),
+                "ORGANIZATION",
+            )
+        ]
+    if kind == "school":
+        form = n.pick(W.ORGANIZATION_FORMS[3:9])
+        return [
+            (
+                form.format(last=n.fake.last_name(), city=city, first=n.fake.first_name()),
+                "ORGANIZATION",
+            )
+        ]
+    return [(W.organization(n.world, n.rng, region, city), "ORGANIZATION")]
+
+
+_SLOTS.update(
+    {
+        "rn": lambda n: _staff(n, n.pick([1, 2, 7])),
+        "staff": lambda n: _staff(n),
+        "staff_sig": _staff_sig,
+        "staff_init": lambda n: _staff(n, 5),
+        "nurse": lambda n: _staff(n, role="RN"),
+        "physio": lambda n: _staff(n, n.pick([1, 3, 6, 7]), role=n.pick(["PT", "OT"])),
+        "sw": lambda n: _staff(n, n.pick([1, 6, 7]), role=n.pick(["LCSW", "MSW"])),
+        "pharmacist": lambda n: _staff(n, n.pick([1, 6, 7]), role="PharmD"),
+        "dietitian": lambda n: _staff(n, n.pick([1, 6, 7]), role="RD"),
+        "midwife": lambda n: _staff(n, n.pick([1, 3, 7]), role="RM"),
+        "other": _other,
+        "nick": lambda n: n.patient_name("nick"),
+        "gp_degree": lambda n: n.pick(GP_DEGREES[n.p.region]),
+        "dr_plain": lambda n: [(f"{n.attending[0]} {n.attending[2]}", "DOCTOR")],
+        "pt_initials": lambda n: n.patient_name("initials"),
+        "pt_any": lambda n: n.patient_name(
+            n.pick(["full", "formal", "first", "initial", "lastfirst", "caps_last", "nick"])
+        ),
+        "gov_id": _gov_id,
+        "nat_id": lambda n: (lambda t: [(f"{t[0]} ", None), (t[1], t[2])])(n.pick(n.p.national)),
+        "practice": lambda n: [(n.p.practice, "HOSPITAL")],
+        "org": lambda n: [(n.p.org, "ORGANIZATION")],
+        "insurer": lambda n: _org_of(n, "insurer"),
+        "pharmacy": lambda n: _org_of(n, "pharmacy"),
+        "school": lambda n: _org_of(n, "school"),
+        "church": lambda n: _org_of(n, "church"),
+        "org2": lambda n: _org_of(n, "any"),
+        "rel_prof": lambda n: [(_profession(n.fake), "PROFESSION")],
+        "i_past": lambda n: n.informal_date(n.past()),
+        "i_admit": lambda n: n.informal_date(n.admit),
+        "i_follow": lambda n: n.informal_date(n.followup),
+        "bleep": _bleep,
+        "phone_l": _phone_any,
+        "npi": lambda n: [(W.npi(n.rng), "ID")],
+        "group": lambda n: [(n.fake.bothify(n.pick(["GRP-#####", "######", "G#######"])), "ID")],
+        "claim": lambda n: [(n.fake.bothify(n.pick(["CLM########", "##-#######-##"])), "ID")],
+        "rx": lambda n: [(n.fake.numerify(n.pick(["#######", "RX######", "##-#####"])), "ID")],
+        "age_sex": _age_sex,
+        "score": lambda n: n.pick(SCALES),
+        "bed": lambda n: n.pick(BEDS),
+        "duration": lambda n: n.pick(DURATIONS if n.p.region != "US" else US_DURATIONS),
+        "icd": lambda n: n.pick(ICD_CODES),
+        "role": lambda n: n.pick(GENERIC_ROLES),
+        "when": lambda n: n.pick(RELATIVE_TIMES),
+        "brand": lambda n: n.pick(BRANDS),
+        "dressing": lambda n: n.pick(["Mepilex Border", "Tegaderm dressing", "Allevyn foam"]),
+        "supplement": lambda n: n.pick(["Ensure Plus", "Fortisip", "Fortijuce", "Boost"]),
+        "inr": lambda n: f"INR {n.rng.uniform(0.9, 4.5):.1f}",
+        "bp": lambda n: f"BP {n.rng.randint(90, 185)}/{n.rng.randint(50, 105)}",
+        "power": lambda n: f"{n.rng.randint(2, 5)}/5",
+        "cm_country": lambda n: [(W.COUNTRY_NAMES[n.p.region], "COUNTRY")],
+    }
+)
+
+
+def _sign_any(n: _Note, staff: bool) -> None:
+    if staff:
+        n.render(
+            n.pick(
+                [
+                    "\n{staff_sig}\n",
+                    "\nSigned: {staff_sig} {time}\n",
+                    "\n{staff_sig}, {h_admit}\n",
+                    "\nEntered by {staff_sig}\ncc: {pcp}\n",
+                ]
+            )
+        )
+    else:
+        n.render(n.pick(_SIGN))
+
+
+def _lines(n: _Note, items: list[str], k: tuple[int, int], sep: str = "") -> None:
+    for i, t in enumerate(n.rng.sample(items, min(len(items), n.rng.randint(*k)))):
+        if sep and i:
+            n.w.add(sep)
+        n.render(t)
+
+
+def _mini_header(n: _Note, title: str) -> None:
+    n.w.add(n.pick([f"{title.upper()}\n", f"{title}\n", f"== {title} ==\n", f"{title.upper()}: "]))
+    n.render(
+        n.pick(
+            [
+                "{pt_header}  {mrn}  DOB {dob}\n",
+                "Patient: {pt_header} | MRN: {mrn} | {age_num}{sex}\n",
+                "Name: {pt_header}\nHosp No: {mrn}\n",
+                "{pt_header} ({age_sex}) MRN {mrn}\n",
+                "Pt: {pt_header}, {gov_id}, MRN {mrn}\n",
+                "{bed} - {pt_header} - UR {mrn}\n",
+            ]
+        )
+    )
+    n.render(n.pick(["Date: {h_admit} {time}\n", "{h_admit}\n", "{h_admit} @ {time}\n", ""]))
+
+
+def _nursing(n: _Note) -> None:
+    _mini_header(n, n.pick(["Nursing Note", "Nursing Progress Note", "Shift Report", "RN Note"]))
+    _lines(
+        n,
+        [
+            "{time}: pt resting in bed, {vitals} ",
+            "Pt A&Ox3, pleasant & cooperative. {score}. ",
+            "{pt_formal}, {age_pred}, admitted {i_admit} with {dx}. ",
+            "{He} c/o {symptom} {when}, {drug} given with good effect. ",
+            "{His} {rel_bare} at bedside, updated on plan. ",
+            "Visitor {other} stayed until {time}. ",
+            "Turned q2h, {score}. Skin intact, {dressing} to sacrum. ",
+            "Voiding via {device_name}. Output 450 mL this shift. ",
+            "Dr. {dr_last} notified of {bp} at {time}; no new orders. ",
+            "{role} aware. ",
+            "Handover given to {nurse} at {time}. ",
+            "Falls risk: high. Bed alarm on, {bed}. ",
+            "{pt_first} asked for {his} phone; {rel} called on {phone_l}. ",
+            "Ambulated to bathroom w/ walker & 1 assist, {power} strength L leg. ",
+            "Tolerating diet. {supplement} x2. ",
+            "Night uneventful, slept well. ",
+            "IV site clean, dry and intact. Due for {drug} at {time}. ",
+        ],
+        (4, 9),
+    )
+    _sign_any(n, True)
+
+
+def _icu(n: _Note) -> None:
+    _mini_header(n, n.pick(["ICU Progress Note", "MICU Daily Note", "Critical Care Ward Round"]))
+    n.render("Day {n} of ICU stay. Admitted {admit} from {hosp2}.\n")
+    for title, items in [
+        ("Neuro", ["{score}, off sedation {when}. ", "RASS 0, CAM-ICU negative. ", "{score}. "]),
+        ("CVS", ["{bp} on noradrenaline 0.08 mcg/kg/min. ", "SR 88, lactate 1.9. "]),
+        ("Resp", ["Intubated, PS 10/5, FiO2 0.35. ", "Extubated {when} to HFNC 40L/0.4. "]),
+        ("Renal", ["UO 0.6 mL/kg/h. Cr {n}.1. ", "CRRT running, net -100 mL/h. "]),
+        ("ID", ["Day {n} {drug}. Cultures from {i_admit} pending. ", "Afebrile. WCC falling. "]),
+        ("Heme", ["{inr}, Hb 8.1. ", "DVT prophylaxis with heparin 5000 units SC BID. "]),
+        ("Lines", ["R IJ CVC ({i_past}), art line L radial. {device_name}. ", "PICC in situ. "]),
+    ]:
+        n.w.add(n.pick([f"{title}: ", f"{title.upper()} - ", f"- {title}: "]))
+        n.render(n.pick(items))
+        n.w.add("\n")
+    n.render(
+        n.pick(
+            [
+                "Family meeting with {rel} and {other} at {time}; {sw} present.\n",
+                "Discussed with {att} (ICU consultant) on ward round.\n",
+                "Plan d/w {role}; update {rel} on {phone_l}.\n",
+            ]
+        )
+    )
+    _sign_any(n, n.chance(0.3))
+
+
+def _operative(n: _Note) -> None:
+    _header(n, n.pick(["Operative Report", "Operation Note", "Brief Op Note"]))
+    n.render(
+        n.pick(["Date of operation: {h_admit}\n", "DOS: {h_admit}\n", "Procedure date: {admit}\n"])
+    )
+    n.render("Surgeon: {dr_sig}\nAssistant: {dr}\n")
+    n.render(n.pick(["Anaesthetist: {dr}\n", "Anesthesia: {dr}, general endotracheal\n"]))
+    n.render(n.pick(["Scrub nurse: {nurse}\n", "Circulating RN: {nurse}\n", ""]))
+    n.render("\nPreoperative diagnosis: {dx}\nProcedure: {proc}\n")
+    _section(
+        n,
+        n.pick(["Findings", "Operative Findings"]),
+        [
+            "Dense adhesions in the RUQ. ",
+            "Estimated blood loss 150 mL. ",
+            "Specimen sent to pathology ({accession}). ",
+            "Implant: {brand}, lot {device}. ",
+            "Drain: {device_name} left in situ. ",
+            "Counts correct x2. ",
+            "Patient identified by name and DOB ({dob}) at time out, WHO checklist completed. ",
+        ],
+        (3, 6),
+    )
+    _section(
+        n,
+        "Post-op plan",
+        [
+            "{med}. ",
+            "Routine obs. ",
+            "Review in clinic on {followup} with {dr}. ",
+            "{role} to review. ",
+        ],
+        (2, 3),
+    )
+    n.render(n.pick(_SIGN))
+
+
+def _psychiatry(n: _Note) -> None:
+    _header(n, n.pick(["Psychiatric Assessment", "Psychiatry Consult", "Mental Health Review"]))
+    _section(
+        n,
+        "History",
+        [
+            "{pt_formal} is a {age_adj} {prof} referred by {pcp} after an overdose of {drug} {when}. ",
+            "{He} lives with {his} {other} in a flat in {city}. ",
+            "{He} was sacked from {employer} in {i_past}. ",
+            "Previous admission to {hosp2} under section in {year}. ",
+            "Collateral from {rel}, who says {he} has not slept for days. ",
+            "{His} care coordinator, {other}, reports missed depot injections. ",
+            "Long history of {dx2}; {score}. ",
+            "{He} has been going to {church} on Sundays and finds it helpful. ",
+            "Substance use: cannabis daily since age {rel_age}. ",
+            "Forensic history: caution in {year}. ",
+            "{His} children attend {school}. ",
+        ],
+        (4, 7),
+    )
+    _section(
+        n,
+        n.pick(["Mental State Examination", "MSE"]),
+        [
+            "Appearance: unkempt, poor eye contact. ",
+            "Speech: pressured. Mood: 'low'. Affect: blunted. ",
+            "Thought: no formal thought disorder. Denies SI/HI. ",
+            "Perception: hears voices commenting. ",
+            "Cognition: {score}. Insight: partial. ",
+        ],
+        (3, 5),
+    )
+    _section(
+        n,
+        "Risk and plan",
+        [
+            "Risk to self moderate. ",
+            "Crisis team number given: {phone_l}. ",
+            "Start {med}. ",
+            "Follow up with {dr} on {followup}. ",
+            "Safety plan shared with {rel}. ",
+            "Referral to {practice} for talking therapy. ",
+        ],
+        (2, 5),
+    )
+    n.render(n.pick(_SIGN))
+
+
+def _paediatric(n: _Note) -> None:
+    _header(n, n.pick(["Paediatric Clinic Letter", "Pediatric Well Child Visit", "Paeds Review"]))
+    _section(
+        n,
+        "History",
+        [
+            "{pt_first} is a {age_adj} {sexw} seen with {his} mother {rel_bare} and grandmother. ",
+            "Born at {hosp2} at 38 weeks, birth weight 3.2 kg, {score}. ",
+            "{He} attends {school}; {his} teacher, {other}, reports poor concentration. ",
+            "Immunisations up to date per {practice}. ",
+            "{His} father works as a {rel_prof} and is often away. ",
+            "Siblings aged {n} and {n}, both well. ",
+            "Parents separated {when}; {he} stays with dad at weekends. ",
+            "Health visitor {staff} last saw the family on {past}. ",
+            "Mother's mobile: {phone_l}. ",
+        ],
+        (4, 7),
+    )
+    _section(
+        n,
+        "Examination",
+        [
+            "Weight 14.2 kg (50th centile), height 96 cm (25th centile). ",
+            "Alert, interactive. Chest clear. ",
+            "Gross motor and fine motor appropriate for age. ",
+            "Ears: grommet in situ R. ",
+        ],
+        (2, 4),
+    )
+    _section(
+        n,
+        "Plan",
+        [
+            "Paracetamol 15 mg/kg PRN. ",
+            "Review in {duration}. ",
+            "Letter to school nurse at {school}. ",
+            "Safeguarding discussed with {sw}. ",
+            "Next appointment {followup}. ",
+        ],
+        (2, 4),
+    )
+    n.render(n.pick(_SIGN))
+
+
+def _palliative(n: _Note) -> None:
+    _mini_header(n, n.pick(["Palliative Care Review", "Hospice Visit", "Supportive Care Note"]))
+    _lines(
+        n,
+        [
+            "{pt_formal} ({age_sex}) with metastatic {dx2}, known to {practice}. ",
+            "Seen at home in {city} with {his} {rel_bare} and {other}. ",
+            "Pain 7/10 despite {med}; syringe driver started {when}. ",
+            "{He} wishes to die at home; DNACPR form completed and signed by {att}. ",
+            "{His} priest, Father {dr_last}, visited {when}. ",
+            "Preferred place of death: {hosp2}. ",
+            "Ongoing support from community nurse {nurse}. ",
+            "{His} {rel_bare} is finding it hard to cope; carers' line {phone_l} given. ",
+            "Karnofsky 40%. ECOG 3. ",
+            "Plan to review {i_follow}. ",
+            "Lasting power of attorney held by {rel}. ",
+        ],
+        (4, 8),
+    )
+    _sign_any(n, n.chance(0.5))
+
+
+def _therapy(n: _Note) -> None:
+    _mini_header(
+        n, n.pick(["Physiotherapy Note", "Occupational Therapy Assessment", "PT Treatment Note"])
+    )
+    _lines(
+        n,
+        [
+            "Pt seen on ward for mobility assessment. ",
+            "{pt_first} mobilised 20 m with Zimmer frame and supervision of 1. ",
+            "Lives in a two-storey house in {city} with {rel}; 12 steps with rail. ",
+            "Pre-morbid: independent, drives, works part time as a {prof} at {org}. ",
+            "Transfers: sit to stand with {power} quads, min assist. ",
+            "Barthel index 60/100. Berg balance 38/56. ",
+            "Home visit arranged for {i_follow} with {physio}. ",
+            "Equipment ordered: commode, perching stool. ",
+            "Goals discussed with pt & {his} {rel_bare}. ",
+            "Chest physio: ACBT taught, SpO2 94% RA. ",
+            "Tinel sign positive, splint provided. ",
+            "Continue exercises {duration}. Discharge summary to {practice}. ",
+        ],
+        (4, 8),
+    )
+    _sign_any(n, True)
+
+
+def _social_work(n: _Note) -> None:
+    _mini_header(
+        n, n.pick(["Social Work Assessment", "Social Work Progress Note", "Case Management"])
+    )
+    _lines(
+        n,
+        [
+            "Referral received from {role} re: discharge planning. ",
+            "Met with {pt_formal} and {his} {rel_bare} on the ward. ",
+            "{pt_formal} is {age_pred} and was widowed in {year}. ",
+            "{He} lives alone at {address} since {his} wife died in {year}. ",
+            "Income: state pension; previously a {prof} with {employer}. ",
+            "Insurance: {insurer}, member ID {member}, group {group}. ",
+            "Caseworker {other} from {org2} contacted at {phone_l}. ",
+            "Home care package requested from {org2}. ",
+            "Safeguarding concern raised {when}; discussed with {sw}. ",
+            "{His} landlord has given notice. ",
+            "Transport booked for {followup}. ",
+            "Food bank voucher provided. ",
+            "Emergency contact: {other}, {phone_l}. ",
+        ],
+        (4, 8),
+    )
+    _sign_any(n, True)
+
+
+def _pharmacy(n: _Note) -> None:
+    _mini_header(
+        n, n.pick(["Medication Reconciliation", "Pharmacy Note", "Medicines Reconciliation"])
+    )
+    n.render(
+        n.pick(
+            [
+                "Sources: patient, {rel}, GP record ({practice}), community pharmacy ({pharmacy}).\n",
+                "Meds confirmed with {pharmacy} on {phone_l}.\n",
+                "Source: pt's own drugs & repeat prescription list dated {past}.\n",
+            ]
+        )
+    )
+    n.w.add(n.pick(["\nDrug | Dose | Freq | Comment\n", "\nMEDICATION LIST\n", "\nMeds:\n"]))
+    for _ in range(n.rng.randint(3, 7)):
+        n.render(
+            n.pick(
+                [
+                    "{drug} | {n} mg | BD | since {i_past}\n",
+                    "{med}\n",
+                    "- {med} (started by {dr})\n",
+                    "{drug} {n} mg OD - withheld, {inr}\n",
+                    "{brand}\n",
+                ]
+            )
+        )
+    _lines(
+        n,
+        [
+            "Allergy: penicillin (rash). ",
+            "Discrepancy: {drug} not prescribed on admission, d/w {att}. ",
+            "Compliance aid (dosette) filled weekly by {pharmacy}. ",
+            "Rx # {rx}. ",
+            "Prescriber NPI {npi}. ",
+            "Insurer {insurer} requires prior authorisation, claim {claim}. ",
+        ],
+        (1, 3),
+    )
+    n.render(n.pick(["\n{pharmacist}\n", "\nReconciled by {pharmacist} {h_admit}\n"]))
+
+
+def _letter(n: _Note) -> None:
+    """Letters to the patient, an insurer or an employer."""
+    n.render("{hosp}\n{hosp_address}\n")
+    n.render(n.pick(["Tel: {phone_l}\n", "Phone {phone_l}  Fax {fax}\n", "{url}\n"]))
+    n.render("\n{h_admit}\n\n")
+    to = n.pick(["patient", "insurer", "employer"])
+    if to == "patient":
+        n.render("{pt_full}\n{address}\n\nOur ref: {mrn}\n\nDear {pt_formal},\n\n")
+        body = [
+            "I am writing to confirm your appointment on {followup} at {time} with {dr}. ",
+            "Your recent blood tests, taken on {i_past}, were normal. ",
+            "Please bring this letter and a list of your medicines (ref. {nat_id}). ",
+            "If you cannot attend, call {phone_l} or email {dr_email}. ",
+            "Your results can be viewed at {url}. ",
+            "Your portal account was last accessed from {ip}. ",
+        ]
+    elif to == "insurer":
+        n.render("{insurer}\nClaims Department\n\nRe: {pt_header}, member ID {member}, DOB {dob}\n")
+        n.render("Medical record number: {mrn}\n\n")
+        n.w.add("To whom it may concern,\n\n")
+        body = [
+            "{pt_formal} has been under my care since {past} for {dx}. ",
+            "I request authorisation for {proc}, CPT 47562, ICD-10 {icd}. ",
+            "Policy number {member}, group {group}, claim {claim}. ",
+            "{He} has failed {drug} and {drug}. ",
+            "Please contact my office at {phone} (fax {fax}). ",
+        ]
+    else:
+        n.render("HR Department\n{org}\n\nRe: {pt_full} (our ref. {mrn})\n\nDear Sir or Madam,\n\n")
+        body = [
+            "{pt_formal} attended {hosp} on {admit}. ",
+            "{He} is unfit for work as a {prof} from {admit} to {followup}. ",
+            "{He} may return on light duties {i_follow}. ",
+            "This letter was requested by the patient. ",
+        ]
+    _lines(n, body, (2, len(body)))
+    n.render(n.pick(["\n\nYours sincerely,\n\n{dr_sig}\n", "\n\nKind regards,\n{dr_sig}\n"]))
+    if n.chance(0.4):
+        n.render("cc: {pcp}; {practice}\n")
+
+
+def _gp_referral(n: _Note) -> None:
+    """A GP letter in the conventions of the UK, Ireland, Australia, New Zealand and Canada."""
+    n.render("{practice}\n{hosp_address}\n")
+    n.render(
+        n.pick(["Tel {phone_l}  Fax {fax}\n", "Ph: {phone_l}\n", "T {phone_l} | E {dr_email}\n"])
+    )
+    n.render("\n{h_admit}\n\n")
+    n.render(n.pick(["Dr {dr_last}\n{hosp2}\n\n", "The Consultant\n{service}\n{hosp}\n\n", ""]))
+    n.render(
+        n.pick(
+            [
+                "Re: {pt_header}, DOB {dob}, {nat_id}, Hosp. No. {mrn}\n{address}\n\n",
+                "RE: {pt_full} ({age_sex}) D.O.B. {dob}\nHospital No: {mrn}  {nat_id}\n\n",
+                "Patient: {pt_header}\nDOB: {dob}\n{gov_id}\nMRN: {mrn}\nAddress: {address}\n\n",
+            ]
+        )
+    )
+    n.render(n.pick(["Dear Dr {dr_last},\n\n", "Dear Colleague,\n\n", "Dear {dr},\n\n"]))
+    _lines(
+        n,
+        [
+            "Thank you for seeing this {age_adj} {prof} with {symptom} for {duration}. ",
+            "{He} is usually well and lives with {rel}. ",
+            "{pt_formal}, {age_pred}, has had {symptom} since {i_past}. ",
+            "{His} {score}, {bp}, HbA1c 58. ",
+            "I'd be grateful for your opinion regarding ?{dx}. ",
+            "{He} is a carer for {his} {rel_bare}. ",
+            "{He} has private cover with {insurer}. ",
+            "Current meds: {med}; {med}. ",
+            "PMH: {dx2} ({year}), {eponym}. ",
+            "{He} prefers to be called {nick}. ",
+            "{He} is best contacted on {phone_l}. ",
+            "{He} was seen by the practice nurse, {nurse}, on {i_past}. ",
+            "Interpreter required ({country}). ",
+        ],
+        (4, 8),
+    )
+    n.render(
+        n.pick(
+            [
+                "\n\nYours sincerely,\n\n{dr_sig}\nGeneral Practitioner\n",
+                "\n\nKind regards\n\nDr {dr_last}\n{gp_degree}\n",
+                "\n\nYours faithfully,\n{dr_plain} {gp_degree}\nProvider No. {license}\n",
+            ]
+        )
+    )
+    if n.chance(0.5):
+        n.render("cc: {pt_full}, {address}\n")
+
+
+def _signout(n: _Note) -> None:
+    n.render(n.pick(["SIGN-OUT {h_admit}\n", "Handoff list - {h_admit} - {service}\n", "I-PASS\n"]))
+    for _ in range(n.rng.randint(2, 5)):
+        n.render(
+            n.pick(
+                [
+                    "{bed} {pt_header} {age_sex} w/ {dx}. ",
+                    "{bed} - {pt_any}, {age_sex}, {dx2}. ",
+                    "{pt_header} ({mrn}) {age_sex} ",
+                ]
+            )
+        )
+        _lines(
+            n,
+            [
+                "{inr}, recheck AM. ",
+                "f/u {study}. ",
+                "If {symptom} -> page {dr} {bleep}. ",
+                "Full code. ",
+                "DNR/DNI per {rel}. ",
+                "Dispo: {hosp2} {i_follow}. ",
+                "K 3.1 repleted. ",
+                "{role} aware. ",
+                "Family: {rel} {phone_l}. ",
+                "NPO p MN for {proc}. ",
+            ],
+            (1, 3),
+        )
+        n.w.add("\n")
+    n.render(n.pick(["-- {staff_init}\n", "\nFrom {dr} to {dr}, {time}\n", "\n{dr_sig} {bleep}\n"]))
+
+
+def _home_health(n: _Note) -> None:
+    _mini_header(n, n.pick(["Home Health Visit", "District Nurse Visit", "Community Nursing Note"]))
+    _lines(
+        n,
+        [
+            "Visit to pt's home at {address}. ",
+            "Key safe code held by {other}. ",
+            "{pt_first} sitting in chair, {vitals} ",
+            "Wound to L shin dressed with {dressing}. ",
+            "Meds in blister pack from {pharmacy}; all taken. ",
+            "{His} {rel_bare} present and helpful. ",
+            "Dog in house - secured before visit. ",
+            "Next visit {i_follow}, {nurse}. ",
+            "Concerns re self-neglect reported to {sw}. ",
+            "Call placed to {practice} ({phone_l}) re: {drug}. ",
+            "Pt attends {org2} twice weekly. ",
+            "{score}. ",
+        ],
+        (4, 8),
+    )
+    _sign_any(n, True)
+
+
+def _registration(n: _Note) -> None:
+    n.w.add(n.pick(["PATIENT REGISTRATION\n", "Demographics\n", "NEW PATIENT REGISTRATION FORM\n"]))
+    n.render(n.pick(["MRN: {mrn}\n", "Chart #: {mrn}\n", "Hospital number: {mrn}\n"]))
+    n.render(n.pick(["Surname: {pt_last}\nForename(s): {pt_first}\n", "Name: {pt_header}\n"]))
+    fields = [
+        "Preferred name: {nick}\n",
+        "Date of birth: {dob}\nAge: {age_num}\nSex: {sex}\n",
+        "Address: {address}\n",
+        "Home: {phone_l}\nMobile: {phone_l}\n",
+        "Email: {email}\n",
+        "{gov_id}\n",
+        "Occupation: {prof}\nEmployer: {employer}\n",
+        "Insurance: {insurer}  Member ID: {member}  Group: {group}\n",
+        "Next of kin: {rel}\nNOK phone: {phone_l}\n",
+        "Registered GP: {pcp}, {practice}\n",
+        "Preferred pharmacy: {pharmacy}\n",
+        "Country of birth: {country}\n",
+        "Interpreter needed: no\n",
+        "Account #: {acct}\n",
+        "Registered: {h_admit} by {staff_init}\n",
+        "Online pre-registration from IP {ip}\n",
+    ]
+    for t in fields:
+        if n.chance(0.7):
+            n.render(t)
+
+
+def _lab(n: _Note) -> None:
+    n.w.add(n.pick(["LABORATORY REPORT\n", "Clinical Chemistry\n", "Haematology Report\n"]))
+    n.render("{hosp}\n")
+    n.render(
+        n.pick(
+            [
+                "Patient: {pt_header}  DOB: {dob}  MRN: {mrn}\n",
+                "{pt_header} | {age_sex} | Hosp no {mrn}\n",
+                "Name: {pt_header}\n{nat_id}\n",
+            ]
+        )
+    )
+    n.render(
+        n.pick(["Lab No: {accession}\n", "Specimen ID: {accession}\n", "Accession: {accession}\n"])
+    )
+    n.render("Collected: {h_admit} {time}   Reported: {h_discharge}\n")
+    n.render("Requested by: {dr} ({practice})\n\n")
+    n.w.add("Test            Result   Units     Ref range\n")
+    r = n.rng
+    for name, lo, hi, unit, ref in [
+        ("Sodium", 128, 146, "mmol/L", "135-145"),
+        ("Potassium", 3, 6, "mmol/L", "3.5-5.3"),
+        ("Creatinine", 50, 250, "umol/L", "45-90"),
+        ("Haemoglobin", 80, 160, "g/L", "115-165"),
+        ("WBC", 3, 18, "x10^9/L", "4.0-11.0"),
+        ("Platelets", 90, 450, "x10^9/L", "150-400"),
+        ("CRP", 1, 200, "mg/L", "<5"),
+        ("INR", 1, 4, "", "0.8-1.2"),
+        ("TSH", 0, 9, "mU/L", "0.27-4.2"),
+    ]:
+        if r.random() < 0.6:
+            flag = " H" if r.random() < 0.2 else ""
+            n.w.add(f"{name:<16}{r.randint(lo, hi)}{flag:<6} {unit:<9} {ref}\n")
+    n.render(
+        n.pick(
+            [
+                "\nComment: Result phoned to {staff} on {bleep} at {time}.\n",
+                "\nComment: haemolysed sample, please repeat.\n",
+                "\nAuthorised by {dr2_sig}\n",
+                "\nReported by {staff_sig}, Biomedical Scientist\n",
+            ]
+        )
+    )
+
+
+def _discharge_letter(n: _Note) -> None:
+    n.render("{hosp}\n{service}\n")
+    n.render(n.pick(["Ward {n}B, {hosp}\n", "Ext {bleep}\n", ""]))
+    n.render("\nDISCHARGE LETTER\n" if n.chance(0.5) else "\nDischarge Summary to GP\n")
+    n.render("To: {pcp}, {practice}\n")
+    n.render(
+        n.pick(
+            [
+                "Patient: {pt_header}  DOB {dob}  {nat_id}  MRN {mrn}\n",
+                "{pt_header}, {address}\nHosp No {mrn}\n",
+            ]
+        )
+    )
+    n.render("Admitted: {h_admit}   Discharged: {h_discharge}\nConsultant: {att}\n\n")
+    _lines(
+        n,
+        [
+            "Diagnosis: {dx} ({icd}). ",
+            "{pt_formal} presented with {symptom} {duration}. ",
+            "Treated with IV {drug}, switched to oral on day {n}. ",
+            "Seen by {physio} and {dietitian} before discharge. ",
+            "{He} is going home to {city} with {his} {rel_bare}. ",
+            "Actions for GP: check U&E in {duration}; {inr} on discharge. ",
+            "Outpatient review in {service} clinic {i_follow}. ",
+            "Information given to {rel} by {nurse}. ",
+            "District nurses ({practice}) to visit {i_follow}. ",
+        ],
+        (4, 8),
+    )
+    n.render(n.pick(_SIGN))
+
+
 _BUILDERS: dict[str, Callable[[_Note], None]] = {
     "admission": _admission,
     "discharge": _discharge,
@@ -1456,6 +2646,22 @@ _BUILDERS: dict[str, Callable[[_Note], None]] = {
     "ed": _ed,
     "phone": _phone_note,
     "consult": _consult,
+    "nursing": _nursing,
+    "icu": _icu,
+    "operative": _operative,
+    "psychiatry": _psychiatry,
+    "paediatric": _paediatric,
+    "palliative": _palliative,
+    "therapy": _therapy,
+    "social_work": _social_work,
+    "pharmacy": _pharmacy,
+    "letter": _letter,
+    "gp_referral": _gp_referral,
+    "signout": _signout,
+    "home_health": _home_health,
+    "registration": _registration,
+    "lab": _lab,
+    "discharge_letter": _discharge_letter,
 }
 _KIND_WEIGHTS = {
     "admission": 3,
@@ -1467,6 +2673,22 @@ _KIND_WEIGHTS = {
     "ed": 2,
     "phone": 1,
     "consult": 2,
+    "nursing": 3,
+    "icu": 2,
+    "operative": 2,
+    "psychiatry": 2,
+    "paediatric": 8,  # drawn for children only
+    "palliative": 1,
+    "therapy": 2,
+    "social_work": 2,
+    "pharmacy": 2,
+    "letter": 2,
+    "gp_referral": 3,
+    "signout": 2,
+    "home_health": 2,
+    "registration": 2,
+    "lab": 2,
+    "discharge_letter": 2,
 }
 
 
@@ -1481,11 +2703,12 @@ def _make_faker(locale: str, seed: int) -> Faker:
     return fake
 
 
-def _write_note(p: Patient, kind: str, fake: Faker, rng: random.Random, doc_id: str) -> Document:
-    n = _Note(p, kind, fake, rng)
+def _write_note(
+    p: Patient, kind: str, fake: Faker, rng: random.Random, doc_id: str, world: Faker
+) -> Document:
+    n = _Note(p, kind, fake, rng, world)
     _BUILDERS[kind](n)
-    text = n.w.text()
-    spans = sorted(n.w.spans)
+    text, spans = n.w.finish(_draw_style(rng, kind), rng)
     return Document(doc_id, text, spans, p.id, {"type": kind})
 
 
@@ -1502,15 +2725,20 @@ def _generate(
     if unknown:
         raise OptionError(f"unknown note type {unknown[0]!r} (known: {', '.join(NOTE_TYPES)})")
     fake, rng = _make_faker(locale, seed), random.Random(seed)
+    world = W.world_faker(seed)
     weights = [_KIND_WEIGHTS[k] for k in kinds]
     docs = []
     for i, row in enumerate(rows):
         pid = f"P{i + 1:05d}" if invented else str(row.get("record_id", i + 1))
-        p = new_patient(fake, rng, pid, row)
+        p = new_patient(fake, rng, pid, row, world)
         for j in range(per):
             kind = rng.choices(kinds, weights)[0]
+            for _ in range(3):  # a paediatric note is about a child
+                if kind != "paediatric" or p.age < 18:
+                    break
+                kind = rng.choices(kinds, weights)[0]
             doc_id = f"note-{i + 1:05d}" if invented and per == 1 else f"note-{pid}-{j + 1:02d}"
-            docs.append(_write_note(p, kind, fake, rng, doc_id))
+            docs.append(_write_note(p, kind, fake, rng, doc_id, world))
     return docs
 
 
