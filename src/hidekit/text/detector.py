@@ -12,14 +12,18 @@ API (stable; other parts of hidekit code against it)::
 Every span satisfies ``text[span.start:span.end] == span.text``; ``span.source`` names what found it
 ("crf" or a recognizer name) and ``span.score`` its confidence.
 
-Overlap policy (one rule, applied to every text): candidates come from four places, in this order
-of precedence — (1) deny-list terms, (2) the CRF, (3) recognizers that the model trusts on their own
-("direct" recognizers: during training, a recognizer whose exact hits carried one gold label at
-least 90% of the time is mapped to that label), (4) when the model sets ``phi_threshold``, runs
-of tokens the CRF tagged O whose marginal probability of being PHI reaches it. A candidate is kept only if it overlaps no span
+Overlap policy (one rule, applied to every text): candidates come from up to five places, in this
+order of precedence — (1) deny-list terms, (2) the CRF, (3) recognizers that the model trusts on
+their own ("direct" recognizers: during training, a recognizer whose exact hits carried one gold
+label at least 90% of the time is mapped to that label), (4) "fill" recognizers of a recall-first
+model (their hits overlapped gold PHI at least ``fill_precision`` of the time in training), (5) when
+the model sets ``phi_threshold``, runs of tokens the CRF tagged O whose marginal probability of
+being PHI reaches it. A candidate is kept only if it overlaps no span
 kept before it; within one source, higher score first, then longer, then earlier. The allow-list
 removes any candidate (other than a deny-list term) whose text equals an allowed term
-(case-insensitive, whitespace collapsed), before overlaps are resolved.
+(case-insensitive, whitespace collapsed), before overlaps are resolved. One boundary repair comes
+first: CRF spans lying strictly inside a direct recognizer's hit of the same label (and no other
+CRF span touching that hit) give way to the hit (``widen_to_direct``).
 """
 
 from __future__ import annotations
@@ -84,6 +88,29 @@ def resolve_overlaps(groups: Sequence[Sequence[Span]]) -> list[Span]:
     return sorted(kept)
 
 
+def widen_to_direct(crf: Sequence[Span], direct: Sequence[Span]) -> list[Span]:
+    """CRF spans lying inside a direct recognizer's hit of the same label give way to that hit.
+
+    A direct recognizer matched gold spans exactly in training (its boundaries are its strength:
+    "zoe@example.com", "March 8, 2024"); a CRF span of the same label strictly inside one of its
+    hits is a boundary error, so it is dropped and the hit (lower precedence) is kept instead.
+    """
+    drop = set()
+    for d in direct:
+        inside = [
+            i
+            for i, c in enumerate(crf)
+            if c.start < d.end and d.start < c.end and c.label == d.label
+            if d.start <= c.start and c.end <= d.end and c.length < d.length
+        ]
+        clash = any(
+            c.start < d.end and d.start < c.end and i not in inside for i, c in enumerate(crf)
+        )
+        if inside and not clash:
+            drop.update(inside)
+    return [c for i, c in enumerate(crf) if i not in drop]
+
+
 class Detector:
     """A trained CRF plus its recognizers, allow-list and deny-list."""
 
@@ -106,6 +133,7 @@ class Detector:
         self.language = config.get("language")
         self.recognizers = get_recognizers(names=config["recognizers"])
         self.direct: dict[str, str] = dict(config.get("direct", {}))
+        self.fill: dict[str, str] = dict(config.get("fill", {}))
         self.feature_options: dict = dict(config.get("features", {}))
         self.allow = {_norm(a) for a in (allow or []) if a.strip()}
         if deny is None:
@@ -213,6 +241,11 @@ class Detector:
             for h in hits
             if h.source in self.direct
         ]
+        fill = [
+            Span(h.start, h.end, self.fill[h.source], h.text, h.source, h.score)
+            for h in hits
+            if h.source in self.fill
+        ]
         deny = []
         if self._deny_rx is not None:
             for m in self._deny_rx.finditer(text):
@@ -226,11 +259,13 @@ class Detector:
                         1.0,
                     )
                 )
+        crf = widen_to_direct(crf, direct)
         if self.allow:
             crf = [s for s in crf if _norm(s.text) not in self.allow]
             direct = [s for s in direct if _norm(s.text) not in self.allow]
+            fill = [s for s in fill if _norm(s.text) not in self.allow]
             recall = [s for s in recall if _norm(s.text) not in self.allow]
-        return resolve_overlaps([deny, crf, direct, recall])
+        return resolve_overlaps([deny, crf, direct, fill, recall])
 
     def detect_document(self, doc: Document) -> Document:
         return doc.with_spans(self.detect(doc.text))

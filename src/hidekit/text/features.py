@@ -5,6 +5,11 @@ flags; its word shape (full and collapsed); prefixes and suffixes; its place in 
 line's first word (form fields such as "Nombre:" or "MRN:"); the whitespace around it; and, for every
 recognizer whose hit covers the token, the recognizer name and label with the token's B/I position.
 
+Feature version 2 adds two optional groups, switched on by a model's ``features`` setting:
+document-level features (what the other mentions of a word look like) and word-cluster ids learned
+offline from unlabelled text. Everything that depends only on the word is computed once per
+distinct word (``_word``, cached), which keeps extraction cheap.
+
 Tokens come from ``hidekit.text.tokenize.tokenize``, refined at case changes inside a word
 ("MartínezNºCol" -> "Martínez", "NºCol") because annotated names are often glued to the next word.
 """
@@ -131,6 +136,11 @@ _LP = [f"lp={k}" for k in range(5)]
 
 def token_features(text: str, tokens: Sequence[Token], hits: Sequence[Span]) -> list[list[str]]:
     """One list of feature strings per token (crfsuite reads each string as a binary feature)."""
+    return _token_features(text, tokens, hits)[0]
+
+
+def _token_features(text: str, tokens: Sequence[Token], hits: Sequence[Span]):
+    """The features, and per token the recognizer features of the hits covering it."""
     n = len(tokens)
     words = [_word(t.text) for t in tokens]
     low = [w[0] for w in words]
@@ -179,11 +189,11 @@ def token_features(text: str, tokens: Sequence[Token], hits: Sequence[Span]) -> 
         if i + 1 < n and rec[i + 1]:
             f.extend(f"1{x}" for x in rec[i + 1] if x.startswith("rl="))
         feats.append(f)
-    return feats
+    return feats, rec
 
 
 def _document_level(
-    tokens: Sequence[Token], feats: list[list[str]], words, gaps_head: list[str]
+    tokens: Sequence[Token], feats: list[list[str]], rec: list[list[str]], words, heads: list[str]
 ) -> None:
     """Features that look at the whole document, for capitalized words of three letters or more.
 
@@ -198,11 +208,11 @@ def _document_level(
         if len(w) >= 3 and w[0].isupper() and w.isalpha():
             occurrences.setdefault(words[i][0], []).append(i)
     for idx in occurrences.values():
-        labels_at = [{x[3:-2] for x in feats[j] if x.startswith("rl=")} for j in idx]
+        labels_at = [{x[3:-2] for x in rec[j] if x[1] == "l"} for j in idx]
         first = idx[0]
         common = [f"dn={min(len(idx), 3)}"]
-        if gaps_head[first]:
-            common.append(f"dfh={gaps_head[first]}")
+        if heads[first]:
+            common.append(f"dfh={heads[first]}")
         common.append(f"df-1={words[first - 1][0]}" if first else "df-1=<pad>")
         counts = Counter(lab for labels in labels_at for lab in labels)
         for k, i in enumerate(idx):
@@ -245,12 +255,12 @@ def document_features(
     """
     tokens = tokens_for(text)
     hits = run_recognizers(text, recognizers)
-    feats = token_features(text, tokens, hits)
+    feats, rec = _token_features(text, tokens, hits)
     if options and tokens:
         words = [_word(t.text) for t in tokens]
         if options.get("document"):
             heads = _line_heads(text, tokens, words)
-            _document_level(tokens, feats, words, heads)
+            _document_level(tokens, feats, rec, words, heads)
         if options.get("clusters"):
             _cluster_features(feats, words, options["clusters"])
     return tokens, feats, hits

@@ -9,6 +9,7 @@ has no randomness, and folds come from a seeded shuffle.
 
 from __future__ import annotations
 
+import bisect
 import os
 import random
 import re
@@ -37,9 +38,11 @@ DEFAULTS = {
     "document_features": True,  # feature version 2: mentions of a word elsewhere in the document
     "clusters": 0,  # feature version 2: number of word clusters learned from the texts (0 = none)
     "phi_threshold": None,  # decoding: also report O-tagged tokens whose P(PHI) reaches this
+    "fill_precision": None,  # recognizers whose hits overlap gold PHI this often fill CRF gaps
 }
 DIRECT_PRECISION = 0.9  # a recognizer reports on its own when this share of its hits is one label
 DIRECT_MIN_HITS = 5
+FILL_MIN_SCORE = 0.7  # a recognizer's own precision prior (its score) needed to fill gaps
 
 
 def bio_tags(tokens: Sequence[Token], spans: Sequence[Span]) -> list[str]:
@@ -267,6 +270,47 @@ def learn_direct(prepared: Sequence[Prepared]) -> dict[str, str]:
     return direct
 
 
+def learn_fill(
+    prepared: Sequence[Prepared],
+    min_share: float,
+    exclude: Iterable[str] = (),
+    scores: dict[str, float] | None = None,
+) -> dict[str, str]:
+    """Recognizers whose hits overlap some gold span at least ``min_share`` of the time (and at
+    least ``DIRECT_MIN_HITS`` times), mapped to the label they overlap most: a recall-first model
+    lets them report what neither the CRF nor a direct recognizer found (exact offsets matter less
+    than finding the PHI). Only structured recognizers qualify (score >= ``FILL_MIN_SCORE``, given
+    in ``scores``): in generated notes nearly every capitalized dictionary word is PHI, in real
+    text it is not, so single-word dictionaries and bare numbers would learn the generator."""
+    scores = scores or {}
+    skip = set(exclude) | {r for r, score in scores.items() if score < FILL_MIN_SCORE}
+    overlap: Counter = Counter()
+    total: Counter = Counter()
+    labels: dict[str, Counter] = defaultdict(Counter)
+    for p in prepared:
+        spans = sorted(p.doc.spans)
+        starts = [s.start for s in spans]
+        for h in p.hits:
+            if h.source in skip:
+                continue
+            total[h.source] += 1
+            i = max(bisect.bisect_right(starts, h.start) - 1, 0)
+            hit = None
+            while i < len(spans) and spans[i].start < h.end:
+                if spans[i].end > h.start:
+                    hit = spans[i]
+                    break
+                i += 1
+            if hit is not None:
+                overlap[h.source] += 1
+                labels[h.source][hit.label] += 1
+    return {
+        source: max(sorted(labels[source]), key=labels[source].get)
+        for source in sorted(total)
+        if overlap[source] >= DIRECT_MIN_HITS and overlap[source] / total[source] >= min_share
+    }
+
+
 def _check_docs(docs: Sequence[Document]) -> None:
     if not docs:
         raise InputError("no training documents")
@@ -307,7 +351,17 @@ def _fit(
         "language": language,
         "labels": labels,
         "recognizers": names,
-        "direct": learn_direct(prepared),
+        "direct": (direct := learn_direct(prepared)),
+        "fill": (
+            learn_fill(
+                prepared,
+                params["fill_precision"],
+                direct,
+                {r.name: r.score for r in get_recognizers(names=names)},
+            )
+            if params.get("fill_precision")
+            else {}
+        ),
         "features": options or {},
         "phi_threshold": params.get("phi_threshold"),
         "training": {
@@ -327,8 +381,9 @@ def _params(overrides: dict) -> dict:
     params = {**DEFAULTS, **{k: v for k, v in overrides.items() if v is not None}}
     if params["max_iterations"] < 1 or params["c1"] < 0 or params["c2"] < 0:
         raise OptionError("max_iterations must be ≥ 1 and c1, c2 ≥ 0")
-    if params["phi_threshold"] is not None and not 0 < params["phi_threshold"] <= 1:
-        raise OptionError("phi_threshold must be in (0, 1]")
+    for key in ("phi_threshold", "fill_precision"):
+        if params[key] is not None and not 0 < params[key] <= 1:
+            raise OptionError(f"{key} must be in (0, 1]")
     return params
 
 

@@ -205,6 +205,19 @@ for _lang in ("en", "es"):
         )
     )
 
+
+def _us_cities() -> list[str]:
+    """Real US cities (population >= 15,000) from GeoNames, as hidekit's surrogates use."""
+    from hidekit.text.surrogates import us_places
+
+    return sorted({city for city, _ in us_places()[0]})
+
+
+register_recognizer(
+    DictionaryRecognizer(
+        "city_us", "CITY", ("en",), 0.6, terms=frozenset(_us_cities()), min_length=3
+    )
+)
 register_recognizer(
     WordListRecognizer(
         "profession_en", "PROFESSION", ("en",), 0.5, words=frozenset(patterns.job_heads())

@@ -596,7 +596,8 @@ for rec in [
         group=1,
         flags=CS,
         validate=age_valid,
-        pattern=r"(?:^|(?<=\n)|(?<=\ba\s)|(?<=\bis\s)|(?<=:\s))(\d{1,3})\s?(?:M|F|yo\s?[MF])\b",
+        # "65 M", "a 45F", "72 yo F"; not after ":" ("Temp: 101 F" is a temperature)
+        pattern=r"(?:^|(?<=\n)|(?<=\ba\s)|(?<=\bis\s))(\d{1,3})\s?(?:M|F|yo\s?[MF])\b(?!\s*°)",
     ),
 ]:
     register_recognizer(rec)
@@ -699,7 +700,7 @@ register_recognizer(
         0.7,
         group=1,
         flags=CS,
-        pattern=rf"\b(?:wife|husband|son|daughter|mother|father|sister|brother|partner|friend|niece|nephew"
+        pattern=rf"\b(?:wife|husband|son|daughter|mother|father|sister|brother|partner|friend|niece|nephew|patient"
         rf"|grandson|granddaughter|aunt|uncle|cousin|fiancée?|girlfriend|boyfriend|caregiver|neighbou?r)"
         rf"\s*,?[ \t]+({_CAP}(?:[ \t]+{_CAP})?)",
     )
@@ -720,14 +721,27 @@ register_recognizer(
 _STATE_ABBR = _alt(_addr_en.Provider.states_abbr)
 register_recognizer(
     PatternRecognizer(
+        "zip_line_end",
+        "ZIP",
+        ("en",),
+        0.7,
+        group=1,
+        flags=CS,
+        pattern=r"(?<=[A-Za-z.])(?:,?[ \t]+)(\d{5}(?:-\d{4})?)(?=[ \t]*(?:\n|$))",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
         "city_before_state",
         "CITY",
         ("en",),
         0.8,
         group=1,
         flags=CS,
-        pattern=rf"\b((?:{_CAP}|St\.)(?:\s+{_CAP}){{0,3}}),\s+(?:{_STATE_ABBR}|{_alt(_addr_en.Provider.states)})"
-        r"(?:\s+\d{5}(?:-\d{4})?)?\b",
+        # "Baltimore, MD 21201" but not "John Smith, MD": abbreviations that are also degrees or
+        # words (MD, DO, PA, OR, ME, IN, OK, HI) count only before a ZIP code
+        pattern=rf"\b((?:{_CAP}|St\.)(?:\s+{_CAP}){{0,3}}),\s+(?:(?!(?:MD|DO|PA|OR|ME|IN|OK|HI)\b)"
+        rf"(?:{_STATE_ABBR})\b|(?:{_STATE_ABBR})\s+\d{{5}}|{_alt(_addr_en.Provider.states)}\b)",
     )
 )
 register_recognizer(
@@ -793,9 +807,11 @@ register_recognizer(
         ("en",),
         0.7,
         group=1,
-        pattern=r"\b(?:works?|worked|working|employed|job|occupation|profession|retired|former)\s*(?:as|:)?\s*"
-        r"(?:an?\s+)?([A-Za-z][\w-]*(?:[ \t]+(?!(?:at|for|in|and|with|since|until|who|but|on)\b)"
-        r"[A-Za-z][\w-]*){0,2})",
+        flags=CS,
+        # keywords in any case; the occupation itself: up to three lower-case words
+        pattern=r"(?i:\b(?:works?|worked|working|employed|job|occupation|profession|retired|former))"
+        r"\s*(?i:as|:)?\s*(?:an?\s+)?([a-z][a-z-]*(?:[ \t]+(?!(?:at|for|in|and|with|since|until|who"
+        r"|but|on|from|of|to|when|after|before|until|is|was|and|or)\b)[a-z][a-z-]*){0,2})",
     )
 )
 _ORG_WORD = rf"(?:{_CAP}|[{_UP}]{{2,}}|&)"
