@@ -64,6 +64,7 @@ STEPS: list[Step] = [
     step_select,
     _lazy("hidekit.anonymize.demo", "step_anonymize"),
     _lazy("hidekit.release.demo", "step_release"),
+    _lazy("hidekit.text.detector", "step_text_detect"),
     _lazy("hidekit.text.operators", "step_text_anonymize"),
     _lazy("hidekit.evaluation.text_risk_demo", "step_text_risk"),
     _lazy("hidekit.linking.pipeline", "step_link"),
