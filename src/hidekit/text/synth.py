@@ -37,6 +37,7 @@ from faker import Faker
 
 from hidekit.errors import OptionError
 from hidekit.text import synth_world as W
+from hidekit.text.recognizers.patterns import COMMON_OCCUPATIONS
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import DATE_FORMATS, HOSPITAL_FORMS, format_date, us_places
 
@@ -540,7 +541,11 @@ _SLOT = re.compile(r"\{(\w+)\}")
 
 
 def _profession(fake: Faker) -> str:
-    """Faker's job titles read "Engineer, civil (contracting)"; notes say "civil engineer"."""
+    """Faker's job titles read "Engineer, civil (contracting)"; notes say "civil engineer".
+    Four times in ten an everyday occupation instead ("roofer", "bus driver"): Faker's titles are
+    mostly white-collar, and notes written by people mention trades and services as often."""
+    if fake.random.random() < 0.4:
+        return fake.random.choice(COMMON_OCCUPATIONS)
     job = re.sub(r"\s*\(.*?\)", "", fake.job()).strip()
     if ", " in job:
         head, tail = job.split(", ", 1)
@@ -559,7 +564,8 @@ def _country(rng: random.Random) -> str:
 
 
 def _hospital(fake: Faker, rng: random.Random, city: str) -> str:
-    return rng.choice(HOSPITAL_FORMS).format(
+    forms = W.BARE_CARE_FORMS if rng.random() < 0.3 else HOSPITAL_FORMS
+    return rng.choice(forms).format(
         city=city or fake.city(),
         last=fake.last_name(),
         last2=fake.last_name(),
@@ -1883,6 +1889,26 @@ SCALES = [
     "FLACC 4/10",
     "pain 6/10",
     "Fontaine stage II",
+    # numeric shorthand that is not PHI: obstetric counts, clock times, frequencies, percentiles,
+    # ranges of motion, vaccine and scan names
+    "G2P1 at 39+2 weeks",
+    "G3P2012",
+    "oxycodone 5 mg given at 2200",
+    "voided 350 mL at 0500",
+    "night shift 1900-0700",
+    "PT 2x/wk for 6 wks",
+    "weight at the 60th percentile",
+    "DTaP, IPV and MMR given",
+    "knee flexion 0-112 degrees",
+    "DaTscan ordered",
+    "BiPAP 12/5",
+    "Q4h prn",
+    "I/O 1200/850",
+    "SpO2 94% on 2L",
+    "EF 35-40%",
+    "A1c 7.8",
+    "LDL 132",
+    "CD4 410",
 ]
 ICD_CODES = ["I10", "E11.9", "J44.1", "F32.1", "N18.3", "Z79.01", "I48.91", "K21.9", "M17.11"]
 BEDS = ["Bed 12", "Rm 4102", "Ward 7B", "bay 3 bed 2", "Room 12-B", "side room 4", "Pod C", "ICU 6"]

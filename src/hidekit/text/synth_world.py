@@ -356,6 +356,32 @@ CARE_FORMS: dict[str, list[str]] = {
         "{last} Multispeciality Hospital",
     ],
 }
+# US places of care named without "Hospital" or "Clinic", as notes often call them ("seen at
+# Mercy", "transferred from St. Vincent's", "home hospice with Compassus").
+BARE_CARE_FORMS = [
+    "{last}",
+    "{city} Health",
+    "{last} Health",
+    "St. {first}'s",
+    "Saint {first}'s",
+    "{city} Methodist",
+    "{city} Regional",
+    "{city} Memorial",
+    "{city} General",
+    "Mercy {city}",
+    "{last} Medical",
+    "{last} Neurology Group",
+    "{city} Orthopaedics",
+    "{city} Cardiology",
+    "{city} Birth Center",
+    "{last} Dental",
+    "Sunrise of {city}",
+    "The {last}",
+    "{last}-{last2}",
+    "{city} Imaging",
+    "{last} Oncology",
+    "{city} VA",
+]
 ORGANIZATION_FORMS = [
     "{company}",
     "{company}",

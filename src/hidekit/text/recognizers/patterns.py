@@ -688,8 +688,10 @@ register_recognizer(
         group=1,
         flags=CS,
         pattern=rf"(?:\b(?:Patient|Pt|Name|Patient Name|Attending|Physician|Provider|PCP|Surgeon|Resident"
-        rf"|Nurse|Dictated by|Signed|Signed by|Referring|Contact|Emergency contact|Guardian|Spouse)\s*:\s*)"
-        rf"((?:{_CAP}|{_UPW})(?:,?[ \t]+(?:{_NAME_PART}|{_UPW})){{0,3}})",
+        rf"|Nurse|Dictated by|Signed|Signed by|Referring|Contact|Emergency contact|Guardian|Spouse"
+        rf"|Caller|Doula|Midwife|RN|LPN|CNA|Interpreter|Translator|Chaplain|Therapist|Pharmacist"
+        rf"|Case manager|Social worker|Scribe|Witness|Informant|Accompanied by|Proxy|POA)\s*:\s*)"
+        rf"(?!(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof)\b)((?:{_CAP}|{_UPW})(?:,?[ \t]+(?:{_NAME_PART}|{_UPW})){{0,3}})",
     )
 )
 register_recognizer(
@@ -700,8 +702,9 @@ register_recognizer(
         0.7,
         group=1,
         flags=CS,
-        pattern=rf"\b(?:wife|husband|son|daughter|mother|father|sister|brother|partner|friend|niece|nephew|patient"
-        rf"|grandson|granddaughter|aunt|uncle|cousin|fiancée?|girlfriend|boyfriend|caregiver|neighbou?r)"
+        pattern=rf"\b(?:[Ww]ife|[Hh]usband|[Ss]on|[Dd]aughter|[Mm]other|[Ff]ather|[Ss]ister|[Bb]rother"
+        rf"|[Pp]artner|[Ff]riend|[Nn]iece|[Nn]ephew|patient|[Gg]randson|[Gg]randdaughter|[Aa]unt|[Uu]ncle"
+        rf"|[Cc]ousin|[Ff]iancée?|[Gg]irlfriend|[Bb]oyfriend|[Cc]aregiver|[Nn]eighbou?r|[Pp]astor|[Cc]haplain)"
         rf"\s*,?[ \t]+({_CAP}(?:[ \t]+{_CAP})?)",
     )
 )
@@ -788,14 +791,135 @@ register_recognizer(
 
 
 # ---------------------------------------------------------------- occupations and organizations
+# Everyday occupations that Faker's job titles (mostly professional and white-collar) lack; the
+# generator draws from them too, so notes mention trades, services and farm work.
+COMMON_OCCUPATIONS = (
+    "roofer",
+    "farmer",
+    "dairy farmer",
+    "rancher",
+    "bookkeeper",
+    "seamstress",
+    "tailor",
+    "barista",
+    "lifeguard",
+    "locksmith",
+    "machinist",
+    "fisherman",
+    "commercial fisherman",
+    "carpenter",
+    "plumber",
+    "electrician",
+    "auto mechanic",
+    "mechanic",
+    "cashier",
+    "janitor",
+    "custodian",
+    "truck driver",
+    "long-haul truck driver",
+    "bus driver",
+    "taxi driver",
+    "delivery driver",
+    "mail carrier",
+    "postal worker",
+    "welder",
+    "waitress",
+    "waiter",
+    "server",
+    "bartender",
+    "chef",
+    "line cook",
+    "cook",
+    "dishwasher",
+    "housekeeper",
+    "nanny",
+    "babysitter",
+    "hairdresser",
+    "barber",
+    "homemaker",
+    "stay-at-home mother",
+    "salesman",
+    "realtor",
+    "real estate agent",
+    "pastor",
+    "minister",
+    "logger",
+    "coal miner",
+    "miner",
+    "construction worker",
+    "laborer",
+    "painter",
+    "bricklayer",
+    "mason",
+    "landscaper",
+    "gardener",
+    "groundskeeper",
+    "forklift operator",
+    "warehouse worker",
+    "factory worker",
+    "assembly line worker",
+    "security guard",
+    "police officer",
+    "firefighter",
+    "paramedic",
+    "soldier",
+    "marine",
+    "nursing assistant",
+    "home health aide",
+    "dental hygienist",
+    "pharmacy technician",
+    "paralegal",
+    "teacher",
+    "schoolteacher",
+    "kindergarten teacher",
+    "substitute teacher",
+    "teacher's aide",
+    "professor",
+    "librarian",
+    "accountant",
+    "lawyer",
+    "social worker",
+    "secretary",
+    "receptionist",
+    "bank teller",
+    "store clerk",
+    "grocery clerk",
+    "stocker",
+    "butcher",
+    "baker",
+    "florist",
+    "plumber's apprentice",
+    "hvac technician",
+    "dog groomer",
+    "veterinarian",
+    "pilot",
+    "flight attendant",
+    "sailor",
+    "longshoreman",
+    "crane operator",
+    "welder-fitter",
+    "seasonal farmworker",
+    "fruit picker",
+    "golf caddie",
+    "pizza delivery driver",
+    "uber driver",
+    "student",
+    "graduate student",
+    "musician",
+    "artist",
+    "journalist",
+)
+
+
 def job_heads() -> list[str]:
-    """Occupation head nouns from Faker's job titles ("Engineer, civil" -> "engineer")."""
+    """Occupation head nouns from Faker's job titles ("Engineer, civil" -> "engineer") and from
+    COMMON_OCCUPATIONS ("truck driver" -> "driver")."""
     from faker.providers.job import en_US as _jobs
 
     heads = set()
-    for job in _jobs.Provider.jobs:
+    for job in list(_jobs.Provider.jobs) + list(COMMON_OCCUPATIONS):
         head = re.sub(r"\s*\(.*?\)", "", job).split(",")[0].split()[-1].lower()
-        if len(head) >= 4 and head.isalpha():
+        if len(head) >= 4 and head.replace("-", "").isalpha():
             heads.add(head)
     return sorted(heads)
 
@@ -840,6 +964,63 @@ register_recognizer(
         pattern=rf"\b(?:[Ww]orks?|[Ww]orked|[Ww]orking|[Ee]mployed|[Ee]mployee|[Jj]ob|[Ee]mployer:?|[Ss]tudent)"
         rf"[ \t]+(?:(?:at|for|by|with|of)[ \t]+)?(?:the[ \t]+)?"
         rf"({_ORG_WORD}(?:[ \t]+(?:(?:of|and|the)[ \t]+)?{_ORG_WORD}){{0,5}})",
+    )
+)
+
+register_recognizer(
+    PatternRecognizer(
+        "profession_phrase_en",
+        "PROFESSION",
+        ("en",),
+        0.7,
+        group=1,
+        flags=CS,
+        # "is a retired postal carrier", "was a bookkeeper for", "as a roofer with": an article,
+        # then up to two lower-case words ending in an occupation head noun
+        pattern=r"\b(?:[Ii]s|[Ww]as|[Aa]s|[Bb]een|[Bb]e|[Bb]ecame|[Ff]ormer|[Rr]etired)[ \t]+an?[ \t]+"
+        r"(?:(?:retired|former|part-time|full-time|self-employed|semi-retired|unemployed)[ \t]+)?"
+        rf"((?:[a-z][a-z'-]*[ \t]+){{0,2}}(?:{_alt(job_heads())}))s?\b",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "year_context_en",
+        "DATE",
+        ("en",),
+        0.6,
+        group=1,
+        # a year after a preposition of time: "in 2019", "since 1999", "from 2015 to 2018"
+        pattern=r"\b(?:[Ii]n|[Ss]ince|[Ff]rom|[Uu]ntil|[Tt]ill|[Bb]y|[Dd]uring|[Ss]ummer|[Ww]inter"
+        r"|[Ss]pring|[Ff]all|[Aa]utumn|[Ee]arly|[Mm]id|[Ll]ate|[Aa]round|[Cc]irca|to|and)[ \t]+((?:19[3-9]|20[0-4])\d)"
+        r"(?![\w/-]|\.\d|\s*(?:mg|mcg|g|mL|ml|units?|IU|cc|kcal|cal|steps)\b)",
+    )
+)
+_NOT_PLACE = (  # capitalized words after "seen at", "transferred to" that are not places of care
+    r"(?:Dr|Drs|Mr|Mrs|Ms|Miss|Prof|IV|IM|PO|ICU|CCU|NICU|PICU|OR|PACU|ED|ER|Day|Home|Clinic"
+    r"|Medical|Surgical|Physical|Occupational|Internal|Pulmonology|Orthopa?edics|Oncology|Cardiology"
+    r"|Neurology|Nephrology|Urology|Dermatology|Psychiatry|Gastroenterology|Endocrinology"
+    r"|Rheumatology|Hematology|Radiology|Pediatrics|Obstetrics|Gynecology|Surgery|Rehab"
+    r"|Rehabilitation|Hospice|Emergency|Urgent|Labor|Ward|Unit|Room|Bed"
+    rf"|{_alt(MONTHS_EN[:12])}|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day)\b"
+)
+register_recognizer(
+    PatternRecognizer(
+        "care_place_context_en",
+        "HOSPITAL",
+        ("en",),
+        0.7,
+        group=1,
+        flags=CS,
+        # a capitalized name after a verb of care and a preposition: "treated at Moffitt",
+        # "transferred from St. Vincent's", "home hospice with Compassus", "delivered at Mount Auburn"
+        pattern=r"(?:(?i:\b(?:treated|seen|admitted|transferred|delivered|born|done|performed|imaging"
+        r"|scans?|biopsy|surgery|hospitali[sz]ed|discharged|referred|followed|dialysis|infusions?"
+        r"|appointment|stay|stayed)[ \t]+(?:(?:up|back|home|again|there|here|recently|previously)[ \t]+)?"
+        r"(?:at|to|from|through))"
+        r"|(?i:\b(?:hospice|home health|home care|rehab|rehabilitation|physio(?:therapy)?|therapy"
+        r"|nursing|PT|OT|dental home)[ \t]+(?:at|with|through|from)))[ \t]+(?:the[ \t]+)?"
+        rf"(?!{_NOT_PLACE})((?:St\.|Saint|Mount|Mt\.|{_CAP})(?:[ \t]+(?:of[ \t]+|at[ \t]+|and[ \t]+)?"
+        rf"(?:{_CAP}|[{_UP}]{{2,6}})){{0,4}})",
     )
 )
 
