@@ -33,25 +33,9 @@ def _audit(folder):
 
 def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, notes):
     out = tmp_path / "out"
-    r = runner.invoke(
-        app,
-        [
-            "text",
-            "anonymize",
-            str(brat),
-            "--spans",
-            str(brat),
-            "--operator",
-            "surrogate",
-            "--seed",
-            "4",
-            "--patient-pattern",
-            r"^note-(.+)-\d+$",
-            "--out",
-            str(out),
-            "--json",
-        ],
-    )
+    args = ["text", "anonymize", str(brat), "--spans", str(brat), "--operator", "surrogate",
+            "--seed", "4", "--patient-pattern", r"^note-(.+)-\d+$"]
+    r = runner.invoke(app, [*args, "--out", str(out), "--json"])
     assert r.exit_code == 0, r.output
     summary = json.loads(r.output)
     assert summary["replaced"] == sum(len(d.spans) for d in notes) and summary["patients"] == 2
@@ -80,24 +64,7 @@ def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, not
     assert all(name not in d.text for d in rewritten.values())
     # same input and seed: same output, byte for byte
     out2 = tmp_path / "out2"
-    runner.invoke(
-        app,
-        [
-            "text",
-            "anonymize",
-            str(brat),
-            "--spans",
-            str(brat),
-            "--operator",
-            "surrogate",
-            "--seed",
-            "4",
-            "--patient-pattern",
-            r"^note-(.+)-\d+$",
-            "--out",
-            str(out2),
-        ],
-    )
+    runner.invoke(app, [*args, "--out", str(out2)])
     for f in sorted(out.iterdir()):
         assert (out2 / f.name).read_bytes() == f.read_bytes(), f.name
 
