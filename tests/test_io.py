@@ -1,0 +1,109 @@
+"""Readers and writers: formats, delimiters, labels, encodings, and safe output."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pandas as pd
+import pytest
+
+from hidekit.errors import InputError, OptionError
+from hidekit.io import Dataset, atomic_dir, read_table, write_table, write_text_atomic
+from hidekit.io.readers import detect_delimiter
+
+
+@pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
+def test_delimiter_is_detected(tmp_path, sep):
+    path = tmp_path / "d.csv"
+    path.write_text(sep.join(["age group", "zip", "n"]) + "\n" + sep.join(["20-29", "02139", "1"]) + "\n"
+                    + sep.join(["30-39", "", "2"]) + "\n")
+    frame = read_table(path).frame
+    assert list(frame.columns) == ["age group", "zip", "n"]
+    assert frame["zip"].tolist()[0] == "02139" and pd.isna(frame["zip"].tolist()[1])  # empty = missing
+    assert frame["n"].tolist() == [1, 2]
+
+
+def test_sniffer_fallback_counts_consistent_splits():
+    assert detect_delimiter("a;b;c\n1;2;3\n4;5;6\n") == ";"
+
+
+def test_mixed_types_stay_text(tmp_path):
+    path = tmp_path / "m.csv"
+    path.write_text("v\n1\ntwo\n3\n")
+    assert read_table(path).frame["v"].tolist() == ["1", "two", "3"]  # nothing coerced to missing
+
+
+def test_legacy_encoding_is_decoded(tmp_path):
+    path = tmp_path / "latin.csv"
+    path.write_bytes("name;city\nJosé;Bogotá\n".encode("cp1252"))
+    ds = read_table(path)
+    assert ds.frame["city"].tolist() == ["Bogotá"] and ds.options["encoding"] == "cp1252"
+    with pytest.raises(InputError, match="not valid utf-8"):
+        read_table(path, encoding="utf-8")
+
+
+@pytest.mark.parametrize("name, fmt", [("pii_Stata14.dta", "stata"), ("pii_Stata12.dta", "stata"),
+                                       ("pii_spss.sav", "spss"), ("pii.sas7bdat", "sas")])
+def test_statistical_formats_are_read_with_labels(fixtures, name, fmt):
+    ds = read_table(fixtures / "pii-scan" / name)
+    assert ds.format == fmt and len(ds.frame) == 10
+    if fmt != "sas":  # the SAS fixture carries no labels
+        assert ds.variable_labels.get("name") == "Name"
+
+
+@pytest.mark.parametrize("suffix", [".dta", ".sav"])
+def test_labels_survive_a_round_trip(tmp_path, suffix):
+    frame = pd.DataFrame({"sex": [1.0, 2.0, 1.0], "age": [30.0, 41.0, 52.0]})
+    ds = Dataset(frame, "stata" if suffix == ".dta" else "spss",
+                 variable_labels={"sex": "Sex of respondent", "age": "Age in years"},
+                 value_labels={"sex": {1.0: "Male", 2.0: "Female"}})
+    out = write_table(ds, tmp_path / f"out{suffix}")
+    back = read_table(out)
+    assert back.variable_labels == {"sex": "Sex of respondent", "age": "Age in years"}
+    assert back.value_labels["sex"] == {1: "Male", 2: "Female"} or back.value_labels["sex"] == {
+        1.0: "Male", 2.0: "Female"}
+    assert back.frame["age"].tolist() == [30.0, 41.0, 52.0]
+
+
+def test_parquet_and_excel_round_trip(tmp_path):
+    frame = pd.DataFrame({"a": [1, 2], "b": ["x", None]})
+    for name in ("t.parquet", "t.xlsx"):
+        back = read_table(write_table(frame, tmp_path / name)).frame
+        assert back["a"].tolist() == [1, 2] and back["b"].tolist()[0] == "x"
+
+
+def test_bad_files_are_named(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        read_table(tmp_path / "none.csv")
+    (tmp_path / "x.docx").write_text("hello")
+    with pytest.raises(InputError, match="unknown file type"):
+        read_table(tmp_path / "x.docx")
+    (tmp_path / "empty.dta").write_bytes(b"")
+    with pytest.raises(InputError, match="empty"):
+        read_table(tmp_path / "empty.dta")
+
+
+def test_an_input_is_never_overwritten(tmp_path):
+    path = tmp_path / "in.csv"
+    path.write_text("a\n1\n")
+    ds = read_table(path)
+    with pytest.raises(OptionError, match="refusing to overwrite"):
+        write_table(ds, path)
+    assert path.read_text() == "a\n1\n"
+
+
+def test_private_output_is_owner_only_and_public_is_not(tmp_path):
+    private = write_text_atomic(tmp_path / "cw.txt", "secret", private=True)
+    public = write_text_atomic(tmp_path / "out.txt", "ok")
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    assert stat.S_IMODE(public.stat().st_mode) & 0o044  # readable by others, as a plain open()
+
+
+def test_atomic_dir_leaves_nothing_on_failure(tmp_path):
+    target = tmp_path / "release"
+    with pytest.raises(RuntimeError), atomic_dir(target) as tmp:
+        (tmp / "half.csv").write_text("a\n")
+        raise RuntimeError("step failed")
+    assert not target.exists()
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".release")]
