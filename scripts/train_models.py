@@ -1,7 +1,7 @@
 """Reproduce the shipped PHI models exactly: ``python scripts/train_models.py [es] [en] [--measure]``.
 
 - es: CRF trained on MEDDOCAN train + dev (../shared/data/meddocan, CC BY 4.0), corpus labels.
-- en: CRF trained on 1,500 synthetic English clinical notes from ``hidekit.text.synth`` (seed 2024).
+- en: CRF trained on 3,000 synthetic English clinical notes from ``hidekit.text.synth`` (seed 2024), augmented.
 
 Training is deterministic (crfsuite L-BFGS; seeded generator), so the same hidekit and Faker
 versions give byte-identical model files. ``--measure`` also prints held-out figures: es trained on
