@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No per-example deadline: a loaded 2-core CI machine is slow, not wrong. On CI the examples are
+# derandomized, so a red run is reproducible; locally they vary, which finds more.
+settings.register_profile("hidekit", deadline=None)
+settings.register_profile("ci", deadline=None, derandomize=True)
+settings.load_profile("ci" if os.environ.get("CI") else "hidekit")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADULT = FIXTURES / "adult" / "adult.csv"
