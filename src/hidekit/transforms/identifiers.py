@@ -51,8 +51,14 @@ def value_keys(s: pd.Series) -> pd.Series:
     return s.map(value_key).where(s.notna())
 
 
-def _numeric(s: pd.Series) -> bool:
-    return pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype)
+def _hash_safe(s: pd.Series) -> bool:
+    """True when pandas' hashed lookups are exact for this column: numbers, or text without NUL."""
+    if pd.api.types.is_numeric_dtype(s.dtype) and not pd.api.types.is_bool_dtype(s.dtype):
+        return True
+    present = s.dropna()
+    if not len(present) or not all(isinstance(v, str) for v in present.to_numpy()):
+        return False
+    return not present.str.contains("\x00", regex=False).any()
 
 
 def _as_list(columns) -> list[str]:
@@ -292,7 +298,7 @@ class Encode(Transform):
     @staticmethod
     def _map(s: pd.Series, mapping: dict, col: str) -> pd.Series:
         keys = value_keys(s)
-        if _numeric(s):  # digits only: no NUL, so pandas' hashed lookup is exact
+        if _hash_safe(s):  # no NUL anywhere: pandas' hashed lookup is exact
             codes = keys.map(mapping)
         else:
             codes = keys.map(lambda k: mapping.get(k) if isinstance(k, str) else None)
