@@ -17,6 +17,7 @@ import pandas as pd
 
 from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, check_cell_min
 from hidekit.errors import InputError
+from hidekit.io.dataset import as_text
 
 _ROW = "__hidekit_row"
 
@@ -59,7 +60,7 @@ def _spark_ready(frame: pd.DataFrame) -> pd.DataFrame:
         if isinstance(s.dtype, pd.CategoricalDtype):
             s = s.astype(object)
         if s.dtype == object:
-            s = s.map(lambda v: None if v is None or (isinstance(v, float) and np.isnan(v)) else str(v))
+            s = as_text(s)
         out[col] = s
     return out
 

@@ -31,8 +31,12 @@ def default_dir_mode() -> int:
     return 0o777 & ~_umask()
 
 
-def _refuse_input_overwrite(target: Path, protect: tuple[Path, ...]) -> None:
+def refuse_overwrite(target, protect) -> None:
+    """Raise when ``target`` is one of the ``protect``ed inputs: an input is never overwritten."""
+    target = Path(target)
     for p in protect:
+        if p is None:
+            continue
         with contextlib.suppress(FileNotFoundError):
             if target.resolve() == Path(p).resolve():
                 raise OptionError(f"refusing to overwrite the input file {p}")
@@ -48,7 +52,7 @@ def atomic_path(
     holding identifiers). ``protect`` lists input paths that must never be overwritten.
     """
     target = Path(target)
-    _refuse_input_overwrite(target, tuple(Path(p) for p in protect))
+    refuse_overwrite(target, protect)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     os.close(fd)
@@ -86,10 +90,7 @@ def atomic_dir(target: str | os.PathLike, *, overwrite: bool = False, private: b
     usual permissions, or owner-only with ``private``; ``protect`` lists inputs it must not replace.
     """
     target = Path(target)
-    for p in protect:
-        with contextlib.suppress(FileNotFoundError):
-            if target.resolve() == Path(p).resolve():
-                raise OptionError(f"refusing to write over the input {p}")
+    refuse_overwrite(target, protect)
     if target.exists() and any(target.iterdir()) and not overwrite:
         raise OptionError(f"output folder {target} exists and is not empty (use --overwrite)")
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -39,3 +39,8 @@ class Dataset:
 
     def label(self, column: str) -> str:
         return self.variable_labels.get(column, "")
+
+
+def as_text(s: pd.Series) -> pd.Series:
+    """Every present value as its text, missing as None: one type per column for writers and Spark."""
+    return s.map(lambda v: None if v is None or (isinstance(v, float) and pd.isna(v)) else str(v))

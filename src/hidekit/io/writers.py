@@ -8,7 +8,7 @@ import pandas as pd
 
 from hidekit.errors import OptionError
 from hidekit.io.atomic import atomic_path
-from hidekit.io.dataset import Dataset
+from hidekit.io.dataset import Dataset, as_text
 from hidekit.io.readers import detect_format
 
 # SAS7BDAT cannot be written by any open library: SAS data goes out as transport (.xpt).
@@ -30,7 +30,7 @@ def _stat_frame(frame: pd.DataFrame) -> pd.DataFrame:
         if pd.api.types.is_extension_array_dtype(s.dtype) and pd.api.types.is_numeric_dtype(s.dtype):
             s = s.astype("float64")
         elif s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
-            s = s.map(lambda v: None if v is None or (isinstance(v, float) and pd.isna(v)) else str(v))
+            s = as_text(s)
         out[col] = s
     return out
 

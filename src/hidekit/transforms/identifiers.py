@@ -509,14 +509,13 @@ def code_width(n: int) -> int:
 def _prepare(data, out, sep, extra_outputs=()):
     """Read the input and check every output path before anything is written."""
     from hidekit.io import read_table
+    from hidekit.io.atomic import refuse_overwrite
     from hidekit.io.readers import detect_format
 
     ds = read_table(data, sep=sep)
     for target in (out, *extra_outputs):
-        if target is None:
-            continue
-        if ds.path is not None and Path(target).resolve() == Path(ds.path).resolve():
-            raise OptionError(f"refusing to overwrite the input file {ds.path}")
+        if target is not None:
+            refuse_overwrite(target, (ds.path,))
     if out is not None:
         fmt = detect_format(Path(out))
         if fmt == "sas" and Path(out).suffix.lower() != ".xpt":
