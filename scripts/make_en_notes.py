@@ -1,14 +1,17 @@
-"""Build tests/fixtures/en-notes/ (brat) from the marked-up sources in tests/fixtures/en-notes-src/.
+"""Build a brat folder from marked-up notes: tests/fixtures/en-notes/ from tests/fixtures/en-notes-src/.
 
 Each source note is plain text in which every PHI span is written inline as ``[[LABEL:surface]]``.
 The markup is stripped, offsets are computed on the stripped text (Python str characters) and
 ``noteNN.txt`` + ``noteNN.ann`` are written. Run from the repository root:
 
     .venv/bin/python scripts/make_en_notes.py
+    .venv/bin/python scripts/make_en_notes.py --src tests/fixtures/en-dev-src \
+        --out tests/fixtures/en-dev --glob "dev*.txt"     # the marked-up development notes
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 from collections import Counter
@@ -53,18 +56,24 @@ def convert(marked: str, where: str) -> tuple[str, list[tuple[str, int, int, str
 
 
 def main() -> int:
-    sources = sorted(SRC.glob("note*.txt"))
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--src", type=Path, default=SRC, help="folder of marked-up notes")
+    ap.add_argument("--out", type=Path, default=OUT, help="brat folder to write")
+    ap.add_argument("--glob", default="note*.txt", help="which source files")
+    args = ap.parse_args()
+    sources = sorted(args.src.glob(args.glob))
     if not sources:
-        raise SystemExit(f"no sources in {SRC}")
-    OUT.mkdir(parents=True, exist_ok=True)
+        raise SystemExit(f"no sources matching {args.glob} in {args.src}")
+    out_dir = args.out
+    out_dir.mkdir(parents=True, exist_ok=True)
     counts: Counter[str] = Counter()
     for src in sources:
         marked = src.read_text(encoding="utf-8")
         text, spans = convert(marked, str(src))
         lines = [f"T{i}\t{label} {s} {e}\t{surface.replace(chr(10), ' ')}"
                  for i, (label, s, e, surface) in enumerate(spans, 1)]
-        (OUT / src.name).write_text(text, encoding="utf-8", newline="")
-        (OUT / src.with_suffix(".ann").name).write_text(
+        (out_dir / src.name).write_text(text, encoding="utf-8", newline="")
+        (out_dir / src.with_suffix(".ann").name).write_text(
             "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8", newline="")
         counts.update(label for label, *_ in spans)
         print(f"{src.stem}: {len(text.split())} words, {len(spans)} spans")

@@ -44,6 +44,7 @@ from hidekit.io.atomic import write_bytes_atomic
 from hidekit.text.features import (
     FEATURE_VERSION,
     SUPPORTED_VERSIONS,
+    KnownFeatures,
     document_features,
     sequences,
 )
@@ -111,6 +112,19 @@ def widen_to_direct(crf: Sequence[Span], direct: Sequence[Span]) -> list[Span]:
     return [c for i, c in enumerate(crf) if i not in drop]
 
 
+_KNOWN: dict[bytes, KnownFeatures] = {}
+
+
+def _known_features(crf_model: bytes, tagger: pycrfsuite.Tagger) -> KnownFeatures:
+    """The model's attributes, read once per model in a process (worker processes inherit it)."""
+    known = _KNOWN.get(crf_model)
+    if known is None:
+        if len(_KNOWN) >= 4:
+            _KNOWN.clear()
+        known = _KNOWN[crf_model] = KnownFeatures(a for a, _ in tagger.info().state_features)
+    return known
+
+
 class Detector:
     """A trained CRF plus its recognizers, allow-list and deny-list."""
 
@@ -153,6 +167,9 @@ class Detector:
         self._tagger.open_inmemory(self.crf_model)
         self.phi_threshold: float | None = config.get("phi_threshold")
         self._phi_tags = sorted(t for t in self._tagger.labels() if t != "O")
+        # the attributes the CRF has weights for: features outside them are left out at inference
+        # (crfsuite ignores them anyway; the tags and marginals are the same)
+        self._known = _known_features(self.crf_model, self._tagger)
 
     # ------------------------------------------------------------------ info and storage
     @property
@@ -234,7 +251,9 @@ class Detector:
         """PHI spans of ``text``, sorted and without overlaps (see the module's overlap policy)."""
         if not isinstance(text, str):
             raise InputError(f"detect() needs a str, got {type(text).__name__}")
-        tokens, feats, hits = document_features(text, self.recognizers, self.feature_options)
+        tokens, feats, hits = document_features(
+            text, self.recognizers, self.feature_options, self._known
+        )
         crf, recall = self._crf_spans(text, tokens, feats)
         direct = [
             Span(h.start, h.end, self.direct[h.source], h.text, h.source, h.score)

@@ -1,0 +1,159 @@
+"""The detector's speed-ups change nothing: recognizer gates and inference-time feature filtering."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from hidekit.text.detector import load_model
+from hidekit.text.features import document_features, sequences
+from hidekit.text.recognizers import RECOGNIZERS, PatternRecognizer, get_recognizers
+from hidekit.text.recognizers.base import _FOLD_EXTRA, _uncased, fold, regex_gate
+from hidekit.text.synth import generate_notes
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PATTERNS = [r for r in RECOGNIZERS.values() if isinstance(r, PatternRecognizer)]
+# characters re.IGNORECASE matches to ASCII letters: swapped in to test the folding of gates
+_SPECIAL = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a", "I": "\u0130\u0131", "S": "\u017f"}
+
+
+def _ungated(rec: PatternRecognizer, text: str):
+    gate, rec._gate = rec._gate, None
+    try:
+        return rec.find(text)
+    finally:
+        rec._gate = gate
+
+
+@pytest.fixture(scope="module")
+def texts() -> list[str]:
+    out = [d.text for d in generate_notes(40, seed=3)]
+    out += [p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "en-dev").glob("*.txt"))[:10]]
+    out += [
+        p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "meddocan").glob("*.txt"))[:10]
+    ]
+    return out
+
+
+def _variants(s: str) -> list[str]:
+    """A matched text in other cases and with characters that only re's case folding equates."""
+    out = [s, s.upper(), s.lower(), s.swapcase(), s.title()]
+    for a, repl in _SPECIAL.items():
+        for r in repl:
+            out.append(s.replace(a, r))
+            out.append(s.upper().replace(a.upper(), r))
+    return out
+
+
+def test_fold_covers_every_character_ignorecase_equates_with_an_ascii_letter():
+    letters = re.compile("[a-z]", re.IGNORECASE)
+    for cp in range(0x110000):
+        ch = chr(cp)
+        if letters.fullmatch(ch):
+            matched = [a for a in "abcdefghijklmnopqrstuvwxyz" if re.fullmatch(a, ch, re.I)]
+            assert len(matched) == 1 and fold(ch) == matched[0], (hex(cp), matched)
+    assert all(len(ch) == 1 for ch in _FOLD_EXTRA.values())
+
+
+def test_uncased_characters_are_matched_only_by_themselves():
+    import _sre
+
+    for cp in range(0x110000):
+        if _uncased(chr(cp)):
+            assert not _sre.unicode_iscased(cp), hex(cp)
+
+
+def test_every_match_passes_its_gate(texts):
+    for rec in PATTERNS:
+        for text in texts:
+            for m in rec._rx.finditer(text):
+                window = text[max(0, m.start() - 60) : m.end() + 10]
+                for v in [text, *_variants(window)]:
+                    # a gate may also require a context word: then only texts with hits count
+                    if rec._rx.search(v) and (not rec.context or _ungated(rec, v)):
+                        assert rec.gate_passes(v), (rec.name, v[:200])
+
+
+def test_gated_recognizers_give_the_same_hits(texts):
+    crafted = [
+        "",
+        "\n\n",
+        "fax",
+        "FAX: 617-555-0100",
+        "\u017fsn 123456789",
+        "Social \u017fecurity: 123456789",
+        "seen 3/4 on 3/4",
+        "Worked as a roofer",
+        "WORKED AS A ROOFER",
+        "In 1999 and \u0130n 2001",
+        "\u0130d: AB-1234",
+        "Dr. José Núñez, MD; Boston, MA 02115",
+        "N\u00ba historia clínica: 1234567 ; NHC 998877",
+        "Edad: 45 años. EDAD 45",
+    ]
+    for rec in PATTERNS:
+        for text in [*texts, *crafted]:
+            assert rec.find(text) == _ungated(rec, text), rec.name
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "yes", "no"),
+    [
+        (r"\b(?:abc|de)f", re.I, ["xx ABCF", "deF"], ["abf", "xyz"]),
+        (r"(?<!\w)foo(?:bar)?", 0, ["foo"], ["Foo", "FOO"]),
+        (r"x(?i:yz)", 0, ["xYZ"], ["XYZ", "xy"]),
+        (r"a{2}b", 0, ["aab"], ["ab", "b"]),
+        (r"(?:ab)+c", re.I, ["ABABC"], ["AC"]),
+        (r"[ab]cd", re.I, ["BCD", "acd"], ["cd"]),
+        (r"zip\s*(\d{5})", re.I, ["ZIP 02115"], ["zi 02115"]),
+        (r"s\d", re.I, ["\u017f1", "S1"], ["x1"]),
+    ],
+)
+def test_gate_on_small_patterns(pattern, flags, yes, no):
+    rx = re.compile(pattern, flags)
+    rec = PatternRecognizer("t", "T", pattern=pattern, flags=flags)
+    assert rec._gate == regex_gate(rx)
+    for text in yes:
+        assert rx.search(text) and rec.gate_passes(text), text
+    for text in no:
+        assert not rx.search(text)
+        assert rec.find(text) == []
+
+
+@pytest.mark.parametrize("name", ["en", "es"])
+def test_filtered_features_are_the_known_subset_and_tag_the_same(name):
+    try:
+        det = load_model(name)
+    except Exception as exc:  # pragma: no cover - a build without shipped models
+        pytest.skip(str(exc))
+    if name == "en":
+        texts = [d.text for d in generate_notes(8, seed=11)]
+    else:
+        texts = [
+            p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "meddocan").glob("*.txt"))
+        ][:6]
+    tagger = det._tagger
+    for text in texts:
+        tokens, full, hits = document_features(text, det.recognizers, det.feature_options)
+        tokens2, kept, hits2 = document_features(
+            text, det.recognizers, det.feature_options, det._known
+        )
+        assert tokens == tokens2 and hits == hits2
+        assert kept == [[x for x in f if x in det._known.attrs] for f in full]
+        for seq in sequences(text, tokens):
+            tags = tagger.tag([full[i] for i in seq])
+            marg = [[tagger.marginal(t, k) for t in tagger.labels()] for k in range(len(seq))]
+            assert tagger.tag([kept[i] for i in seq]) == tags
+            assert [
+                [tagger.marginal(t, k) for t in tagger.labels()] for k in range(len(seq))
+            ] == marg
+
+
+def test_known_features_do_not_change_training_features():
+    text = generate_notes(1, seed=5)[0].text
+    recs = get_recognizers("en")
+    a = document_features(text, recs, {"document": True})
+    b = document_features(text, recs, {"document": True}, None)
+    assert a[1] == b[1]
