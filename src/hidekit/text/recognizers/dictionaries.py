@@ -12,6 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate, compress, count
+from operator import itemgetter
 
 from faker.providers.address import en_US as addr_en
 from faker.providers.address import es_ES as addr_es
@@ -28,6 +30,7 @@ from hidekit.text.recognizers.base import Recognizer, register_recognizer
 from hidekit.text.spans import Span
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+_SPLIT = re.compile(f"({_WORD.pattern})")  # split: text between words, word, text between, …
 
 
 @lru_cache(maxsize=100_000)
@@ -35,13 +38,45 @@ def _key(word: str) -> str:
     return unicodedata.normalize("NFC", word).casefold()
 
 
+class _Words:
+    """The words of a text (as ``_WORD.finditer`` finds them) and the keys of the capitalized
+    ones, computed once per text and shared by every dictionary (only a capitalized word can
+    start a dictionary hit). Built with C-level passes: ``re.split`` and running lengths."""
+
+    __slots__ = ("words", "starts", "ends", "cap_index", "cap_keys", "cap_set", "_lower")
+
+    def __init__(self, text: str):
+        parts = _SPLIT.split(text)
+        bounds = list(accumulate(map(len, parts)))
+        self.words = parts[1::2]
+        self.starts = bounds[0:-1:2]  # where each word starts (the end of the text before it)
+        self.ends = bounds[1::2]
+        self.cap_index = list(compress(count(), map(str.isupper, map(itemgetter(0), self.words))))
+        self.cap_keys = list(map(_key, map(self.words.__getitem__, self.cap_index)))
+        self.cap_set = set(self.cap_keys)
+        self._lower = None
+
+    def capitalized_in(self, keys) -> list[tuple[int, str]]:
+        """(index, key) of the capitalized words whose key is in ``keys`` (a dict or set)."""
+        hits = keys.keys() & self.cap_set if isinstance(keys, dict) else keys & self.cap_set
+        if not hits:
+            return []
+        return list(
+            compress(
+                zip(self.cap_index, self.cap_keys, strict=True),
+                map(hits.__contains__, self.cap_keys),
+            )
+        )
+
+    def lower(self) -> list[str]:
+        if self._lower is None:
+            self._lower = list(map(str.lower, self.words))
+        return self._lower
+
+
 @lru_cache(maxsize=4)
-def _words(text: str):
-    """The words of ``text`` and the (index, key) of the capitalized ones: computed once per text,
-    shared by every dictionary (only a capitalized word can start a dictionary hit)."""
-    words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
-    capitalized = [(i, _key(w[2])) for i, w in enumerate(words) if w[2][0].isupper()]
-    return words, capitalized
+def _words(text: str) -> _Words:
+    return _Words(text)
 
 
 def _names(obj) -> list[str]:
@@ -66,16 +101,17 @@ class DictionaryRecognizer(Recognizer):
         self._first = first
 
     def find(self, text: str) -> list[Span]:
-        words, capitalized = _words(text)
+        w = _words(text)
+        words, starts, ends = w.words, w.starts, w.ends
         found = []
         nxt = 0  # after a hit, the words it covers are not tried again
-        for i, key in capitalized:
+        for i, key in w.capitalized_in(self._first):  # the others start no hit
             if i < nxt:
                 continue
-            n = self._first.get(key, 0)
+            n = self._first[key]
             for size in range(min(n, len(words) - i), 0, -1):
-                s, e = words[i][0], words[i + size - 1][1]
-                joined = " ".join(x[2] for x in words[i : i + size])
+                s, e = starts[i], ends[i + size - 1]
+                joined = " ".join(words[i : i + size])
                 if _key(joined) in self.terms and " ".join(text[s:e].split()) == joined:
                     found.append(Span(s, e, self.label, text[s:e], self.name, self.score))
                     nxt = i + size
@@ -93,12 +129,17 @@ class WordListRecognizer(Recognizer):
     words: frozenset[str] = frozenset()
 
     def find(self, text: str) -> list[Span]:
-        found = []
-        for s, e, w in _words(text)[0]:
-            k = w.lower()
-            if k in self.words or (k[-1:] == "s" and k[:-1] in self.words):
-                found.append(Span(s, e, self.label, w, self.name, self.score))
-        return found
+        w = _words(text)
+        lower = w.lower()
+        known = self.words
+        hits = {k for k in set(lower) if k in known or (k[-1:] == "s" and k[:-1] in known)}
+        if not hits:
+            return []
+        words, starts, ends = w.words, w.starts, w.ends
+        return [
+            Span(starts[i], ends[i], self.label, words[i], self.name, self.score)
+            for i in compress(count(), map(hits.__contains__, lower))
+        ]
 
 
 FIRST_NAMES = {
