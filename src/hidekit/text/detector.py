@@ -41,14 +41,13 @@ import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
 from hidekit.io.atomic import write_bytes_atomic
+from hidekit.text import crf_decode
 from hidekit.text.features import (
     FEATURE_VERSION,
     SUPPORTED_VERSIONS,
     KnownFeatures,
-    document_features,
-    sequences,
 )
-from hidekit.text.recognizers import get_recognizers
+from hidekit.text.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Document, Span
 from hidekit.text.tokenize import Token
 
@@ -163,13 +162,18 @@ class Detector:
             )
             self._deny_rx = re.compile(rf"(?<!\w)(?:{alt})(?!\w)", re.IGNORECASE)
             self._deny_label = {_norm(k): v for k, v in self.deny.items()}
+        # pycrfsuite's tagger: the reference (training, cross-validation and tests tag with it)
         self._tagger = pycrfsuite.Tagger()
         self._tagger.open_inmemory(self.crf_model)
         self.phi_threshold: float | None = config.get("phi_threshold")
-        self._phi_tags = sorted(t for t in self._tagger.labels() if t != "O")
-        # the attributes the CRF has weights for: features outside them are left out at inference
-        # (crfsuite ignores them anyway; the tags and marginals are the same)
-        self._known = _known_features(self.crf_model, self._tagger)
+        # detection decodes with hidekit.text.crf_decode: the same weights, tags and marginals,
+        # features looked up as numbers instead of strings (built once per model in a process)
+        self._decoder = crf_decode.decoder_for(self.crf_model, self.feature_options)
+
+    @property
+    def _known(self) -> KnownFeatures:
+        """The attributes the CRF has weights for (features outside them change nothing)."""
+        return _known_features(self.crf_model, self._tagger)
 
     # ------------------------------------------------------------------ info and storage
     @property
@@ -196,65 +200,18 @@ class Detector:
         return write_bytes_atomic(Path(path), self.to_bytes())
 
     # ------------------------------------------------------------------ detection
-    def _crf_spans(self, text: str, tokens, feats) -> tuple[list[Span], list[Span]]:
-        """The CRF's spans (Viterbi path), and the recall spans: runs of tokens the path tags O
-        although their marginal probability of being PHI is at least ``phi_threshold``."""
-        spans, extra = [], []
-        tagger = self._tagger
-        threshold = self.phi_threshold
-        for seq in sequences(text, tokens):
-            tags = tagger.tag([feats[i] for i in seq])
-            # one pass: runs of B-/I- tags -> spans; confidence = the smallest marginal of the run
-            k, n = 0, len(seq)
-            while k < n:
-                kind, _, label = tags[k].partition("-")
-                if kind not in ("B", "I"):
-                    k += 1
-                    continue
-                j = k + 1
-                while j < n and tags[j] == "I-" + label:
-                    j += 1
-                score = min(tagger.marginal(tags[m], m) for m in range(k, j))
-                s, e = tokens[seq[k]].start, tokens[seq[j - 1]].end
-                spans.append(Span(s, e, label, text[s:e], "crf", round(score, 4)))
-                k = j
-            if threshold is not None:
-                extra.extend(self._recall_spans(text, tokens, seq, tags, threshold))
-        return spans, extra
-
-    def _recall_spans(self, text, tokens, seq, tags, threshold) -> list[Span]:
-        tagger = self._tagger
-        likely = [
-            tags[k] == "O" and 1.0 - tagger.marginal("O", k) >= threshold for k in range(len(seq))
-        ]
-        out = []
-        k = 0
-        while k < len(seq):
-            if not likely[k]:
-                k += 1
-                continue
-            j = k
-            while j < len(seq) and likely[j]:
-                j += 1
-            mass: dict[str, float] = {}
-            for m in range(k, j):
-                for tag in self._phi_tags:
-                    mass[tag[2:]] = mass.get(tag[2:], 0.0) + tagger.marginal(tag, m)
-            label = max(sorted(mass), key=mass.get)
-            score = min(1.0 - tagger.marginal("O", m) for m in range(k, j))
-            s, e = tokens[seq[k]].start, tokens[seq[j - 1]].end
-            out.append(Span(s, e, label, text[s:e], "crf-recall", round(score, 4)))
-            k = j
-        return out
+    def _crf_spans(self, text: str, hits) -> tuple[list[Span], list[Span]]:
+        """The CRF's spans (Viterbi path; score = the smallest marginal of the run's tags), and the
+        recall spans: runs of tokens the path tags O although their marginal probability of being
+        PHI is at least ``phi_threshold`` (label: the most probable one summed over the run)."""
+        return self._decoder.spans(text, hits, self.phi_threshold)
 
     def detect(self, text: str) -> list[Span]:
         """PHI spans of ``text``, sorted and without overlaps (see the module's overlap policy)."""
         if not isinstance(text, str):
             raise InputError(f"detect() needs a str, got {type(text).__name__}")
-        tokens, feats, hits = document_features(
-            text, self.recognizers, self.feature_options, self._known
-        )
-        crf, recall = self._crf_spans(text, tokens, feats)
+        hits = run_recognizers(text, self.recognizers)
+        crf, recall = self._crf_spans(text, hits)
         direct = [
             Span(h.start, h.end, self.direct[h.source], h.text, h.source, h.score)
             for h in hits
@@ -302,6 +259,7 @@ class Detector:
                 out.append(self.detect_document(d))
                 advance(1)
             return out
+        crf_decode.warm_up()  # compile once here: forked workers inherit the compiled code
         state = (self.crf_model, self.config, sorted(self.allow), self.deny)
         results: list[Document] = []
         chunk = max(1, min(16, len(docs) // (n_jobs * 8) or 1))

@@ -10,6 +10,10 @@ document-level features (what the other mentions of a word look like) and word-c
 offline from unlabelled text. Everything that depends only on the word is computed once per
 distinct word (``_word``, cached), which keeps extraction cheap.
 
+At detection, ``hidekit.text.crf_decode`` computes the same features as numbers (attribute ids of
+the trained model) instead of strings: a change here must be mirrored there
+(tests/test_text_crf_decode.py compares the two).
+
 Tokens come from ``hidekit.text.tokenize.tokenize``, refined at case changes inside a word
 ("MartínezNºCol" -> "Martínez", "NºCol") because annotated names are often glued to the next word.
 """
@@ -24,7 +28,7 @@ from functools import lru_cache
 
 from hidekit.text.recognizers import Recognizer, run_recognizers
 from hidekit.text.spans import Span
-from hidekit.text.tokenize import Token, tokenize
+from hidekit.text.tokenize import _TOKEN, Token, tokenize
 
 FEATURE_VERSION = 2  # 2 adds the optional document-level and word-cluster features
 SUPPORTED_VERSIONS = (1, 2)
@@ -50,6 +54,35 @@ def tokens_for(text: str) -> list[Token]:
                 out.append(Token(t.text[prev:c], t.start + prev, t.start + c))
             prev = c
     return out
+
+
+def token_lists(text: str) -> tuple[list[str], list[int], list[int]]:
+    """``tokens_for`` as three lists (texts, starts, ends), without Token objects (detection)."""
+    texts: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    for m in _TOKEN.finditer(text):
+        w = m.group()
+        s, e = m.span()
+        if len(w) < 4 or w.isupper() or w.islower() or w.isdigit():
+            texts.append(w)
+            starts.append(s)
+            ends.append(e)
+            continue
+        cuts = [c.start() for c in _CASE_SPLIT.finditer(w)]
+        if not cuts:
+            texts.append(w)
+            starts.append(s)
+            ends.append(e)
+            continue
+        prev = 0
+        for c in [*cuts, len(w)]:
+            if c > prev:
+                texts.append(w[prev:c])
+                starts.append(s + prev)
+                ends.append(s + c)
+            prev = c
+    return texts, starts, ends
 
 
 def sequences(text: str, tokens: Sequence[Token]) -> list[list[int]]:

@@ -1,0 +1,891 @@
+"""CRF inference without pycrfsuite: the trained weights, our own feature ids, numba decoding.
+
+Training stays on sklearn-crfsuite / pycrfsuite; a saved model's weights are read once per process
+(``decoder_for``) into a dense matrix ``W`` (attributes x labels) and ``T`` (label transitions).
+At inference a token's score for each label is the sum of the ``W`` rows of its features; the
+features are the ones ``hidekit.text.features.document_features`` builds as strings, but here they
+are numbers looked up once per distinct word (``WordTable``) or per document (recognizer hits,
+document-level features), and the per-token assembly, Viterbi and forward-backward marginals run in
+one compiled call per document (``_decode_document``).
+
+The arithmetic follows crfsuite's (crf1d_context.c) step by step: state scores summed in the
+feature order, Viterbi keeping the first best previous label, scaled forward-backward with
+``P(y_t = l | x) = alpha_t(l) beta_t(l) / scale_t``. Tags are therefore the same as pycrfsuite's
+``Tagger.tag`` and marginals agree with ``Tagger.marginal`` to rounding
+(tests/test_text_crf_decode.py checks both, and that the numeric features equal the strings).
+
+Compilation happens once per process, on first use (``warm_up``); compiled code is cached on disk
+when numba finds a writable place (next to this file, ``NUMBA_CACHE_DIR``, or the user cache),
+and compiled without a cache otherwise. ``Detector.detect_documents`` warms up before it starts
+worker processes, so forked workers inherit the compiled code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import struct
+import threading
+from collections.abc import Mapping, Sequence
+
+import numba
+import numpy as np
+
+from hidekit.errors import InputError
+from hidekit.text.features import (
+    _LP,
+    _PAD,
+    _WS_AFTER,
+    _WS_BEFORE,
+    _word,
+    cluster_key,
+    token_lists,
+)
+from hidekit.text.spans import Span
+
+
+def _jit(fn):
+    """``numba.njit`` with an on-disk cache when numba has somewhere to write it."""
+    try:
+        return numba.njit(cache=True, nogil=True)(fn)
+    except Exception:  # no writable cache location (numba raises RuntimeError at decoration)
+        return numba.njit(cache=False, nogil=True)(fn)
+
+
+# --------------------------------------------------------------------------- compiled kernels
+# The word table (WordTable): one row per distinct token text, -1 where the model has no weight.
+_OWN_W = 16  # OWN[w, :]: the word's own features (at most 14), then -1
+# NEAR[w, k, :]: what word w gives a neighbour at offset (-2, -1, +1, +2)[k] ("-1w=...", "-1ss=...")
+# CLUS[w, k, :]: its word-cluster features seen from offset (-1, 0, +1)[k] ("-1c1=...", "-1c2=...")
+# LH, BG, LWID, DFH, DFM1: "lh=<lower>", its id in the word-pair table, the id of its lower-case
+# form (document-level grouping), "dfh=<lower>", "df-1=<lower>"
+# FLAGS bits: 1 the text is in ".!?" (may end a sentence), 2 it starts upper-case, 4 it is a
+# candidate for the document-level features (alphabetic, capitalized, 3 letters or more)
+
+
+@_jit
+def _add_row(S, t, W, a):
+    for j in range(S.shape[1]):
+        S[t, j] += W[a, j]
+
+
+@_jit
+def _bigram(keys, vals, col, nb, a, b):
+    """The attribute id of the word pair (a, b) in column col of vals, or -1."""
+    if a < 0 or b < 0:
+        return -1
+    key = a * nb + b
+    k = np.searchsorted(keys, key)
+    if k < keys.shape[0] and keys[k] == key:
+        return vals[k, col]
+    return -1
+
+
+@_jit
+def _exp_array(x, out):
+    """math.exp (the C library's exp, which crfsuite calls; numpy's differs in the last bit)."""
+    for i in range(x.size):
+        out.flat[i] = math.exp(x.flat[i])
+
+
+@_jit
+def _viterbi(S, s0, s1, T, back, tags):
+    """crfsuite's Viterbi on rows s0:s1 of S; tags[s0:s1] gets the best path, the first best
+    previous label on ties. back: work space, rows s0:s1 used."""
+    L = T.shape[0]
+    prev = np.empty(L)
+    best = np.empty(L)
+    for j in range(L):
+        prev[j] = S[s0, j]
+    for t in range(s0 + 1, s1):
+        # for every label j at once: the best previous label i (ascending i, strict: the first)
+        for j in range(L):
+            best[j] = -1.7976931348623157e308
+            back[t, j] = 0
+        for i in range(L):
+            p = prev[i]
+            for j in range(L):
+                v = p + T[i, j]
+                if best[j] < v:
+                    best[j] = v
+                    back[t, j] = i
+        for j in range(L):
+            prev[j] = best[j] + S[t, j]
+    top = -1.7976931348623157e308
+    last = 0
+    for i in range(L):
+        if top < prev[i]:
+            top = prev[i]
+            last = i
+    tags[s1 - 1] = last
+    for t in range(s1 - 2, s0 - 1, -1):
+        tags[t] = back[t + 1, tags[t + 1]]
+
+
+@_jit
+def _marginals(E, s0, s1, expT, expTT, alpha, beta, scale, P):
+    """crfsuite's scaled forward-backward on rows s0:s1 of E = exp(S); P[s0:s1] gets
+    P(y_t = l | x) = alpha_t(l) beta_t(l) / scale_t, computed in crfsuite's order of operations."""
+    L = expT.shape[0]
+    row = np.empty(L)
+    total = 0.0
+    for j in range(L):
+        alpha[s0, j] = E[s0, j]
+        total += alpha[s0, j]
+    scale[s0] = 1.0 / total if total != 0.0 else 1.0
+    for j in range(L):
+        alpha[s0, j] *= scale[s0]
+    for t in range(s0 + 1, s1):
+        for j in range(L):
+            alpha[t, j] = 0.0
+        for i in range(L):
+            a = alpha[t - 1, i]
+            for j in range(L):
+                alpha[t, j] += a * expT[i, j]
+        total = 0.0
+        for j in range(L):
+            alpha[t, j] *= E[t, j]
+            total += alpha[t, j]
+        scale[t] = 1.0 / total if total != 0.0 else 1.0
+        for j in range(L):
+            alpha[t, j] *= scale[t]
+    for j in range(L):
+        beta[s1 - 1, j] = scale[s1 - 1]
+    for t in range(s1 - 2, s0 - 1, -1):
+        for j in range(L):
+            row[j] = beta[t + 1, j] * E[t + 1, j]
+        # beta[t, i] = sum over j (ascending) of expT[i, j] * row[j], for every i at once
+        for i in range(L):
+            beta[t, i] = 0.0
+        for j in range(L):
+            r = row[j]
+            for i in range(L):
+                beta[t, i] += expTT[j, i] * r
+        for i in range(L):
+            beta[t, i] *= scale[t]
+    for t in range(s0, s1):
+        for j in range(L):
+            P[t, j] = alpha[t, j] * beta[t, j] / scale[t]
+
+
+@_jit
+def _tag_sequences(S, seq_ptr, m, T, expT, expTT, tags, P):
+    """Viterbi tags and marginals of the sequences seq_ptr[k]:seq_ptr[k + 1] (k < m) of S."""
+    n, L = S.shape
+    E = np.empty((n, L))
+    _exp_array(S, E)
+    back = np.empty((n, L), np.int32)
+    alpha = np.empty((n, L))
+    beta = np.empty((n, L))
+    scale = np.empty(n)
+    for k in range(m):
+        s0, s1 = seq_ptr[k], seq_ptr[k + 1]
+        if s1 > s0:
+            _viterbi(S, s0, s1, T, back, tags)
+            _marginals(E, s0, s1, expT, expTT, alpha, beta, scale, P)
+
+
+@_jit
+def _hit_tokens(starts, ends, h_start, h_end):
+    """For each token, the recognizer hits covering it (in hit order) and the token's place in
+    each (0 first, 1 later): a CSR table (ptr, hit, pos). As features._token_features."""
+    n = starts.shape[0]
+    nh = h_start.shape[0]
+    ptr = np.zeros(n + 1, np.int64)
+    first = np.empty(nh, np.int64)
+    for h in range(nh):
+        i = np.searchsorted(starts, h_start[h], side="right") - 1
+        if i < 0:
+            i = 0
+        first[h] = i
+        while i < n and starts[i] < h_end[h]:
+            if ends[i] > h_start[h]:
+                ptr[i + 1] += 1
+            i += 1
+    for i in range(n):
+        ptr[i + 1] += ptr[i]
+    fill = ptr[:n].copy()
+    hit = np.empty(ptr[n], np.int64)
+    pos = np.empty(ptr[n], np.int8)
+    for h in range(nh):
+        i = first[h]
+        p = 0
+        while i < n and starts[i] < h_end[h]:
+            if ends[i] > h_start[h]:
+                hit[fill[i]] = h
+                pos[fill[i]] = p
+                fill[i] += 1
+                p = 1
+            i += 1
+    return ptr, hit, pos
+
+
+@_jit
+def _document_level(wids, gc, lwid, dfh, dfm1, flags, ptr, hit, h_lab, dn, dfm1_pad, drl):
+    """features._document_level as ids: per token (n, 3 + labels), -1 where nothing.
+
+    Mentions are grouped by lower-case form; each gets the group's "dn=", "dfh=", "df-1=" and,
+    in label-name order, "drl=" for the recognizer labels covering the group's *other* mentions.
+    """
+    n = wids.shape[0]
+    nlab = drl.shape[0]
+    out = np.full((n, 3 + nlab), -1, np.int32)
+    line_head = np.empty(n, np.int64)
+    h = 0
+    ne = 0
+    for i in range(n):
+        if gc[i] == 0:
+            h = i
+        line_head[i] = h
+        if flags[wids[i]] & 4:
+            ne += 1
+    el = np.empty(ne, np.int64)
+    keys = np.empty(ne, np.int64)
+    ne = 0
+    for i in range(n):
+        if flags[wids[i]] & 4:
+            el[ne] = i
+            keys[ne] = lwid[wids[i]]
+            ne += 1
+    order = np.argsort(keys, kind="mergesort")
+    counts = np.zeros(max(nlab, 1), np.int64)
+    mark = np.zeros(max(nlab, 1), np.bool_)
+    g0 = 0
+    while g0 < ne:
+        g1 = g0 + 1
+        while g1 < ne and keys[order[g1]] == keys[order[g0]]:
+            g1 += 1
+        first = el[order[g0]]
+        c0 = dn[min(g1 - g0, 3) - 1]
+        c1 = dfh[wids[line_head[first]]] if gc[first] != 0 else -1
+        c2 = dfm1[wids[first - 1]] if first > 0 else dfm1_pad
+        counts[:] = 0
+        for q in range(g0, g1):
+            j = el[order[q]]
+            for e in range(ptr[j], ptr[j + 1]):
+                lab = h_lab[hit[e]]
+                if lab >= 0 and not mark[lab]:
+                    mark[lab] = True
+                    counts[lab] += 1
+            for e in range(ptr[j], ptr[j + 1]):
+                lab = h_lab[hit[e]]
+                if lab >= 0:
+                    mark[lab] = False
+        for q in range(g0, g1):
+            j = el[order[q]]
+            out[j, 0] = c0
+            out[j, 1] = c1
+            out[j, 2] = c2
+            for e in range(ptr[j], ptr[j + 1]):
+                lab = h_lab[hit[e]]
+                if lab >= 0:
+                    mark[lab] = True
+            k = 3
+            for lab in range(nlab):
+                if counts[lab] > (1 if mark[lab] else 0):
+                    out[j, k] = drl[lab]
+                    k += 1
+            for e in range(ptr[j], ptr[j + 1]):
+                lab = h_lab[hit[e]]
+                if lab >= 0:
+                    mark[lab] = False
+        g0 = g1
+    return out
+
+
+@_jit
+def _state_scores(model, words, wids, starts, ends, nl, h_start, h_end, h_ids, h_lab, S, gc):
+    """Per-token label scores, adding the W rows in the order in which
+    features.document_features lists the features (so the sums are crfsuite's to the bit).
+
+    Also fills gc (0 newline, 1 space, 2 nothing between token i-1 and i; gc[0] = gc[n] = 0).
+    """
+    W = model[0]
+    ws_b, ws_a, lp, pad = model[3], model[4], model[5], model[6]
+    bg_keys, bg_vals, nb = model[7], model[8], model[9]
+    dn, dfm1_pad, drl = model[10], model[11], model[12]
+    document, clusters = model[13], model[14]
+    own, near, lh, bg, clus, flags, lwid, dfh, dfm1 = words
+    n = wids.shape[0]
+    # whitespace classes: does a newline lie between the end of token i-1 and the start of token i?
+    gc[0] = 0
+    gc[n] = 0
+    q = 0
+    for i in range(1, n):
+        while q < nl.shape[0] and nl[q] < ends[i - 1]:
+            q += 1
+        if q < nl.shape[0] and nl[q] < starts[i]:
+            gc[i] = 0
+        elif starts[i] == ends[i - 1]:
+            gc[i] = 2
+        else:
+            gc[i] = 1
+    ptr, hit, hpos = _hit_tokens(starts, ends, h_start, h_end)
+    if document:
+        doc = _document_level(wids, gc, lwid, dfh, dfm1, flags, ptr, hit, h_lab, dn, dfm1_pad, drl)
+    else:
+        doc = np.empty((n, 0), np.int32)
+    head = -1
+    pos = 0
+    for i in range(n):
+        w = wids[i]
+        if gc[i] == 0:
+            head = w
+            pos = 0
+        for k in range(own.shape[1]):
+            a = own[w, k]
+            if a < 0:
+                break
+            _add_row(S, i, W, a)
+        if ws_b[gc[i]] >= 0:
+            _add_row(S, i, W, ws_b[gc[i]])
+        if ws_a[gc[i + 1]] >= 0:
+            _add_row(S, i, W, ws_a[gc[i + 1]])
+        a = lp[pos if pos < 4 else 4]
+        if a >= 0:
+            _add_row(S, i, W, a)
+        if pos and lh[head] >= 0:
+            _add_row(S, i, W, lh[head])
+        pos += 1
+        for k in range(4):
+            j = i + (-2, -1, 1, 2)[k]
+            if 0 <= j < n:
+                for r in range(near.shape[2]):
+                    a = near[wids[j], k, r]
+                    if a >= 0:
+                        _add_row(S, i, W, a)
+            elif pad[k] >= 0:
+                _add_row(S, i, W, pad[k])
+        if i > 0:
+            a = _bigram(bg_keys, bg_vals, 0, nb, bg[wids[i - 1]], bg[w])
+            if a >= 0:
+                _add_row(S, i, W, a)
+        if i + 1 < n:
+            a = _bigram(bg_keys, bg_vals, 1, nb, bg[w], bg[wids[i + 1]])
+            if a >= 0:
+                _add_row(S, i, W, a)
+        # recognizer hits: "r=", "rl=" of the token's, "-1rl=" / "1rl=" of its neighbours'
+        for e in range(ptr[i], ptr[i + 1]):
+            for c in range(2):
+                a = h_ids[hit[e], hpos[e], c]
+                if a >= 0:
+                    _add_row(S, i, W, a)
+        if i > 0:
+            for e in range(ptr[i - 1], ptr[i]):
+                a = h_ids[hit[e], hpos[e], 2]
+                if a >= 0:
+                    _add_row(S, i, W, a)
+        if i + 1 < n:
+            for e in range(ptr[i + 1], ptr[i + 2]):
+                a = h_ids[hit[e], hpos[e], 3]
+                if a >= 0:
+                    _add_row(S, i, W, a)
+        for k in range(doc.shape[1]):
+            a = doc[i, k]
+            if a >= 0:
+                _add_row(S, i, W, a)
+        if clusters:
+            for k in range(3):
+                j = i + k - 1
+                if 0 <= j < n:
+                    for r in range(clus.shape[2]):
+                        a = clus[wids[j], k, r]
+                        if a >= 0:
+                            _add_row(S, i, W, a)
+
+
+@_jit
+def _sequences(wids, gc, flags, seq_ptr):
+    """features.sequences: a newline ends a CRF sequence; one longer than 40 tokens is also cut
+    before a capitalized token that follows ".", "!" or "?" and a space. Returns their number."""
+    n = wids.shape[0]
+    m = 0
+    cur = 0
+    for i in range(n):
+        if cur and (
+            gc[i] == 0
+            or (
+                (flags[wids[i - 1]] & 1) != 0
+                and gc[i] != 2
+                and cur > 40
+                and (flags[wids[i]] & 2) != 0
+            )
+        ):
+            seq_ptr[m] = i - cur
+            m += 1
+            cur = 0
+        cur += 1
+    if cur:
+        seq_ptr[m] = n - cur
+        m += 1
+    seq_ptr[m] = n
+    return m
+
+
+@_jit
+def _decode_document(model, words, wids, starts, ends, nl, h_start, h_end, h_ids, h_lab,
+                     recall, threshold):  # fmt: skip
+    """Scores, tags, marginals and spans of one document.
+
+    CRF spans: runs of a B-/I- tag and the I- tags of its label; score = the smallest marginal of
+    the run's tags. Recall spans (with ``recall``): runs of O tags whose PHI probability 1 - P(O)
+    reaches ``threshold``; label = the one with most marginal mass summed over the run (tags in
+    name order, first of the labels in name order on ties); score = the smallest 1 - P(O).
+    Returns, for each kind, (first token, last token) pairs, label indices and scores.
+    """
+    W, T, expT, expTT = model[0], model[1], model[2], model[22]
+    tag_kind, tag_ent, ent_itag, o_tag = model[15], model[16], model[17], model[18]
+    phi_order, phi_ent, n_rent = model[19], model[20], model[21]
+    flags = words[5]
+    n = wids.shape[0]
+    L = W.shape[1]
+    S = np.zeros((n, L))
+    gc = np.empty(n + 1, np.int8)
+    _state_scores(model, words, wids, starts, ends, nl, h_start, h_end, h_ids, h_lab, S, gc)
+    seq_ptr = np.empty(n + 1, np.int64)
+    m = _sequences(wids, gc, flags, seq_ptr)
+    tags = np.zeros(n, np.int32)
+    P = np.empty((n, L))
+    _tag_sequences(S, seq_ptr, m, T, expT, expTT, tags, P)
+    out_tok = np.empty((n, 2), np.int64)
+    out_lab = np.empty(n, np.int32)
+    out_score = np.empty(n)
+    rec_tok = np.empty((n, 2), np.int64)
+    rec_lab = np.empty(n, np.int32)
+    rec_score = np.empty(n)
+    n_out = 0
+    n_rec = 0
+    mass = np.zeros(max(n_rent, 1))
+    pho = np.zeros(n)  # 1 - P(O), for tokens tagged O
+    likely = np.zeros(n, np.bool_)
+    if recall and o_tag >= 0:
+        for t in range(n):
+            if tags[t] == o_tag:
+                pho[t] = 1.0 - P[t, o_tag]
+                likely[t] = pho[t] >= threshold
+    for q in range(m):
+        s0, s1 = seq_ptr[q], seq_ptr[q + 1]
+        k = s0
+        while k < s1:
+            if tag_kind[tags[k]] == 0:
+                k += 1
+                continue
+            e = tag_ent[tags[k]]
+            it = ent_itag[e]
+            j = k + 1
+            while j < s1 and tags[j] == it:
+                j += 1
+            score = P[k, tags[k]]
+            for r in range(k + 1, j):
+                if P[r, tags[r]] < score:
+                    score = P[r, tags[r]]
+            out_tok[n_out, 0] = k
+            out_tok[n_out, 1] = j - 1
+            out_lab[n_out] = e
+            out_score[n_out] = score
+            n_out += 1
+            k = j
+        k = s0
+        while k < s1:
+            if not likely[k]:
+                k += 1
+                continue
+            j = k
+            while j < s1 and likely[j]:
+                j += 1
+            mass[:] = 0.0
+            for r in range(k, j):
+                for z in range(phi_order.shape[0]):
+                    mass[phi_ent[z]] += P[r, phi_order[z]]
+            best = 0
+            for e in range(1, n_rent):
+                if mass[e] > mass[best]:
+                    best = e
+            score = pho[k]
+            for r in range(k + 1, j):
+                if pho[r] < score:
+                    score = pho[r]
+            rec_tok[n_rec, 0] = k
+            rec_tok[n_rec, 1] = j - 1
+            rec_lab[n_rec] = best
+            rec_score[n_rec] = score
+            n_rec += 1
+            k = j
+    return (
+        out_tok[:n_out], out_lab[:n_out], out_score[:n_out],
+        rec_tok[:n_rec], rec_lab[:n_rec], rec_score[:n_rec],
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- the model
+def read_crfsuite(crf_model: bytes) -> tuple[list[str], list[str], np.ndarray]:
+    """Labels, attributes and features of a crfsuite model file (crf1d format, "lCRF"/"FOMC").
+
+    The features come back as a structured array (type 0 state: attribute -> label, type 1
+    transition: label -> label; weight). The weights are read from the binary: pycrfsuite's
+    ``Tagger.info()`` prints them with six decimals.
+    """
+    b = crf_model
+    try:
+        if b[:4] != b"lCRF" or b[8:12] != b"FOMC":
+            raise ValueError("not a crfsuite CRF1d model")
+        off_feat, off_labels, off_attrs = struct.unpack_from("<III", b, 28)
+        if b[off_feat : off_feat + 4] != b"FEAT":
+            raise ValueError("no feature chunk")
+        (num,) = struct.unpack_from("<I", b, off_feat + 8)
+        feats = np.frombuffer(b, _FEATURE, count=num, offset=off_feat + 12)
+        labels, attrs = _cqdb(b, off_labels), _cqdb(b, off_attrs)
+    except (ValueError, struct.error, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the CRF weights ({exc})") from exc
+    return labels, attrs, feats
+
+
+_FEATURE = np.dtype([("type", "<u4"), ("src", "<u4"), ("dst", "<u4"), ("weight", "<f8")])
+
+
+def _cqdb(b: bytes, off: int) -> list[str]:
+    """The strings of a crfsuite constant database, by id (its backward array)."""
+    if b[off : off + 4] != b"CQDB":
+        raise ValueError("no string database")
+    n, bwd = struct.unpack_from("<II", b, off + 16)
+    out = []
+    for k, r in enumerate(struct.unpack_from(f"<{n}I", b, off + bwd)):
+        rid, size = struct.unpack_from("<II", b, off + r)
+        if rid != k:
+            raise ValueError("string database out of order")
+        out.append(b[off + r + 8 : off + r + 7 + size].decode("utf-8"))
+    return out
+
+
+class CrfWeights:
+    """A crfsuite model's labels, attributes (those with a weight) and weights as dense arrays."""
+
+    def __init__(self, labels: list[str], attrs: list[str], W: np.ndarray, T: np.ndarray):
+        self.labels = list(labels)
+        self.attr: dict[str, int] = {a: k for k, a in enumerate(attrs)}
+        self.W = np.ascontiguousarray(W, dtype=np.float64)
+        self.T = np.ascontiguousarray(T, dtype=np.float64)
+        self.expT = np.empty_like(self.T)
+        _exp_array(self.T, self.expT)
+        self.expTT = np.ascontiguousarray(self.expT.T)
+
+    @classmethod
+    def from_model(cls, crf_model: bytes) -> CrfWeights:
+        labels, attrs, feats = read_crfsuite(crf_model)
+        L = len(labels)
+        state = feats[feats["type"] == 0]
+        trans = feats[feats["type"] == 1]
+        # only attributes that carry a weight get a row
+        used, rows = np.unique(state["src"].astype(np.int64), return_inverse=True)
+        W = np.zeros((len(used), L))
+        W[rows, state["dst"].astype(np.int64)] = state["weight"]
+        T = np.zeros((L, L))
+        T[trans["src"].astype(np.int64), trans["dst"].astype(np.int64)] = trans["weight"]
+        return cls(labels, [attrs[a] for a in used.tolist()], W, T)
+
+    def state_scores(self, feats: Sequence[Sequence[str]]) -> np.ndarray:
+        """Label scores of tokens given as lists of feature strings (unknown strings ignored)."""
+        S = np.zeros((len(feats), len(self.labels)))
+        get = self.attr.get
+        for t, f in enumerate(feats):
+            for x in f:
+                a = get(x)
+                if a is not None:
+                    S[t] += self.W[a]
+        return S
+
+    def tag(self, feats: Sequence[Sequence[str]]) -> tuple[list[str], np.ndarray]:
+        """Viterbi tags and the marginals P[t, label index] of one sequence of feature lists."""
+        S = self.state_scores(feats)
+        tags = np.zeros(len(feats), np.int32)
+        P = np.zeros_like(S)
+        _tag_sequences(
+            S, np.array([0, len(feats)], np.int64), 1, self.T, self.expT, self.expTT, tags, P
+        )
+        return [self.labels[k] for k in tags], P
+
+
+class WordTable:
+    """Per distinct token text, the attribute ids of everything that depends only on the text
+    (see the column notes above the kernels). Rows are added as words are met; past ``limit``
+    words the table starts afresh. One table per model and feature options (``decoder_for``).
+    """
+
+    _COLUMNS = ("own", "near", "lh", "bg", "clus", "flags", "lwid", "dfh", "dfm1")
+
+    def __init__(self, attr: Mapping[str, int], clusters: Mapping[str, str] | None, limit: int):
+        self.attr = attr
+        self.clusters = clusters or None
+        self.limit = limit
+        self.lock = threading.Lock()
+        self.reset()
+
+    def reset(self, cap: int = 1024) -> None:
+        self.index: dict[str, int] = {}
+        self.lower_ids: dict[str, int] = {}
+        self.own = np.full((cap, _OWN_W), -1, np.int32)
+        self.near = np.full((cap, 4, 2), -1, np.int32)
+        self.lh = np.full(cap, -1, np.int32)
+        self.bg = np.full(cap, -1, np.int32)
+        self.clus = np.full((cap, 3, 2), -1, np.int32)
+        self.flags = np.zeros(cap, np.int8)
+        self.lwid = np.full(cap, -1, np.int64)
+        self.dfh = np.full(cap, -1, np.int32)
+        self.dfm1 = np.full(cap, -1, np.int32)
+
+    def arrays(self) -> tuple:
+        return tuple(getattr(self, c) for c in self._COLUMNS)
+
+    def _grow(self) -> None:
+        cap = 2 * self.own.shape[0]
+        for name in self._COLUMNS:
+            old = getattr(self, name)
+            new = np.full((cap, *old.shape[1:]), 0 if name == "flags" else -1, old.dtype)
+            new[: old.shape[0]] = old
+            setattr(self, name, new)
+
+    def add(self, w: str, bigram_words: Mapping[str, int]) -> int:
+        """The row of token text ``w`` (features._word and the parts of the other features that
+        depend only on the word); call with ``lock`` held."""
+        k = len(self.index)
+        if k == self.own.shape[0]:
+            self._grow()
+        get = self.attr.get
+        lw, _, own, near = _word(w)
+        ids = [a for x in own if (a := get(x)) is not None]
+        self.own[k, : len(ids)] = ids
+        for d, pair in enumerate(near):
+            ids = [a for x in pair if (a := get(x)) is not None]
+            self.near[k, d, : len(ids)] = ids
+        self.lh[k] = get("lh=" + lw, -1)
+        self.bg[k] = bigram_words.get(lw, -1)
+        if self.clusters is not None:
+            cid = self.clusters.get(cluster_key(lw))
+            if cid:
+                coarse, fine = cid.split(":")
+                for d in (-1, 0, 1):
+                    ids = [
+                        a for x in (f"{d}c1={coarse}", f"{d}c2={fine}") if (a := get(x)) is not None
+                    ]
+                    self.clus[k, d + 1, : len(ids)] = ids
+        eligible = len(w) >= 3 and w[0].isupper() and w.isalpha()
+        self.flags[k] = (1 if w in ".!?" else 0) | (2 if w[:1].isupper() else 0) | 4 * eligible
+        self.lwid[k] = self.lower_ids.setdefault(lw, len(self.lower_ids))
+        self.dfh[k] = get("dfh=" + lw, -1)
+        self.dfm1[k] = get("df-1=" + lw, -1)
+        self.index[w] = k
+        return k
+
+
+class CrfDecoder:
+    """Detection-time CRF for one model: feature ids, Viterbi spans and recall spans."""
+
+    def __init__(self, weights: CrfWeights, options: Mapping | None = None, word_limit=100_000):
+        self.weights = wt = weights
+        options = dict(options or {})
+        document = bool(options.get("document"))
+        clusters = bool(options.get("clusters"))
+        get = wt.attr.get
+        bg_words, nb, bg_keys, bg_vals = _bigrams(wt.attr)
+        self._bg_words = bg_words
+        # labels the "drl=" features name, in name order
+        self._drl_labels = sorted(a[4:] for a in wt.attr if a.startswith("drl="))
+        self._drl_index = {x: k for k, x in enumerate(self._drl_labels)}
+        self.words = WordTable(wt.attr, options.get("clusters") if clusters else None, word_limit)
+        self._hits: dict[tuple[str, str], tuple[tuple, int]] = {}
+        # tags: kind (0 other, 1 B-, 2 I-) and label; spans' label names
+        labels = wt.labels
+        names = sorted({t.partition("-")[2] for t in labels if t.partition("-")[0] in ("B", "I")})
+        self.span_labels = names
+        ent = {x: k for k, x in enumerate(names)}
+        tag_kind = np.zeros(len(labels), np.int8)
+        tag_ent = np.zeros(len(labels), np.int32)
+        ent_itag = np.full(max(len(names), 1), -1, np.int32)
+        for k, t in enumerate(labels):
+            kind, _, lab = t.partition("-")
+            if kind in ("B", "I"):
+                tag_kind[k] = 1 if kind == "B" else 2
+                tag_ent[k] = ent[lab]
+                if kind == "I":
+                    ent_itag[ent[lab]] = k
+        phi = sorted(t for t in labels if t != "O")
+        self.recall_labels = sorted({t[2:] for t in phi})
+        rent = {x: k for k, x in enumerate(self.recall_labels)}
+
+        def ids(keys):
+            return np.array([get(x, -1) for x in keys], np.int32)
+
+        self.model = (
+            wt.W, wt.T, wt.expT,
+            ids(_WS_BEFORE[k] for k in ("nl", "sp", "no")),
+            ids(_WS_AFTER[k] for k in ("nl", "sp", "no")),
+            ids(_LP), ids(_PAD[d] for d in (-2, -1, 1, 2)),
+            bg_keys, bg_vals, nb,
+            ids(f"dn={k}" for k in (1, 2, 3)), get("df-1=<pad>", -1),
+            ids(f"drl={x}" for x in self._drl_labels),
+            document, clusters,
+            tag_kind, tag_ent, ent_itag, labels.index("O") if "O" in labels else -1,
+            np.array([labels.index(t) for t in phi], np.int32),
+            np.array([rent[t[2:]] for t in phi], np.int32), len(self.recall_labels),
+            wt.expTT,
+        )  # fmt: skip
+
+    def _hit_ids(self, source: str, label: str) -> tuple[tuple, int]:
+        """A hit's feature ids by place (B, I): "r=", "rl=", "-1rl=", "1rl="; its "drl=" index."""
+        get = self.weights.attr.get
+        got = (
+            tuple(
+                tuple(
+                    get(x, -1)
+                    for x in (
+                        f"r={source}:{p}",
+                        f"rl={label}:{p}",
+                        f"-1rl={label}:{p}",
+                        f"1rl={label}:{p}",
+                    )
+                )
+                for p in "BI"
+            ),
+            self._drl_index.get(label, -1),
+        )
+        if len(self._hits) < 10_000:
+            self._hits[(source, label)] = got
+        return got
+
+    def _arguments(self, text: str, hits: Sequence[Span], tokens=None):
+        """The token lists and the kernels' per-document arguments."""
+        words_, starts, ends = token_lists(text) if tokens is None else tokens
+        n = len(words_)
+        table = self.words
+        with table.lock:
+            if len(table.index) + n > table.limit:
+                table.reset()
+            index = table.index
+            wl = list(map(index.get, words_))
+            if None in wl:
+                for k, w in enumerate(wl):
+                    if w is None:
+                        t = words_[k]
+                        w = index.get(t)
+                        wl[k] = w if w is not None else table.add(t, self._bg_words)
+            tables = table.arrays()
+        nl = [m.start() for m in _NL.finditer(text)] if "\n" in text else ()
+        cache = self._hits
+        hs, he, hid, hl = [], [], [], []
+        for h in hits:
+            got = cache.get((h.source, h.label)) or self._hit_ids(h.source, h.label)
+            hs.append(h.start)
+            he.append(h.end)
+            hid.append(got[0])
+            hl.append(got[1])
+        args = (
+            self.model, tables, np.array(wl, np.int64), np.array(starts, np.int64),
+            np.array(ends, np.int64), np.array(nl, np.int64), np.array(hs, np.int64),
+            np.array(he, np.int64), np.array(hid, np.int32).reshape(len(hid), 2, 4),
+            np.array(hl, np.int32),
+        )  # fmt: skip
+        return starts, ends, args
+
+    def spans(
+        self,
+        text: str,
+        hits: Sequence[Span],
+        threshold: float | None,
+        tokens: tuple[list[str], list[int], list[int]] | None = None,
+    ) -> tuple[list[Span], list[Span]]:
+        """The CRF's spans (Viterbi path) and, with a threshold, the recall spans of ``text``.
+
+        ``hits``: the recognizers' hits on ``text``; ``tokens``: ``features.token_lists(text)``
+        when the caller has it already.
+        """
+        if not text:
+            return [], []
+        starts, ends, args = self._arguments(text, hits, tokens)
+        if not starts:
+            return [], []
+        recall = threshold is not None
+        out = _decode_document(*args, recall, float(threshold) if recall else 0.0)
+        crf = _make_spans(text, starts, ends, out[0], out[1], out[2], self.span_labels, "crf")
+        extra = _make_spans(
+            text, starts, ends, out[3], out[4], out[5], self.recall_labels, "crf-recall"
+        )
+        return crf, extra
+
+    def scores(self, text: str, hits: Sequence[Span]) -> tuple[np.ndarray, list[list[int]]]:
+        """The per-token label scores (tokens x ``weights.labels``) and the CRF sequences (token
+        indices) that ``spans`` decodes: for tests, to compare with the string features."""
+        starts, _, args = self._arguments(text, hits)
+        n = len(starts)
+        S = np.zeros((n, len(self.weights.labels)))
+        gc = np.empty(n + 1, np.int8)
+        _state_scores(*args, S, gc)
+        seq_ptr = np.empty(n + 1, np.int64)
+        m = _sequences(args[2], gc, args[1][5], seq_ptr)
+        return S, [list(range(seq_ptr[k], seq_ptr[k + 1])) for k in range(m)]
+
+
+def _make_spans(text, starts, ends, tok, lab, score, names, source) -> list[Span]:
+    out = []
+    for (a, b), k, x in zip(tok.tolist(), lab.tolist(), score.tolist(), strict=True):
+        s, e = starts[a], ends[b]
+        out.append(Span(s, e, names[k], text[s:e], source, round(x, 4)))
+    return out
+
+
+def _bigrams(attr: Mapping[str, int]):
+    """Word-pair features ("-1w|w=a|b", "w|+1w=a|b") as a sorted table of pair keys: the words'
+    ids, their number, the keys (a * number + b) and per key the two attribute ids (or -1)."""
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for s, a in attr.items():
+        for col, prefix in enumerate(("-1w|w=", "w|+1w=")):
+            if s.startswith(prefix):
+                rest = s[len(prefix) :]
+                # a word may itself be "|": register every split (each one gives back s)
+                for p, ch in enumerate(rest):
+                    if ch == "|":
+                        pairs.setdefault((rest[:p], rest[p + 1 :]), [-1, -1])[col] = a
+    words: dict[str, int] = {}
+    for a, b in pairs:
+        words.setdefault(a, len(words))
+        words.setdefault(b, len(words))
+    nb = max(len(words), 1)
+    keyed = sorted((words[a] * nb + words[b], v) for (a, b), v in pairs.items())
+    keys = np.array([k for k, _ in keyed], np.int64)
+    vals = np.array([v for _, v in keyed], np.int32).reshape(len(keyed), 2)
+    return words, nb, keys, vals
+
+
+_NL = re.compile("\n")
+_DECODERS: dict[str, CrfDecoder] = {}
+_LOCK = threading.Lock()
+
+
+def decoder_for(crf_model: bytes, options: Mapping | None = None) -> CrfDecoder:
+    """The decoder of a model, built once per process (worker processes inherit it)."""
+    h = hashlib.blake2b(crf_model, digest_size=16)
+    h.update(json.dumps(options or {}, sort_keys=True, ensure_ascii=False).encode())
+    key = h.hexdigest()
+    with _LOCK:
+        dec = _DECODERS.get(key)
+        if dec is None:
+            if len(_DECODERS) >= 4:
+                _DECODERS.clear()
+            dec = _DECODERS[key] = CrfDecoder(CrfWeights.from_model(crf_model), options)
+    return dec
+
+
+_WARM = False
+
+
+def warm_up() -> None:
+    """Compile the kernels now (or load them from numba's cache): once per process."""
+    global _WARM
+    if not _WARM:
+        attrs = ["b", "w=ab", "drl=X", "r=x:B", "-1w|w=ab|abc", "0c1=1", "lh=ab", "dn=2"]
+        rng = np.random.default_rng(0)
+        weights = CrfWeights(["O", "B-X", "I-X"], attrs, rng.normal(size=(8, 3)), np.zeros((3, 3)))
+        dec = CrfDecoder(weights, {"document": True, "clusters": {"ab": "1:2"}})
+        dec.spans("Ab Abc.\nAbc ab", [Span(0, 2, "X", "Ab", "x")], 0.5)
+        _WARM = True
