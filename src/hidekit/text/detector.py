@@ -18,12 +18,18 @@ their own ("direct" recognizers: during training, a recognizer whose exact hits 
 label at least 90% of the time is mapped to that label), (4) "fill" recognizers of a recall-first
 model (their hits overlapped gold PHI at least ``fill_precision`` of the time in training), (5) when
 the model sets ``phi_threshold``, runs of tokens the CRF tagged O whose marginal probability of
-being PHI reaches it. A candidate is kept only if it overlaps no span
+being PHI reaches it and that look like PHI on their face (``boundaries.plausible_recall``: no
+lone acronyms, no lower-case words except occupations). A candidate is kept only if it overlaps no span
 kept before it; within one source, higher score first, then longer, then earlier. The allow-list
 removes any candidate (other than a deny-list term) whose text equals an allowed term
 (case-insensitive, whitespace collapsed), before overlaps are resolved. One boundary repair comes
 first: CRF spans lying strictly inside a direct recognizer's hit of the same label (and no other
-CRF span touching that hit) give way to the hit (``widen_to_direct``).
+CRF span touching that hit) give way to the hit (``widen_to_direct``). The repairs of
+``hidekit.text.boundaries`` come last, from the annotation conventions: languages are dropped,
+lower-case names are dropped in a normally capitalized text, names run together are split
+(quotes, brackets, "+", " - ", table gaps), an age keeps its number ("72" of "72M"), and titles,
+roles, credentials and stray lower-case words leave the edges of name-like spans. They only
+shrink, split or drop spans, and run for English models only (``language == "en"``).
 """
 
 from __future__ import annotations
@@ -42,6 +48,14 @@ import pycrfsuite
 from hidekit.errors import InputError, OptionError
 from hidekit.io.atomic import write_bytes_atomic
 from hidekit.text import crf_decode
+from hidekit.text.boundaries import (
+    drop_languages,
+    drop_lowercase_names,
+    plausible_recall,
+    split_names,
+    trim_age,
+    trim_edges,
+)
 from hidekit.text.features import (
     FEATURE_VERSION,
     SUPPORTED_VERSIONS,
@@ -236,12 +250,17 @@ class Detector:
                     )
                 )
         crf = widen_to_direct(crf, direct)
+        recall = [r for r in recall if plausible_recall(r)]
         if self.allow:
             crf = [s for s in crf if _norm(s.text) not in self.allow]
             direct = [s for s in direct if _norm(s.text) not in self.allow]
             fill = [s for s in fill if _norm(s.text) not in self.allow]
             recall = [s for s in recall if _norm(s.text) not in self.allow]
-        return resolve_overlaps([deny, crf, direct, fill, recall])
+        spans = resolve_overlaps([deny, crf, direct, fill, recall])
+        if self.language != "en":
+            return spans
+        spans = drop_lowercase_names(text, drop_languages(spans))
+        return trim_edges(trim_age(split_names(spans)))
 
     def detect_document(self, doc: Document) -> Document:
         return doc.with_spans(self.detect(doc.text))

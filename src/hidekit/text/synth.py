@@ -37,7 +37,7 @@ from faker import Faker
 
 from hidekit.errors import OptionError
 from hidekit.text import synth_world as W
-from hidekit.text.recognizers.patterns import COMMON_OCCUPATIONS
+from hidekit.text.recognizers.patterns import COMMON_OCCUPATIONS, INFORMAL_OCCUPATIONS
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import DATE_FORMATS, HOSPITAL_FORMS, format_date, us_places
 
@@ -87,6 +87,7 @@ NOTE_TYPES = (
     "letter",
     "gp_referral",
     "signout",
+    "thread",
     "home_health",
     "registration",
     "lab",
@@ -385,6 +386,8 @@ TRAVEL = [
 ORG_FORMS = [
     "{company}",
     "{company}",
+    "{place_org}",
+    "{place_org}",
     "{city} Public Schools",
     "the {city} Fire Department",
     "{last} Elementary School",
@@ -562,7 +565,10 @@ def _profession(fake: Faker) -> str:
     """Faker's job titles read "Engineer, civil (contracting)"; notes say "civil engineer".
     Four times in ten an everyday occupation instead ("roofer", "bus driver"): Faker's titles are
     mostly white-collar, and notes written by people mention trades and services as often."""
-    if fake.random.random() < 0.4:
+    r = fake.random.random()
+    if r < 0.15:
+        return fake.random.choice(INFORMAL_OCCUPATIONS)
+    if r < 0.45:
         return fake.random.choice(COMMON_OCCUPATIONS)
     job = re.sub(r"\s*\(.*?\)", "", fake.job()).strip()
     if ", " in job:
@@ -582,7 +588,10 @@ def _country(rng: random.Random) -> str:
 
 
 def _hospital(fake: Faker, rng: random.Random, city: str) -> str:
-    forms = W.BARE_CARE_FORMS if rng.random() < 0.3 else HOSPITAL_FORMS
+    r = rng.random()
+    if r < 0.15:
+        return rng.choice(W.PLACE_CARE_FORMS).format(place=W.place_name(rng))
+    forms = W.BARE_CARE_FORMS if r < 0.4 else HOSPITAL_FORMS
     return rng.choice(forms).format(
         city=city or fake.city(),
         last=fake.last_name(),
@@ -818,6 +827,28 @@ WRITTEN_DATE_FORMATS = tuple(
     dict.fromkeys([f for f, _ in US_FORMATS + DAY_FIRST_FORMATS] + INFORMAL_FORMATS)
 )
 WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MONTH_ABBR = [
+    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"],
+    ["Jan", "Feb", "Mar", "Apr", "May", "June", "July", "Aug", "Sep", "Oct", "Nov", "Dec"],
+]
+# holidays name a day: DATE under the annotation conventions
+HOLIDAYS = [
+    "Christmas", "Christmas Day", "Christmas Eve", "Xmas", "Xmas day", "Boxing Day", "Easter",
+    "Easter Sunday", "Good Friday", "Thanksgiving", "New Year's Day", "New Year's Eve", "Hogmanay",
+    "Labor Day", "Memorial Day", "4th of July", "Halloween", "St Patrick's Day", "Anzac Day",
+    "Canada Day", "Waitangi Day", "Diwali", "Eid",
+]
+DECADE_WORDS = [
+    "", "", "twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties",
+    "nineties",
+]
+WEEKDAY_SHORT = ["Mon", "Tues", "Wed", "Thurs", "Fri", "Sat", "Sun"]
+# languages and nationalities: capitalized, never PHI under the annotation conventions
+LANGUAGES = [
+    "Spanish", "Mandarin", "Cantonese", "Vietnamese", "Arabic", "Portuguese", "Haitian Creole",
+    "Russian", "Polish", "Somali", "Tagalog", "Punjabi", "French", "Korean", "Farsi", "Urdu",
+    "Amharic", "Nepali", "Swahili", "Hindi", "Italian", "Greek", "Turkish", "Te Reo Maori",
+]
 
 
 class _Note:
@@ -854,11 +885,30 @@ class _Note:
         text = format_date(d, fmt)
         if "MMM" in fmt and self.chance(0.1):
             text = text.upper()
-        out: list[Segment] = [(text, "DATE")]
-        if not header and self.chance(0.06):
-            day = WEEKDAYS[d.weekday()]
-            out.insert(0, (self.pick([day, day[:3]]) + self.pick([" ", ", "]), None))
-        return out
+        if not header and self.chance(0.1):
+            # a weekday written with its date is one DATE span: "Mon 18 March 2024"
+            text = self.weekday(d) + self.pick([" ", ", "]) + text
+        return [(text, "DATE")]
+
+    def weekday(self, d: date) -> str:
+        day = WEEKDAYS[d.weekday()]
+        form = self.pick([day, day, day[:3], WEEKDAY_SHORT[d.weekday()], day.upper(), day.lower()])
+        return form
+
+    def weekday_mention(self, d: date) -> list[Segment]:
+        """A weekday that points to one day ("on Tuesday", "since Fri", "Sun 17/11")."""
+        day = self.weekday(d)
+        if self.chance(0.3):
+            fmt = "M/D" if self.p.region == "US" else "D/M"
+            return [(f"{day} {format_date(d, fmt)}", "DATE")]
+        lead = self.pick(["on ", "since ", "last ", "by ", "until ", "", "this past ", "from "])
+        return [(lead, None), (day, "DATE")]
+
+    def month_day(self, d: date) -> list[Segment]:
+        """A numeric day and month without a year, in the note's order ("3/6" or "6/3")."""
+        us = self.formats is US_FORMATS
+        fmt = ("M/D" if us else "D/M") if self.chance(0.7) else ("MM/DD" if us else "DD/MM")
+        return [(format_date(d, fmt), "DATE")]
 
     def informal_date(self, d: date) -> list[Segment]:
         """Running-text forms: "the 4th", "Mar-04", "in March", "mid-May", "March 4th"."""
@@ -869,7 +919,16 @@ class _Note:
         if fmt == "Do":
             return [("the ", None), (text, "DATE")]
         if fmt == "MMMM":
-            return [(self.pick(["in ", "mid-", "early ", "late ", "since "]), None), (text, "DATE")]
+            if self.chance(0.3):  # "in Sept", "since jan"
+                text = self.pick(MONTH_ABBR)[d.month - 1]
+                text = text.lower() if self.chance(0.2) else text
+            if self.chance(0.2):  # "mid-May" is one DATE span
+                return [(self.pick(["in ", "since ", "by ", ""]), None), ("mid-" + text, "DATE")]
+            return [(self.pick(["in ", "early ", "late ", "since "]), None), (text, "DATE")]
+        if self.chance(0.08):
+            day = self.pick(HOLIDAYS)
+            return [(self.pick(["over ", "at ", "since ", "on ", "before "]), None),
+                    (day.lower() if self.chance(0.15) else day, "DATE")]
         return [(text, "DATE")]
 
     def past(self) -> date:
@@ -907,6 +966,7 @@ class _Note:
                     f"{p.last}, {p.first}{mid}",
                     f"{p.last.upper()}, {p.first}",
                     f"{p.last}, {p.first}",
+                    f"{p.last.upper()}, {p.first.upper()} {(p.middle or 'J')[0]}",
                 ]
             )
             return [(form, "NAME")]
@@ -1038,10 +1098,25 @@ def _age_sex(n: _Note) -> list[Segment]:
         return [(str(_months(n)), "AGE"), (n.pick(["mo ", " mo "]) + sx, None)]
     if 20 <= n.p.age < 100 and not n.p.exact_age and n.chance(0.15):
         his = "her" if sx == "F" else "his"
-        return [(f"{sx} in {his} ", None), (f"{n.p.age // 10 * 10}s", "AGE")]
+        decade = n.p.age // 10 * 10
+        word = f"{decade}s" if n.chance(0.6) else DECADE_WORDS[decade // 10]
+        return [(f"{sx} in {his} ", None), (word, "AGE")]
     form = n.pick(["{}" + sx, "{} " + sx, "{}yo " + sx, "{}/" + sx, "{}" + sx.lower(), "{}y " + sx])
     head, tail = form.split("{}")
     return [(head, None), (a, "AGE"), (tail, None)]
+
+
+def _md_table(n: _Note) -> list[Segment]:
+    """A small lab table whose columns are days written without a year ("3/6  3/7  3/8")."""
+    days = sorted({n.admit + timedelta(days=k) for k in n.rng.sample(range(-3, 6), 3)})
+    out: list[Segment] = [(n.pick(["", "Labs", "Trend", "Date"]).ljust(10), None)]
+    for d in days:
+        out += n.month_day(d) + [("   ", None)]
+    out.append(("\n", None))
+    for test in n.rng.sample(["Na", "K", "Cr", "Hb", "WBC", "Plt", "Glucose", "INR", "Lactate"], 3):
+        vals = "   ".join(f"{n.rng.uniform(0.5, 150):.1f}" for _ in days)
+        out.append((f"{test.ljust(10)}{vals}\n", None))
+    return out
 
 
 def _sex_word(n: _Note) -> str:
@@ -1171,6 +1246,7 @@ _SLOTS: dict[str, Callable[[_Note], str | list[Segment]]] = {
                 city=n.p.city,
                 last=n.fake.last_name(),
                 state_name=n.fake.state(),
+                place_org=W.rng_place_org(n.rng),
             ),
             "ORGANIZATION",
         )
@@ -1247,6 +1323,13 @@ _SLOTS: dict[str, Callable[[_Note], str | list[Segment]]] = {
     "days": lambda n: str(n.rng.randint(2, 14)),
     "time": lambda n: f"{n.rng.randint(0, 23):02d}:{n.pick(['00', '15', '30', '45', '10', '52'])}",
     "n": lambda n: str(n.rng.randint(2, 9)),
+    "lang": lambda n: n.pick(LANGUAGES),
+    "wkday": lambda n: n.weekday_mention(n.admit - timedelta(days=n.rng.randint(0, 6))),
+    "md": lambda n: n.month_day(n.admit + timedelta(days=n.rng.randint(-20, 20))),
+    "rel_first": lambda n: [(n.pick(n.p.relatives)[1], "NAME")],
+    "kid_age": lambda n: [(str(n.rng.randint(1, 17)), "AGE")],
+    "md_table": lambda n: _md_table(n),
+    "staff_bare": lambda n: _staff(n, 8),
 }
 
 
@@ -1296,6 +1379,10 @@ _HPI = [
     "{pt} presented to the {hosp} emergency department on {admit} complaining of {symptom}. ",
     "{He} was seen at {hosp2} on {past} for similar symptoms and was discharged on {drug}. ",
     "{He} denies {symptom}. Of note, {he} was recently diagnosed with {eponym} by {dr}. ",
+    "Symptoms began {wkday} and worsened over the weekend. ",
+    "{He} speaks {lang}; a {lang} interpreter was used for the history. ",
+    "{rel_first} reports that {he} has not been eating well since {wkday}. ",
+    "Seen in clinic on {md}; labs on {md} showed {symptom}. ",
     "{He} returned from {country} {n} weeks ago. ",
     "Per {rel}, {he} has been more confused over the last {n} days. ",
     "{He} was started on {med} by {his} cardiologist, {dr}, on {past}. ",
@@ -1327,7 +1414,14 @@ _SOCIAL = [
     "Originally from {country}; moved to {city} in {year}. ",
     "Emergency contact: {rel}, {phone}. ",
     "Employed by {employer} as a {prof}. ",
+    "Works as a {prof} for {employer}. ",
+    "Working part time from home for {employer}. ",
+    "Im a {prof} at {employer} so I missed a few doses. ",
+    "{rel_first} is a {prof} and away most weeks. ",
     "Denies tobacco, alcohol or drug use. ",
+    "Primary language {lang}, also speaks English. ",
+    "{rel_first} visits most days and helps with meals. ",
+    "Spoke with {rel_first} by phone; {he} is aware of the plan. ",
     "Lives alone in an apartment in {city2}, {state}. ",
 ]
 _FAMILY = [
@@ -1336,6 +1430,9 @@ _FAMILY = [
     "Brother with {dx2} diagnosed at {rel_age}. ",
     "No family history of {eponym}. ",
     "Sister, {rel_age}, with {dx2}. ",
+    "{His} children ({kid_age} and {kid_age}) are well. ",
+    "Lives with {his} partner and two sons, {kid_age} and {kid_age}. ",
+    "Daughter {rel_first} ({kid_age}) has asthma. ",
     "Family history of {dx2} in {his} father. ",
 ]
 _EXAM = [
@@ -1362,6 +1459,11 @@ _PLAN = [
     "Monitor on telemetry. Repeat labs in AM. ",
     "Case discussed with {dr}, {service}, pager {pager}. ",
     "Return precautions reviewed. ",
+    "Repeat BMP on {md}. Discussed with {rel_first} at the bedside. ",
+    "Will review {wkday} with the results. ",
+    "Handed over to {staff_bare} at {time}. ",
+    "{staff_bare} to recheck glucose at {time}. ",
+    "{md}: {study} done, no change. ",
     "Call {hosp} at {phone} with any questions. ",
     "Records faxed to {dr} at {fax}. ",
     "Follow up in the {dept_clinic} in {n} weeks. ",
@@ -1460,7 +1562,7 @@ def _clinical_body(n: _Note, hpi: tuple[int, int]) -> None:
         _section(
             n,
             "Labs",
-            ["{labs} ", "Labs from {past}: {labs} ", "Troponin negative x2. {labs} "],
+            ["{labs} ", "Labs from {past}: {labs} ", "Troponin negative x2. {labs} ", "\n{md_table}"],
             (1, 2),
         )
 
@@ -1537,7 +1639,7 @@ def _progress(n: _Note) -> None:
         (1, 3),
     )
     _section(
-        n, n.pick(["Objective", "O"]), ["{vitals} ", "{labs} ", "Exam unchanged. {sign}. "], (1, 3)
+        n, n.pick(["Objective", "O"]), ["{vitals} ", "{labs} ", "Exam unchanged. {sign}. ", "\n{md_table}"], (1, 3)
     )
     _section(
         n,
@@ -1980,6 +2082,44 @@ SCALES = [
     "A1c 7.8",
     "LDL 132",
     "CD4 410",
+    # recurring weekdays point to no particular day: not PHI
+    "HD Mon/Wed/Fri",
+    "dialysis on Tuesdays and Saturdays",
+    "clinic every Thursday",
+    "M/W/F physio",
+    "Tues/Thurs groups",
+    "weekly on Sundays",
+    "works weekends",
+    # disease codes, risk scores, stagings and stains written like codes or names
+    "T2DM on metformin",
+    "T1DM on basal-bolus insulin",
+    "CHA2DS2-VASc 4",
+    "HAS-BLED 2",
+    "4AT 0",
+    "Tanner stage 3",
+    "Braxton Hicks tightenings",
+    "Doppler normal",
+    "Alvarado score 7",
+    "House-Brackmann grade III",
+    "ISUP Grade Group 2",
+    "pT3a pN0 (AJCC 8th ed.)",
+    "p63/AMACR stains",
+    "C-SSRS screen negative",
+    "Tokyo Guidelines grade II",
+    "Nordic curls and Bulgarian split squats",
+    "DuoNebs Q4H",
+    "Sinemet CR",
+    "Neulasta Onpro on day 2",
+    "Aquacel Ag dressing",
+    "HbA1c 58 mmol/mol",
+    "B12 148",
+    "BP 148/90, 161/98",
+    "Mini-Cog 3/5",
+    "Epworth 14",
+    "Rumack-Matthew nomogram",
+    "Wells criteria",
+    "Ottawa ankle rules",
+    "Canadian C-spine rule",
 ]
 ICD_CODES = ["I10", "E11.9", "J44.1", "F32.1", "N18.3", "Z79.01", "I48.91", "K21.9", "M17.11"]
 BEDS = ["Bed 12", "Rm 4102", "Ward 7B", "bay 3 bed 2", "Room 12-B", "side room 4", "Pod C", "ICU 6"]
@@ -2008,6 +2148,8 @@ def _staff(n: _Note, form: int | None = None, role: str | None = None) -> list[S
         return [(f"{first[0]}{last[0]}".upper(), "DOCTOR")]
     if form == 6:
         return [(f"{word} ", None), (first, "DOCTOR")]
+    if form == 8:  # a bare first name: "handed over to Priya"
+        return [(first, "DOCTOR")]
     return [(f"{word} ", None), (f"{first} {last}", "DOCTOR")]
 
 
@@ -2049,7 +2191,9 @@ def _gov_id(n: _Note) -> list[Segment]:
 
 def _bleep(n: _Note) -> list[Segment]:
     d = n.fake.numerify(n.pick(["####", "#####", "#-####", "###"]))
-    head = n.pick(["bleep ", "pager ", "pager #", "x", "ext. ", "#", "b. "])
+    head = n.pick(["bleep ", "pager ", "pager #", "x", "ext. ", "#", "b. ", "pgr ", "ext "])
+    if head == "x":  # written glued, the x is part of the number: "x4410"
+        return [(head + d, "PHONE")]
     return [(head, None), (d, "PHONE")]
 
 
@@ -2606,6 +2750,39 @@ def _signout(n: _Note) -> None:
     n.render(n.pick(["-- {staff_init}\n", "\nFrom {dr} to {dr}, {time}\n", "\n{dr_sig} {bleep}\n"]))
 
 
+def _thread(n: _Note) -> None:
+    """A pager or secure-chat thread: time-stamped lines, speakers named by bare names."""
+    n.render(n.pick(["Secure chat - {service}\n", "Pager log {h_admit}\n", "", "Messages re: {pt_last}\n"]))
+    speakers = [_staff(n, 8), _staff(n, 8), [(n.attending[2], "DOCTOR")]]
+    for k in range(n.rng.randint(4, 9)):
+        head = [(f"{n.rng.randint(0, 23):02d}:{n.rng.randint(0, 59):02d} ", None)]
+        if k == 0 and n.chance(0.5):
+            head = n.month_day(n.admit) + [(" ", None)] + head
+        who = n.pick(speakers)
+        if n.chance(0.3):
+            who = [(n.pick(["Dr ", "RN ", "Dr. ", ""]), None)] + who
+        for text, label in head + who:
+            n.w.add(text, label)
+        n.w.add(n.pick([": ", " - ", " > "]))
+        n.render(
+            n.pick(
+                [
+                    "pt {pt_last} {bed} BP {n}0/50 HR 1{n}8, looks grey. pls come\n",
+                    "on my way. 500 LR bolus, repeat lactate.\n",
+                    "{rel} at home in {city} {phone_l}\n",
+                    "handed over to {staff_bare}\n",
+                    "{pt_last} to ICU, family aware\n",
+                    "ok, will see after rounds. {score}\n",
+                    "spoke w/ {rel_first}, full code for now\n",
+                    "DNI per MOLST signed {md}\n",
+                    "K 3.1, repleted. f/u {wkday}\n",
+                    "ty!!\n",
+                    "{staff_bare} covering, call {bleep}\n",
+                ]
+            )
+        )
+
+
 def _home_health(n: _Note) -> None:
     _mini_header(n, n.pick(["Home Health Visit", "District Nurse Visit", "Community Nursing Note"]))
     _lines(
@@ -2755,6 +2932,7 @@ _BUILDERS: dict[str, Callable[[_Note], None]] = {
     "letter": _letter,
     "gp_referral": _gp_referral,
     "signout": _signout,
+    "thread": _thread,
     "home_health": _home_health,
     "registration": _registration,
     "lab": _lab,
@@ -2782,6 +2960,7 @@ _KIND_WEIGHTS = {
     "letter": 2,
     "gp_referral": 3,
     "signout": 2,
+    "thread": 2,
     "home_health": 2,
     "registration": 2,
     "lab": 2,

@@ -205,7 +205,14 @@ def street(world: Faker, rng: random.Random, region: str) -> str:
             "IE": [f"Apt {num}", f"Flat {num}"],
         }.get(region, [f"Unit {num}", f"Apt {num}"])
         u = rng.choice(unit)
-        return f"{base} {u}" if region == "US" and u.startswith("#") else f"{u}, {base}"
+        if region == "US":
+            u = rng.choice([u, f"Suite {num * 10}", f"Bldg {rng.choice('ABCDE')}", f"Lot {num}"])
+            return f"{base} {u}" if u.startswith("#") else f"{base}, {u}"
+        return f"{u}, {base}"
+    if r < 0.25 and region in ("US", "CA"):
+        # an intersection: "Kedzie and 63rd", "Blackstone & Shields"
+        a, b = (g.street_name().rsplit(" ", 1)[0] for _ in range(2))
+        return f"{a} {rng.choice(['and', '&', '/'])} {b}"
     return base
 
 
@@ -429,10 +436,68 @@ PHARMACIES = {
 }
 
 
+# Invented place-like names ("Sunridge", "Cedar Ridge", "Tidewater"): what clinics, practices and
+# small firms are often called; built from two word lists, not from Faker's surnames or towns.
+PLACE_HEADS = [
+    "Cedar", "Maple", "Oak", "Pine", "Willow", "Birch", "Aspen", "River", "Lake", "Bay", "Summit",
+    "Harbor", "Harbour", "Sun", "Granite", "Silver", "Golden", "Green", "Clear", "Fair", "Glen",
+    "Stone", "Brook", "Spring", "Meadow", "North", "West", "East", "South", "Kings", "Queens",
+    "High", "Pacific", "Prairie", "Tide", "Kestrel", "Heron", "Falcon", "Red", "Blue", "White",
+    "Elm", "Ash", "Holly", "Rose", "Ivy", "Hazel", "Fox", "Deer", "Eagle", "Mill", "Kirk", "Copper",
+    "Iron", "Coral", "Ocean", "Valley", "Hill", "Forest", "Shore", "Crystal", "Evergreen", "Beacon",
+]
+PLACE_TAILS = [
+    "ridge", "view", "wood", "field", "side", "brook", "dale", "mont", "haven", "gate", "crest",
+    "vale", "point", "ford", "water", "bend", "land", "stone", "park", "wick", "moor", "ton",
+    "bury", "hurst", "grove", "light", "way",
+]
+PLACE_SECOND = ["Ridge", "View", "Creek", "Valley", "Grove", "Park", "Point", "Hills", "Crest",
+                "Line", "Harbor", "Springs", "Meadows", "Pines", "Lakes", "Woods", "Bay", "State"]
+
+
+def place_name(rng: random.Random) -> str:
+    """An invented place-like name: "Sunridge", "Westbrook", "Cedar Ridge", "Pacific Crest"."""
+    head = rng.choice(PLACE_HEADS)
+    if rng.random() < 0.55:
+        return head + rng.choice(PLACE_TAILS)
+    return f"{head} {rng.choice(PLACE_SECOND)}"
+
+
+# places of care named after an invented place word, with what they do
+PLACE_CARE_FORMS = [
+    "{place} Dermatology", "{place} Endocrinology", "{place} Primary Care", "{place} Family Medicine",
+    "{place} Orthopaedic & Sports Medicine", "{place} Pediatric Dentistry", "{place} Recovery Services",
+    "{place} Assisted Living", "{place} Pavilion", "{place} Imaging", "{place} Chest Clinic",
+    "{place} Urgent Care", "{place} Behavioral Health", "{place} Care Home", "{place} Nursing Home",
+    "{place} Rehab", "{place} Surgical Centre", "{place} Medical Group", "{place} General",
+    "{place} Women's Health", "{place} Kids Dental", "{place} Eye Clinic", "{place}", "{place}",
+    "{place} Hospital", "{place} Hospice", "{place} Lodge", "{place} Manor",
+]
+# firms, clubs and funds named after an invented place word
+PLACE_ORG_FORMS = [
+    "{place} Roofing", "{place} Electrical", "{place} Freight", "{place} Laboratories",
+    "{place} Mutual", "{place} Cold Storage", "{place} Precision", "{place} Logistics",
+    "{place} Plumbing", "{place} Construction", "{place} Credit Union", "{place} Dental Plan",
+    "{place} FC", "{place} Ramblers", "{place} Insurance", "{place} Foods", "{place} Farms",
+    "{place} Landscaping", "{place} Auto Body", "{place} Realty", "{place} Academy",
+    "{place} Middle School", "{place} Daycare", "{place} Bakery", "{place} Trucking",
+    "{place} Manufacturing", "{place} Health Plan", "{place} Brewing", "{place} Tech",
+]
+
+
+def rng_place_org(rng: random.Random) -> str:
+    return rng.choice(PLACE_ORG_FORMS).format(place=place_name(rng))
+
+
 def care_place(world: Faker, rng: random.Random, region: str, city: str, forms: list[str]) -> str:
     g = world[REGIONS[region][0]]
     form = rng.choice(CARE_FORMS[region] + forms)
-    return form.format(city=city, last=g.last_name(), last2=g.last_name(), first=g.first_name())
+    if rng.random() < 0.3:
+        form = rng.choice(PLACE_CARE_FORMS)
+    return form.format(
+        city=city, last=g.last_name(), last2=g.last_name(), first=g.first_name(),
+        place=place_name(rng),
+    )
 
 
 def organization(world: Faker, rng: random.Random, region: str, city: str) -> str:
@@ -442,6 +507,8 @@ def organization(world: Faker, rng: random.Random, region: str, city: str) -> st
         return rng.choice(INSURERS[region])
     if r < 0.14:
         return rng.choice(PHARMACIES[region])
+    if r < 0.4:
+        return rng.choice(PLACE_ORG_FORMS).format(place=place_name(rng))
     return rng.choice(ORGANIZATION_FORMS).format(
         company=g.company(), city=city, last=g.last_name(), first=g.first_name()
     )

@@ -193,6 +193,8 @@ def augment_documents(
     untitle: float = 0.3,
     flatten: float = 0.25,
     upper: float = 0.05,
+    lower: float = 0.03,
+    lower_names: float = 0.04,
 ) -> list[Document]:
     """Variants of annotated documents, annotation kept exact, so a model learns context over form.
 
@@ -200,7 +202,8 @@ def augment_documents(
     list, a title before every clinician, one field per line. Each document, independently and
     seeded: with probability ``rename`` its name words get names from other Faker locales
     (consistently within the document, case kept); ``untitle`` drops "Dr."/"Mr." before names;
-    ``flatten`` joins its lines with spaces; ``upper`` writes it in capitals.
+    ``flatten`` joins its lines with spaces; ``upper`` writes it in capitals; ``lower`` in lower
+    case (hurried notes are: "spoke w/ wanda re dc"); ``lower_names`` only its names.
     """
     from hidekit.text.surrogates import name_lists
 
@@ -213,7 +216,8 @@ def augment_documents(
         rng = random.Random(f"{seed}:{k}")
         do_rename, do_untitle = rng.random() < rename, rng.random() < untitle
         do_flatten, do_upper = rng.random() < flatten, rng.random() < upper
-        if not (do_rename or do_untitle or do_flatten or do_upper):
+        do_lower, do_lower_names = rng.random() < lower, rng.random() < lower_names
+        if not (do_rename or do_untitle or do_flatten or do_upper or do_lower or do_lower_names):
             out.append(doc)
             continue
         new_name = _renamer(rng, pool)
@@ -229,6 +233,8 @@ def augment_documents(
                     before = _TITLE_BEFORE.sub("", before)
                 if do_rename:
                     inside = _NAME_WORD.sub(new_name, inside)
+                if do_lower_names:
+                    inside = inside.lower()
             text.append(before)
             length += len(before)
             spans.append((length, length + len(inside), s.label))
@@ -241,6 +247,8 @@ def augment_documents(
             new = re.sub(r"(?<!\n)\n(?!\n)", " ", new)
         if do_upper and len(new.upper()) == len(new):
             new = new.upper()
+        elif do_lower and len(new.lower()) == len(new):
+            new = new.lower()
         out.append(
             Document(
                 doc.id,

@@ -1040,14 +1040,26 @@ COMMON_OCCUPATIONS = (
     "journalist",
 )
 
+# occupations as people say them, not as job titles
+INFORMAL_OCCUPATIONS = (
+    "long-haul trucker", "trucker", "sparky", "chippy", "tradie", "cop", "sous chef", "line cook",
+    "pharmacy tech", "school dinner lady", "dinner lady", "lollipop lady", "line supervisor",
+    "orchardist", "kiwifruit orchardist", "shearer", "forklift driver", "bus driver", "cabbie",
+    "barista", "bartender", "warehouse picker", "care worker", "carer", "hairdresser", "nail tech",
+    "brickie", "labourer", "laborer", "drywaller", "welder", "machinist", "mechanic", "dental nurse",
+    "teaching assistant", "postie", "mail carrier", "delivery driver", "Uber driver", "bouncer",
+    "security guard", "janitor", "cleaner", "dishwasher", "fisherman", "deckhand", "miner",
+    "oil rig worker", "landscaper", "roofer", "plasterer", "farmhand", "stockman", "nanny",
+)
+
 
 def job_heads() -> list[str]:
     """Occupation head nouns from Faker's job titles ("Engineer, civil" -> "engineer") and from
-    COMMON_OCCUPATIONS ("truck driver" -> "driver")."""
+    COMMON_OCCUPATIONS and INFORMAL_OCCUPATIONS ("truck driver" -> "driver")."""
     from faker.providers.job import en_US as _jobs
 
     heads = set()
-    for job in list(_jobs.Provider.jobs) + list(COMMON_OCCUPATIONS):
+    for job in list(_jobs.Provider.jobs) + list(COMMON_OCCUPATIONS) + list(INFORMAL_OCCUPATIONS):
         head = re.sub(r"\s*\(.*?\)", "", job).split(",")[0].split()[-1].lower()
         if len(head) >= 4 and head.replace("-", "").isalpha():
             heads.add(head)

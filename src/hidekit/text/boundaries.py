@@ -1,0 +1,212 @@
+"""Boundary repairs after detection, from the English annotation conventions.
+
+The CRF tags tokens; the conventions say what belongs to a span: titles, roles and credentials stay
+outside names ("Dr." / "daughter" / "LADC"), an age is the number only ("72" of "72M"), a stray
+lower-case word is not part of a place or a name. These rules run on every detector's output, after
+overlaps are resolved (see ``hidekit.text.detector``); labels other than the English ones pass
+through unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from hidekit.text.spans import Span
+
+_AGE_GLUED = re.compile(r"(\d{1,3})(?:[MFmf]|yo|YO|y/o)")
+
+
+def trim_age(spans: Sequence[Span]) -> list[Span]:
+    """AGE spans such as "72M" or "72yo" (one token for the CRF) keep only the number."""
+    out = []
+    for s in spans:
+        m = _AGE_GLUED.fullmatch(s.text) if s.label == "AGE" else None
+        if m:
+            s = Span(s.start, s.start + m.end(1), s.label, m.group(1), s.source, s.score)
+        out.append(s)
+    return out
+
+
+# Words that stand next to a name without being part of it (annotation conventions: titles, roles
+# and credentials are outside NAME/DOCTOR spans). Compared case-insensitively, final "." ignored.
+ROLE_WORDS = frozenset(
+    """
+    mr mrs ms miss mx dr doctor prof professor rev sr sra nurse sister matron midwife doula
+    fellow resident intern registrar consultant attending physician surgeon pharmacist
+    therapist physio dietitian dietician coach counsellor counselor chaplain pastor
+    interpreter caseworker worker manager coordinator secretary clerk tech technician
+    assistant aide carer caregiver ma rn lpn np pa cna slp rd rt ot pt sw dsn cns hca sho spr
+    fy1 gp pcp md do mom mum mother dad father daughter son wife husband partner brother aunt
+    uncle niece nephew cousin grandson granddaughter grandmother grandfather grandma grandpa
+    nan nana friend neighbour neighbor teacher landlord boss roommate fiance fiancé fiancée
+    guardian patient client peer recovery charge staff cc
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+CREDENTIALS = frozenset(
+    """
+    MD DO RN NP PA PA-C BSN MSN DNP LPN LVN CNA CNM CRNA APRN FNP LCSW LICSW MSW LMSW LADC LPC
+    LMFT PhD PharmD RPh RD RDN OT OTR PT DPT SLP CCC-SLP RT RRT MBBS MBChB FRCP FRCPC FRCS
+    FRACP FACS FACP MRCP MRCGP CCFP DDS DMD MPH MSc BSc DSN CNS RM RGN RMN HCA
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+NAME_PARTICLES = frozenset(
+    [
+        "de",
+        "del",
+        "della",
+        "van",
+        "von",
+        "der",
+        "den",
+        "da",
+        "di",
+        "du",
+        "le",
+        "la",
+        "bin",
+        "ibn",
+        "al",
+        "el",
+        "ter",
+        "ten",
+        "dos",
+        "das",
+    ]
+)
+_EDGE_LABELS = frozenset({"NAME", "DOCTOR", "HOSPITAL", "ORGANIZATION", "CITY", "STATE", "COUNTRY"})
+_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*\.?")
+
+
+def _outside(word: str, first: bool, person: bool) -> bool:
+    """Is ``word``, at the start (``first``) or end of a span, outside the PHI?"""
+    bare = word.rstrip(".")
+    if person and (bare in CREDENTIALS if not first else bare.casefold() in ROLE_WORDS):
+        return True
+    if word.islower():
+        return not (person and first and bare in NAME_PARTICLES)
+    return False
+
+
+def trim_edges(spans: Sequence[Span]) -> list[Span]:
+    """Drop words at the edges of name-like spans that the conventions leave outside.
+
+    A NAME or DOCTOR span does not start with a role or title ("daughter", "Doula", "MA") nor
+    end with a credential ("LADC", "BSN"); a name-like span that has a capitalized word does
+    not start or end with a lower-case word ("Bashir here", "the YMCA", "at Hargrove") — name
+    particles such as "van" or "de" excepted at the start. Punctuation left at the edges goes too.
+    """
+    out = []
+    for s in spans:
+        if s.label not in _EDGE_LABELS:
+            out.append(s)
+            continue
+        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(s.text)]
+        if not words or not any(w[2][:1].isupper() for w in words):
+            out.append(s)
+            continue
+        person = s.label in ("NAME", "DOCTOR")
+        i, j = 0, len(words)
+        while i < j - 1 and _outside(words[i][2], True, person):
+            i += 1
+        while j - 1 > i and _outside(words[j - 1][2], False, person):
+            j -= 1
+        if (i, j) == (0, len(words)):
+            out.append(s)
+            continue
+        a, b = words[i][0], words[j - 1][1]
+        if s.text[b - 1 : b] == "." and len(words[j - 1][2]) > 2:
+            b -= 1  # a sentence stop, not an initial's
+        out.append(Span(s.start + a, s.start + b, s.label, s.text[a:b], s.source, s.score))
+    return out
+
+
+def plausible_recall(span: Span) -> bool:
+    """A recall span (a run the CRF tagged O) is kept only if it could be PHI on its face.
+
+    It needs a letter or digit, and a capital or a digit unless it is an occupation (written in
+    lower case); a lone acronym of three or more capitals ("LBBB", "HTN", "DKA") is clinical
+    shorthand far more often than an identifier. Unsure lower-case words are mostly ordinary
+    words ("overnite", "mate").
+    """
+    text = span.text
+    if not any(c.isalnum() for c in text):
+        return False
+    if len(text) >= 3 and text.isalpha() and text.isupper():
+        return False
+    return span.label == "PROFESSION" or any(c.isupper() or c.isdigit() for c in text)
+
+
+@lru_cache(maxsize=1)
+def language_names() -> frozenset[str]:
+    """Language names (Faker's ISO 639 list) that are not also country names ("Tonga")."""
+    from faker.providers.person.en import Provider
+
+    from hidekit.text.surrogates import us_places
+
+    countries = {c.casefold() for c in us_places()[1]}
+    return frozenset(n.casefold() for n in Provider.language_names) - countries
+
+
+# the English models' labels (the Spanish corpus labels, e.g. NOMBRE_SUJETO_ASISTENCIA, pass)
+_EN_LABELS = frozenset(
+    "NAME DOCTOR DATE AGE CITY STATE COUNTRY HOSPITAL ORGANIZATION PROFESSION STREET".split()  # noqa: SIM905
+)
+_LANGUAGE_SPLIT = re.compile(r"[\s/,&+-]+")
+
+
+def drop_languages(spans: Sequence[Span]) -> list[Span]:
+    """Languages are not PHI under the conventions ("speaks Swedish", "Bengali/English")."""
+    names = language_names()
+    out = []
+    for s in spans:
+        if s.label not in _EN_LABELS:
+            out.append(s)
+            continue
+        parts = [p.casefold() for p in _LANGUAGE_SPLIT.split(s.text) if p]
+        if (
+            parts
+            and all(p in names or p == "speaking" for p in parts)
+            and any(p in names for p in parts)
+        ):
+            continue
+        out.append(s)
+    return out
+
+
+_NAME_LIKE = frozenset({"NAME", "DOCTOR", "HOSPITAL", "ORGANIZATION", "CITY", "STATE", "COUNTRY"})
+# where one name ends and the next begins inside a run of tagged tokens: quotes and brackets
+# (a nickname: Winifred "Winnie" Achterberg), "+" and "/" between names, a " - " separator, and
+# two or more spaces or a tab (table columns)
+_SPLIT = re.compile(r"""\s*["“”()\[\]+/]\s*|\s+[-–—]\s+|\s*\t\s*|\s{2,}""")
+
+
+def split_names(spans: Sequence[Span]) -> list[Span]:
+    """Split name-like spans where the text shows that two things were run together."""
+    out = []
+    for s in spans:
+        if s.label not in _NAME_LIKE or not _SPLIT.search(s.text):
+            out.append(s)
+            continue
+        pos = 0
+        for m in [*_SPLIT.finditer(s.text), None]:
+            end = m.start() if m else len(s.text)
+            piece = s.text[pos:end]
+            if any(c.isalnum() for c in piece):
+                out.append(Span(s.start + pos, s.start + end, s.label, piece, s.source, s.score))
+            pos = m.end() if m else end
+    return out
+
+
+_CAP_WORD = re.compile(r"\b[A-ZÀ-Þ]")
+_ANY_WORD = re.compile(r"\b[^\W\d_]")
+
+
+def drop_lowercase_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """In a normally capitalized text, a name-like span written all in lower case is an ordinary
+    phrase ("will decide", "fluoride varnish"); in a note typed all in lower case it is kept."""
+    words = len(_ANY_WORD.findall(text))
+    if not words or len(_CAP_WORD.findall(text)) < 0.05 * words:
+        return list(spans)
+    return [s for s in spans if s.label not in _NAME_LIKE or any(c.isupper() for c in s.text)]

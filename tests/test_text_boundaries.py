@@ -1,0 +1,130 @@
+"""Boundary repairs from the English annotation conventions (hidekit.text.boundaries)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hidekit.text.boundaries import (
+    drop_languages,
+    drop_lowercase_names,
+    plausible_recall,
+    split_names,
+    trim_age,
+    trim_edges,
+)
+from hidekit.text.spans import Span
+
+
+def _span(text: str, label: str, start: int = 0, source: str = "crf") -> Span:
+    return Span(start, start + len(text), label, text, source, 0.5)
+
+
+def _texts(spans):
+    return [s.text for s in spans]
+
+
+def test_age_keeps_the_number_only():
+    doc = "Pt 72M, sister 58yo, mother in her 80s."
+    spans = [
+        _span("72M", "AGE", 3),
+        _span("58yo", "AGE", 15),
+        _span("80s", "AGE", doc.index("80s")),
+    ]
+    out = trim_age(spans)
+    assert _texts(out) == ["72", "58", "80s"]
+    assert all(doc[s.start : s.end] == s.text for s in out)
+    # a Spanish corpus label is not touched
+    assert _texts(trim_age([_span("72M", "EDAD_SUJETO_ASISTENCIA")])) == ["72M"]
+
+
+def test_titles_roles_and_credentials_stay_outside_names():
+    cases = {
+        ("daughter Leticia", "NAME"): "Leticia",
+        ("Dr. Smith", "DOCTOR"): "Smith",
+        ("MA Jenna", "DOCTOR"): "Jenna",
+        ("Peer recovery coach Tasha", "NAME"): "Tasha",
+        ("Yesenia Carrillo, LADC", "NAME"): "Yesenia Carrillo",
+        ("C. Lindgren, BSN", "DOCTOR"): "C. Lindgren",
+        ("Bashir here", "DOCTOR"): "Bashir",
+        ("the Lakeshore Neurology Group", "ORGANIZATION"): "Lakeshore Neurology Group",
+        ("Riverside Pediatrics tomorrow", "HOSPITAL"): "Riverside Pediatrics",
+        # kept as they are
+        ("van der Berg", "NAME"): "van der Berg",
+        ("R. Patel", "DOCTOR"): "R. Patel",
+        ("wanda", "NAME"): "wanda",
+        ("Mercy Hospital of Springfield", "HOSPITAL"): "Mercy Hospital of Springfield",
+        ("on Tuesday", "DATE"): "on Tuesday",
+        ("retired welder", "PROFESSION"): "retired welder",
+    }
+    for (text, label), want in cases.items():
+        (out,) = trim_edges([_span(text, label, 10)])
+        assert out.text == want, (text, out.text)
+        assert out.start == 10 + text.index(want) and out.end == out.start + len(want)
+
+
+def test_names_run_together_are_split():
+    text = 'Winifred "Winnie" Achterberg'
+    out = split_names([_span(text, "NAME", 5)])
+    assert _texts(out) == ["Winifred", "Winnie", "Achterberg"]
+    assert [s.start for s in out] == [5, 15, 23]
+    assert _texts(split_names([_span("Marie-Ève Thibodeau   Chart", "NAME")])) == [
+        "Marie-Ève Thibodeau",
+        "Chart",
+    ]
+    assert _texts(split_names([_span("Ruth + Avi", "NAME")])) == ["Ruth", "Avi"]
+    assert _texts(split_names([_span("Inverbrae Hospital - Day Unit", "HOSPITAL")])) == [
+        "Inverbrae Hospital",
+        "Day Unit",
+    ]
+    # a hyphen inside a name is not a separator; other labels are not split
+    assert _texts(split_names([_span("Asante-Boateng", "NAME")])) == ["Asante-Boateng"]
+    assert _texts(split_names([_span("12/03/2024", "DATE")])) == ["12/03/2024"]
+
+
+def test_lower_case_names_only_in_lower_case_notes():
+    normal = "Seen with Dr. Patel. Will decide on Monday. Daughter Rosa present."
+    spans = [_span("will decide", "NAME", 21), _span("Rosa", "NAME", 58)]
+    assert _texts(drop_lowercase_names(normal, spans)) == ["Rosa"]
+    hurried = "pt seen w/ wanda, dtr aware. will f/u thurs. bp ok, meds given, no new c/o."
+    kept = drop_lowercase_names(hurried, [_span("wanda", "NAME", 11)])
+    assert _texts(kept) == ["wanda"]
+
+
+def test_recall_spans_must_look_like_phi():
+    assert plausible_recall(_span("Kaczmarek", "NAME", source="crf-recall"))
+    assert plausible_recall(_span("2/28", "DATE", source="crf-recall"))
+    assert plausible_recall(_span("heavy equipment operator", "PROFESSION"))
+    assert plausible_recall(_span("KY", "STATE"))
+    assert not plausible_recall(_span("LBBB", "DOCTOR"))
+    assert not plausible_recall(_span("overnite", "NAME"))
+    assert not plausible_recall(_span("),", "NAME"))
+
+
+def test_languages_are_not_phi():
+    spans = [
+        _span("Swedish", "NAME"),
+        _span("Bengali/English", "DOCTOR"),
+        _span("Spanish-speaking", "CITY"),
+        _span("Tonga", "COUNTRY"),
+        _span("Rosa", "NAME"),
+        _span("English", "TERRITORIO"),
+    ]
+    assert _texts(drop_languages(spans)) == ["Tonga", "Rosa", "English"]
+
+
+_WORDS = st.sampled_from(
+    ["Dr.", "daughter", "Rosa", "van", "Achterberg", "LADC", "here", "(", '"', "-", "  ", "the"]
+)
+
+
+@given(st.lists(_WORDS, min_size=1, max_size=6), st.sampled_from(["NAME", "DOCTOR", "HOSPITAL"]))
+def test_repairs_only_shrink_or_split_a_span(words, label):
+    text = " ".join(words)
+    doc = "x " + text + " y"
+    span = Span(2, 2 + len(text), label, text, "crf", 0.5)
+    out = trim_edges(trim_age(split_names([span])))
+    for s in out:
+        assert span.start <= s.start < s.end <= span.end
+        assert doc[s.start : s.end] == s.text
+    assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))
