@@ -56,11 +56,7 @@ from hidekit.text.boundaries import (
     trim_age,
     trim_edges,
 )
-from hidekit.text.features import (
-    FEATURE_VERSION,
-    SUPPORTED_VERSIONS,
-    KnownFeatures,
-)
+from hidekit.text.features import FEATURE_VERSION, SUPPORTED_VERSIONS
 from hidekit.text.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Document, Span
 from hidekit.text.tokenize import Token
@@ -125,19 +121,6 @@ def widen_to_direct(crf: Sequence[Span], direct: Sequence[Span]) -> list[Span]:
     return [c for i, c in enumerate(crf) if i not in drop]
 
 
-_KNOWN: dict[bytes, KnownFeatures] = {}
-
-
-def _known_features(crf_model: bytes, tagger: pycrfsuite.Tagger) -> KnownFeatures:
-    """The model's attributes, read once per model in a process (worker processes inherit it)."""
-    known = _KNOWN.get(crf_model)
-    if known is None:
-        if len(_KNOWN) >= 4:
-            _KNOWN.clear()
-        known = _KNOWN[crf_model] = KnownFeatures(a for a, _ in tagger.info().state_features)
-    return known
-
-
 class Detector:
     """A trained CRF plus its recognizers, allow-list and deny-list."""
 
@@ -183,11 +166,6 @@ class Detector:
         # detection decodes with hidekit.text.crf_decode: the same weights, tags and marginals,
         # features looked up as numbers instead of strings (built once per model in a process)
         self._decoder = crf_decode.decoder_for(self.crf_model, self.feature_options)
-
-    @property
-    def _known(self) -> KnownFeatures:
-        """The attributes the CRF has weights for (features outside them change nothing)."""
-        return _known_features(self.crf_model, self._tagger)
 
     # ------------------------------------------------------------------ info and storage
     @property

@@ -28,7 +28,7 @@ from functools import lru_cache
 
 from hidekit.text.recognizers import Recognizer, run_recognizers
 from hidekit.text.spans import Span
-from hidekit.text.tokenize import _TOKEN, Token, tokenize
+from hidekit.text.tokenize import _TOKEN, Token
 
 FEATURE_VERSION = 2  # 2 adds the optional document-level and word-cluster features
 SUPPORTED_VERSIONS = (1, 2)
@@ -39,21 +39,7 @@ _CASE_SPLIT = re.compile(
 
 def tokens_for(text: str) -> list[Token]:
     """Offset-keeping tokens, with words split where a lower-case letter meets an upper-case one."""
-    out = []
-    for t in tokenize(text):
-        if len(t.text) < 4 or t.text.isupper() or t.text.islower() or t.text.isdigit():
-            out.append(t)
-            continue
-        cuts = [m.start() for m in _CASE_SPLIT.finditer(t.text)]
-        if not cuts:
-            out.append(t)
-            continue
-        prev = 0
-        for c in [*cuts, len(t.text)]:
-            if c > prev:
-                out.append(Token(t.text[prev:c], t.start + prev, t.start + c))
-            prev = c
-    return out
+    return [Token(*t) for t in zip(*token_lists(text), strict=True)]
 
 
 def token_lists(text: str) -> tuple[list[str], list[int], list[int]]:
@@ -64,12 +50,9 @@ def token_lists(text: str) -> tuple[list[str], list[int], list[int]]:
     for m in _TOKEN.finditer(text):
         w = m.group()
         s, e = m.span()
-        if len(w) < 4 or w.isupper() or w.islower() or w.isdigit():
-            texts.append(w)
-            starts.append(s)
-            ends.append(e)
-            continue
-        cuts = [c.start() for c in _CASE_SPLIT.finditer(w)]
+        cuts = []
+        if not (len(w) < 4 or w.isupper() or w.islower() or w.isdigit()):
+            cuts = [c.start() for c in _CASE_SPLIT.finditer(w)]
         if not cuts:
             texts.append(w)
             starts.append(s)
@@ -225,117 +208,8 @@ def _token_features(text: str, tokens: Sequence[Token], hits: Sequence[Span]):
     return feats, rec
 
 
-class KnownFeatures:
-    """The feature strings a trained CRF has weights for, and a per-word cache of ``_word`` parts
-    filtered to them (see ``document_features``)."""
-
-    __slots__ = ("attrs", "_words")
-
-    def __init__(self, attrs):
-        self.attrs = frozenset(attrs)
-        self._words: dict[str, tuple] = {}
-
-    def word(self, w: str):
-        """``_word(w)`` keeping only the feature strings in ``attrs``."""
-        got = self._words.get(w)
-        if got is None:
-            attrs = self.attrs
-            lw, _, own, near = _word(w)
-            got = (
-                lw,
-                tuple(x for x in own if x in attrs),
-                tuple(tuple(x for x in pair if x in attrs) for pair in near),
-            )
-            if len(self._words) >= 100_000:
-                self._words.clear()
-            self._words[w] = got
-        return got
-
-
-def _token_features_known(
-    text: str, tokens: Sequence[Token], hits: Sequence[Span], kf: KnownFeatures
-):
-    """``_token_features`` keeping only the strings in ``kf.attrs``, in the same order.
-
-    At inference a CRF ignores attributes it was not trained with, so leaving them out gives the
-    same tags and marginals; strings that depend only on the word are filtered once per word.
-    """
-    known = kf.attrs
-    n = len(tokens)
-    word = kf.word
-    words = [word(t.text) for t in tokens]
-    low = [w[0] for w in words]
-    rec: list[list[str]] = [[] for _ in range(n)]
-    starts = [t.start for t in tokens]
-    for h in hits:
-        i = max(bisect.bisect_right(starts, h.start) - 1, 0)
-        pos = "B"
-        while i < n and tokens[i].start < h.end:
-            if tokens[i].end > h.start:
-                rec[i].append(f"r={h.source}:{pos}")
-                rec[i].append(f"rl={h.label}:{pos}")
-                pos = "I"
-            i += 1
-    gaps = ["nl"] * (n + 1)
-    for i in range(1, n):
-        gap = text[tokens[i - 1].end : tokens[i].start]
-        gaps[i] = "nl" if "\n" in gap else "sp" if gap else "no"
-    ws_before = {k: v for k, v in _WS_BEFORE.items() if v in known}
-    ws_after = {k: v for k, v in _WS_AFTER.items() if v in known}
-    lp = [x if x in known else None for x in _LP]
-    pad = {d: (x,) if x in known else () for d, x in _PAD.items()}
-    feats = []
-    head, pos = "", 0
-    for i in range(n):
-        lw, own, _ = words[i]
-        gap = gaps[i]
-        if gap == "nl":
-            head, pos = lw, 0
-        f = list(own)
-        x = ws_before.get(gap)
-        if x:
-            f.append(x)
-        x = ws_after.get(gaps[i + 1])
-        if x:
-            f.append(x)
-        x = lp[pos if pos < 4 else 4]
-        if x:
-            f.append(x)
-        if pos:
-            x = "lh=" + head
-            if x in known:
-                f.append(x)
-        pos += 1
-        f.extend(words[i - 2][2][0] if i >= 2 else pad[-2])
-        f.extend(words[i - 1][2][1] if i >= 1 else pad[-1])
-        f.extend(words[i + 1][2][2] if i + 1 < n else pad[1])
-        f.extend(words[i + 2][2][3] if i + 2 < n else pad[2])
-        if i:
-            x = f"-1w|w={low[i - 1]}|{lw}"
-            if x in known:
-                f.append(x)
-        if i + 1 < n:
-            x = f"w|+1w={lw}|{low[i + 1]}"
-            if x in known:
-                f.append(x)
-        r = rec[i]
-        if r:
-            f.extend(x for x in r if x in known)
-        if i and rec[i - 1]:
-            f.extend(y for x in rec[i - 1] if x.startswith("rl=") if (y := "-1" + x) in known)
-        if i + 1 < n and rec[i + 1]:
-            f.extend(y for x in rec[i + 1] if x.startswith("rl=") if (y := "1" + x) in known)
-        feats.append(f)
-    return feats, rec
-
-
 def _document_level(
-    tokens: Sequence[Token],
-    feats: list[list[str]],
-    rec: list[list[str]],
-    words,
-    heads: list[str],
-    known: frozenset[str] | None = None,
+    tokens: Sequence[Token], feats: list[list[str]], rec: list[list[str]], words, heads: list[str]
 ) -> None:
     """Features that look at the whole document, for capitalized words of three letters or more.
 
@@ -357,20 +231,13 @@ def _document_level(
             common.append(f"dfh={heads[first]}")
         common.append(f"df-1={words[first - 1][0]}" if first else "df-1=<pad>")
         counts = Counter(lab for labels in labels_at for lab in labels)
-        if known is not None:
-            common = [x for x in common if x in known]
         for k, i in enumerate(idx):
             other = {lab for lab, c in counts.items() if c > (lab in labels_at[k])}
             feats[i].extend(common)
-            if known is None:
-                feats[i].extend(f"drl={lab}" for lab in sorted(other))
-            else:
-                feats[i].extend(x for lab in sorted(other) if (x := f"drl={lab}") in known)
+            feats[i].extend(f"drl={lab}" for lab in sorted(other))
 
 
-def _cluster_features(
-    feats: list[list[str]], words, clusters: dict[str, str], known: frozenset[str] | None = None
-) -> None:
+def _cluster_features(feats: list[list[str]], words, clusters: dict[str, str]) -> None:
     """Word-cluster ids (learned offline from unlabelled text) of the token and its neighbours."""
     ids = [clusters.get(cluster_key(w[0])) for w in words]
     n = len(ids)
@@ -379,9 +246,8 @@ def _cluster_features(
             j = i + d
             if 0 <= j < n and ids[j]:
                 coarse, fine = ids[j].split(":")
-                for x in (f"{d}c1={coarse}", f"{d}c2={fine}"):
-                    if known is None or x in known:
-                        feats[i].append(x)
+                feats[i].append(f"{d}c1={coarse}")
+                feats[i].append(f"{d}c2={fine}")
 
 
 _DIGITS = re.compile(r"\d")
@@ -396,31 +262,23 @@ def document_features(
     text: str,
     recognizers: Sequence[Recognizer],
     options: dict | None = None,
-    known: KnownFeatures | None = None,
 ):
     """Tokens, their features, and the recognizer hits for one text.
 
     ``options`` (a model's ``features`` setting): ``document`` adds the document-level features,
     ``clusters`` (word -> "coarse:fine" ids) the word-cluster features. Without options the
-    features are those of feature version 1. With ``known`` (the attributes of a trained model)
-    each token keeps only the strings in ``known.attrs``, in the same order: all a CRF reads at
-    inference.
-    Training passes no ``known`` and sees every feature.
+    features are those of feature version 1.
     """
     tokens = tokens_for(text)
     hits = run_recognizers(text, recognizers)
-    if known is None:
-        feats, rec = _token_features(text, tokens, hits)
-    else:
-        feats, rec = _token_features_known(text, tokens, hits, known)
+    feats, rec = _token_features(text, tokens, hits)
     if options and tokens:
         words = [_word(t.text) for t in tokens]
-        attrs = None if known is None else known.attrs
         if options.get("document"):
             heads = _line_heads(text, tokens, words)
-            _document_level(tokens, feats, rec, words, heads, attrs)
+            _document_level(tokens, feats, rec, words, heads)
         if options.get("clusters"):
-            _cluster_features(feats, words, options["clusters"], attrs)
+            _cluster_features(feats, words, options["clusters"])
     return tokens, feats, hits
 
 
