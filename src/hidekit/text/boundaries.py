@@ -206,6 +206,9 @@ _ANY_WORD = re.compile(r"\b[^\W\d_]")
 def drop_lowercase_names(text: str, spans: Sequence[Span]) -> list[Span]:
     """In a normally capitalized text, a name-like span written all in lower case is an ordinary
     phrase ("will decide", "fluoride varnish"); in a note typed all in lower case it is kept."""
+    lower = [s for s in spans if s.label in _NAME_LIKE and not any(c.isupper() for c in s.text)]
+    if not lower:
+        return list(spans)
     words = len(_ANY_WORD.findall(text))
     if not words or len(_CAP_WORD.findall(text)) < 0.05 * words:
         return list(spans)

@@ -34,6 +34,7 @@ shrink, split or drop spans, and run for English models only (``language == "en"
 
 from __future__ import annotations
 
+import bisect
 import io
 import json
 import re
@@ -90,11 +91,24 @@ def spans_from_tags(text: str, tokens: Sequence[Token], tags: Sequence[str]) -> 
 
 def resolve_overlaps(groups: Sequence[Sequence[Span]]) -> list[Span]:
     """Keep spans group by group (earlier groups win); inside a group by score, length, start."""
-    kept: list[Span] = []
+    kept: list[Span] = []  # disjoint, ordered by start
+    starts: list[int] = []
     for group in groups:
         for s in sorted(group, key=lambda x: (-x.score, -x.length, x.start)):
-            if not any(s.overlaps(k) for k in kept):
-                kept.append(s)
+            if s.start == s.end:  # an empty span: the plain check
+                if not any(s.overlaps(k) for k in kept):
+                    i = bisect.bisect_left(starts, s.start)
+                    kept.insert(i, s)
+                    starts.insert(i, s.start)
+                continue
+            # kept spans are disjoint: only the neighbours of s's place can overlap it
+            i = bisect.bisect_left(starts, s.start)
+            if i < len(kept) and kept[i].start < s.end:
+                continue
+            if i and kept[i - 1].end > s.start:
+                continue
+            kept.insert(i, s)
+            starts.insert(i, s.start)
     return sorted(kept)
 
 
