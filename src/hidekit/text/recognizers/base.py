@@ -199,6 +199,15 @@ def _condition(exact):
     return exact if exact is not None and "" not in exact[1] else None
 
 
+def _group(av, ignorecase: bool):
+    """A group's items and whether they ignore case (inline flags ``(?i:...)`` / ``(?-i:...)``)."""
+    _, add, remove, sub = av
+    ic = (ignorecase or bool(add & _sre.SRE_FLAG_IGNORECASE)) and not (
+        remove & _sre.SRE_FLAG_IGNORECASE
+    )
+    return sub, ic
+
+
 def _seq(items, ignorecase: bool):
     """(the literal set of everything ``items`` can match, or None; conditions on the text)."""
     conditions: list = []
@@ -240,11 +249,7 @@ def _item(op, av, ignorecase: bool):
             return None, []
         return _union(lits), []
     if op is _sre.SUBPATTERN:
-        _, add, remove, sub = av
-        ic = (ignorecase or bool(add & _sre.SRE_FLAG_IGNORECASE)) and not (
-            remove & _sre.SRE_FLAG_IGNORECASE
-        )
-        return _seq(sub, ic)
+        return _seq(*_group(av, ignorecase))
     if op is getattr(_sre, "ATOMIC_GROUP", object()):
         return _seq(av, ignorecase)
     if op is _sre.BRANCH:
@@ -468,11 +473,7 @@ def _first_item(op, av, ignorecase: bool):
             parts |= {re.escape(c) for c in chars}
         return parts, False
     if op is _sre.SUBPATTERN:
-        _, add, remove, sub = av
-        ic = (ignorecase or bool(add & _sre.SRE_FLAG_IGNORECASE)) and not (
-            remove & _sre.SRE_FLAG_IGNORECASE
-        )
-        return _first_seq(sub, ic)
+        return _first_seq(*_group(av, ignorecase))
     if op is getattr(_sre, "ATOMIC_GROUP", object()):
         return _first_seq(av, ignorecase)
     if op is _sre.BRANCH:
