@@ -523,11 +523,7 @@ def _prefix_seq(items, ignorecase: bool):
 def _prefix_item(op, av, ignorecase: bool):
     """The literal set a non-empty match of one item starts with, or None."""
     if op is _sre.SUBPATTERN:
-        _, add, remove, sub = av
-        ic = (ignorecase or bool(add & _sre.SRE_FLAG_IGNORECASE)) and not (
-            remove & _sre.SRE_FLAG_IGNORECASE
-        )
-        return _prefix_seq(sub, ic)
+        return _prefix_seq(*_group(av, ignorecase))
     if op is _sre.BRANCH:
         heads = [_prefix_seq(alt, ignorecase) for alt in av[1]]
         return _union(heads)
