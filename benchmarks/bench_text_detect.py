@@ -5,8 +5,8 @@
 MEDDOCAN dev is read from ../shared/data/meddocan (skipped with a message when absent). The shipped
 es model was trained on train + dev, so its dev F1 here is NOT held-out; the held-out figure (model
 trained on train only, scored on dev) comes from ``scripts/train_models.py es --measure``.
-English notes written by others (tests/fixtures/en-notes, brat; never used for training) are
-scored at character level, label-blind and per label, when the folder is present.
+English notes written by others (tests/fixtures/en-notes and en-test2, brat; never used for
+training or tuning) are scored at character level, label-blind and per label, when present.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from hidekit.text.tokenize import tokenize
 ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN_DEV = ROOT.parent / "shared" / "data" / "meddocan" / "dev"
 EN_NOTES = ROOT / "tests" / "fixtures" / "en-notes"
+EN_TEST2 = ROOT / "tests" / "fixtures" / "en-test2"  # written after the en model was frozen
 
 
 def _rate(fn, docs) -> tuple[float, list]:
@@ -84,17 +85,18 @@ def char_level(gold, pred) -> tuple[float, float, dict[str, float], dict[str, fl
     return tp / (tp + fn), tp / (tp + fp) if tp + fp else 0.0, per_gold, per_pred
 
 
-def bench_en_notes(model: str = "en") -> None:
+def bench_en_notes(model: str = "en", folder: Path = EN_NOTES) -> None:
     from hidekit.text.corpus import read_brat_dir
 
-    gold = read_brat_dir(EN_NOTES)
+    gold = read_brat_dir(folder)
     det = load_model(model)
     rate, pred = _rate(lambda ds: det.detect_documents(ds, n_jobs=1), gold)
     rec, prec, per_gold, per_pred = char_level(gold, pred)
     r = evaluate_spans(gold, pred)
     chars = sum(len(d.text) for d in gold)
     print(
-        f"## English notes written by others: {len(gold)} docs, {chars:,} characters, model {model}"
+        f"## English notes written by others ({folder.name}): {len(gold)} docs, {chars:,} characters,"
+        f" model {model}"
     )
     print("| measure | value |\n|---|---|")
     print(f"| character-level PHI recall / precision (label-blind) | {rec:.4f} / {prec:.4f} |")
@@ -113,10 +115,11 @@ def bench_en_notes(model: str = "en") -> None:
 
 def main() -> None:
     model = sys.argv[1] if len(sys.argv) > 1 else "en"
-    if EN_NOTES.is_dir():
-        bench_en_notes(model)
-    else:
-        print(f"skipped English notes: {EN_NOTES} is absent\n")
+    for folder in (EN_NOTES, EN_TEST2):
+        if folder.is_dir():
+            bench_en_notes(model, folder)
+        else:
+            print(f"skipped English notes: {folder} is absent\n")
     if MEDDOCAN_DEV.is_dir():
         from hidekit.text.corpus import read_brat_dir
 
