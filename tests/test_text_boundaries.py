@@ -10,8 +10,10 @@ from hidekit.text.boundaries import (
     drop_lowercase_names,
     plausible_recall,
     split_names,
+    split_numbers,
     trim_age,
     trim_edges,
+    trim_occupation,
 )
 from hidekit.text.spans import Span
 
@@ -115,16 +117,61 @@ def test_languages_are_not_phi():
 
 _WORDS = st.sampled_from(
     ["Dr.", "daughter", "Rosa", "van", "Achterberg", "LADC", "here", "(", '"', "-", "  ", "the"]
+    + ["72M", "T2DM", "12345", "retired", "SW1A", "\t"]
 )
 
 
-@given(st.lists(_WORDS, min_size=1, max_size=6), st.sampled_from(["NAME", "DOCTOR", "HOSPITAL"]))
+@given(
+    st.lists(_WORDS, min_size=1, max_size=6),
+    st.sampled_from(["NAME", "DOCTOR", "HOSPITAL", "AGE", "ID", "ZIP", "PROFESSION"]),
+)
 def test_repairs_only_shrink_or_split_a_span(words, label):
     text = " ".join(words)
     doc = "x " + text + " y"
     span = Span(2, 2 + len(text), label, text, "crf", 0.5)
-    out = trim_edges(trim_age(split_names([span])))
+    out = trim_edges(split_numbers(trim_occupation(trim_age(split_names([span])))))
     for s in out:
         assert span.start <= s.start < s.end <= span.end
         assert doc[s.start : s.end] == s.text
     assert all(a.end <= b.start for a, b in zip(out, out[1:], strict=False))
+
+
+def test_ages_must_read_as_ages():
+    spans = [
+        _span(t, "AGE")
+        for t in ["52Y", "10x", "4AT", "E4V4M6", "3rd", "70s", "80's", "seventies", "sixty-five"]
+    ]
+    assert _texts(trim_age(spans)) == ["52", "70s", "80's", "seventies", "sixty-five"]
+
+
+def test_occupations_lose_retired_and_former():
+    spans = [
+        _span(t, "PROFESSION", 4)
+        for t in ["retired machinist", "former schoolteacher", "part-time barista", "retired"]
+    ]
+    out = trim_occupation(spans)
+    assert _texts(out) == ["machinist", "schoolteacher", "barista"]
+    assert [s.start for s in out] == [12, 11, 14]
+
+
+def test_numbers_split_at_table_gaps_and_postcodes_must_look_like_postcodes():
+    out = split_numbers(
+        [
+            _span("CDP448192077  Grp 77120", "ID"),
+            _span("6038814 - 30 tabs", "MRN"),
+            _span("SRD-0089123   Enc", "ACCOUNT"),
+        ]
+    )
+    assert [(s.text, s.start) for s in out] == [
+        ("CDP448192077", 0),
+        ("Grp 77120", 14),
+        ("6038814", 0),
+        ("30 tabs", 10),
+        ("SRD-0089123", 0),
+    ]
+    postcodes = ["90210", "90210-1234", "SW1A 1AA", "M1 1AE", "K1A 0B1", "D6W XY12", "2010", "ST5"]
+    assert _texts(split_numbers([_span(t, "ZIP") for t in postcodes])) == postcodes
+    odd = split_numbers([_span(t, "ZIP") for t in ["T2DM", "A2 L3 B1", "Rm 412B", "558120"]])
+    assert [(s.text, s.label) for s in odd] == [("558120", "ID")]
+    # other labels pass untouched
+    assert _texts(split_numbers([_span("Kedzie  and 63rd", "STREET")])) == ["Kedzie  and 63rd"]

@@ -15,16 +15,29 @@ from functools import lru_cache
 
 from hidekit.text.spans import Span
 
-_AGE_GLUED = re.compile(r"(\d{1,3})(?:[MFmf]|yo|YO|y/o)")
+_AGE_GLUED = re.compile(r"(\d{1,3})(?:[MFmfYy]|yo|YO|y/o)")
+_NUMBER_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen"
+    "|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety"
+    "|hundred|twenties|thirties|forties|fifties|sixties|seventies|eighties|nineties"
+)
+# what an age reads as: a number, a decade ("70s", "70's"), or a number or decade in words
+_AGE_FORM = re.compile(
+    rf"\d{{1,3}}|\d0'?[sS]|(?:(?:{_NUMBER_WORDS})(?:[\s-]+(?:and[\s-]+)?)?)+", re.IGNORECASE
+)
 
 
 def trim_age(spans: Sequence[Span]) -> list[Span]:
-    """AGE spans such as "72M" or "72yo" (one token for the CRF) keep only the number."""
+    """AGE spans such as "72M" or "72yo" (one token for the CRF) keep only the number; an AGE
+    span that does not read as an age at all ("10x", "4AT", "E4V4M6") is dropped."""
     out = []
     for s in spans:
-        m = _AGE_GLUED.fullmatch(s.text) if s.label == "AGE" else None
-        if m:
-            s = Span(s.start, s.start + m.end(1), s.label, m.group(1), s.source, s.score)
+        if s.label == "AGE":
+            m = _AGE_GLUED.fullmatch(s.text)
+            if m:
+                s = Span(s.start, s.start + m.end(1), s.label, m.group(1), s.source, s.score)
+            elif not _AGE_FORM.fullmatch(s.text):
+                continue
         out.append(s)
     return out
 
@@ -122,6 +135,31 @@ def trim_edges(spans: Sequence[Span]) -> list[Span]:
     return out
 
 
+_JOB_MODIFIERS = frozenset(
+    ("retired", "former", "ex", "ex-", "part-time", "full-time", "semi-retired")
+    + ("self-employed", "unemployed", "trainee", "student")
+)
+
+
+def trim_occupation(spans: Sequence[Span]) -> list[Span]:
+    """An occupation is annotated without "retired", "former", "part-time" ("retired machinist"
+    -> "machinist"); a PROFESSION span made only of such words is dropped."""
+    out = []
+    for s in spans:
+        if s.label != "PROFESSION":
+            out.append(s)
+            continue
+        words = [(m.start(), m.group()) for m in re.finditer(r"\S+", s.text)]
+        i = 0
+        while i < len(words) and words[i][1].casefold() in _JOB_MODIFIERS:
+            i += 1
+        if i == len(words):
+            continue
+        a = words[i][0]
+        out.append(Span(s.start + a, s.end, s.label, s.text[a:], s.source, s.score))
+    return out
+
+
 def plausible_recall(span: Span) -> bool:
     """A recall span (a run the CRF tagged O) is kept only if it could be PHI on its face.
 
@@ -195,6 +233,40 @@ def split_names(spans: Sequence[Span]) -> list[Span]:
             piece = s.text[pos:end]
             if any(c.isalnum() for c in piece):
                 out.append(Span(s.start + pos, s.start + end, s.label, piece, s.source, s.score))
+            pos = m.end() if m else end
+    return out
+
+
+_NUMBER_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN", "PHONE", "FAX", "ZIP"})
+_NUMBER_SPLIT = re.compile(r"\s*\t\s*|\s{2,}|\s+[-–—]\s+")
+# US ZIP(+4), UK (full or outward code), Canadian, Irish Eircode, 4-digit (AU, NZ and others)
+_POSTCODE = re.compile(
+    r"\d{5}(?:-\d{4})?|[A-Z]{1,2}\d[A-Z\d]?(?:\s*\d[A-Z]{2})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d"
+    r"|[AC-FHKNPRTV-Y](?:\d{2}|6W)\s?[AC-FHKNPRTV-Y\d]{4}|\d{4}",
+    re.IGNORECASE,
+)
+
+
+def split_numbers(spans: Sequence[Span]) -> list[Span]:
+    """Identifiers, phone numbers and postcodes: a span running across a table gap or " - " is
+    split there, and a piece without a digit ("Grp", "Enc", "tabs") is not an identifier. A ZIP
+    must read as a postcode (US, UK, Canadian, Irish, four-digit): "T2DM", "A2 L3 B1" do not, and
+    are dropped; a longer number taken for one ("558120") is kept as an ID."""
+    out = []
+    for s in spans:
+        if s.label not in _NUMBER_LABELS:
+            out.append(s)
+            continue
+        pos = 0
+        for m in [*_NUMBER_SPLIT.finditer(s.text), None]:
+            end = m.start() if m else len(s.text)
+            piece = s.text[pos:end]
+            label = s.label if any(c.isdigit() for c in piece) else None
+            if label == "ZIP" and not _POSTCODE.fullmatch(piece):
+                # not a postcode: another number (4+ digits: "558120", "x6120") or nothing
+                label = "ID" if sum(c.isdigit() for c in piece) >= 4 else None
+            if label:
+                out.append(Span(s.start + pos, s.start + end, label, piece, s.source, s.score))
             pos = m.end() if m else end
     return out
 

@@ -27,7 +27,9 @@ first: CRF spans lying strictly inside a direct recognizer's hit of the same lab
 CRF span touching that hit) give way to the hit (``widen_to_direct``). The repairs of
 ``hidekit.text.boundaries`` come last, from the annotation conventions: languages are dropped,
 lower-case names are dropped in a normally capitalized text, names run together are split
-(quotes, brackets, "+", " - ", table gaps), an age keeps its number ("72" of "72M"), and titles,
+(quotes, brackets, "+", " - ", table gaps) and so are identifiers across table gaps, an age keeps
+its number ("72" of "72M") and what does not read as an age, a postcode or an identifier is dropped,
+"retired" leaves occupations, and titles,
 roles, credentials and stray lower-case words leave the edges of name-like spans. They only
 shrink, split or drop spans, and run for English models only (``language == "en"``).
 """
@@ -54,8 +56,10 @@ from hidekit.text.boundaries import (
     drop_lowercase_names,
     plausible_recall,
     split_names,
+    split_numbers,
     trim_age,
     trim_edges,
+    trim_occupation,
 )
 from hidekit.text.features import FEATURE_VERSION, SUPPORTED_VERSIONS
 from hidekit.text.recognizers import get_recognizers, run_recognizers
@@ -252,7 +256,8 @@ class Detector:
         if self.language != "en":
             return spans
         spans = drop_lowercase_names(text, drop_languages(spans))
-        return trim_edges(trim_age(split_names(spans)))
+        spans = split_numbers(trim_occupation(trim_age(split_names(spans))))
+        return trim_edges(spans)
 
     def detect_document(self, doc: Document) -> Document:
         return doc.with_spans(self.detect(doc.text))
