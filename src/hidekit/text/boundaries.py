@@ -220,6 +220,16 @@ _NAME_LIKE = frozenset({"NAME", "DOCTOR", "HOSPITAL", "ORGANIZATION", "CITY", "S
 _SPLIT = re.compile(r"""\s*["“”()\[\]+/]\s*|\s+[-–—]\s+|\s*\t\s*|\s{2,}""")
 
 
+def _pieces(span: Span, separator: re.Pattern) -> list[tuple[int, int, str]]:
+    """The parts of a span between the separator's matches: (start, end, text) in the document."""
+    out, pos = [], 0
+    for m in [*separator.finditer(span.text), None]:
+        end = m.start() if m else len(span.text)
+        out.append((span.start + pos, span.start + end, span.text[pos:end]))
+        pos = m.end() if m else end
+    return out
+
+
 def split_names(spans: Sequence[Span]) -> list[Span]:
     """Split name-like spans where the text shows that two things were run together."""
     out = []
@@ -227,13 +237,9 @@ def split_names(spans: Sequence[Span]) -> list[Span]:
         if s.label not in _NAME_LIKE or not _SPLIT.search(s.text):
             out.append(s)
             continue
-        pos = 0
-        for m in [*_SPLIT.finditer(s.text), None]:
-            end = m.start() if m else len(s.text)
-            piece = s.text[pos:end]
+        for a, b, piece in _pieces(s, _SPLIT):
             if any(c.isalnum() for c in piece):
-                out.append(Span(s.start + pos, s.start + end, s.label, piece, s.source, s.score))
-            pos = m.end() if m else end
+                out.append(Span(a, b, s.label, piece, s.source, s.score))
     return out
 
 
@@ -257,17 +263,13 @@ def split_numbers(spans: Sequence[Span]) -> list[Span]:
         if s.label not in _NUMBER_LABELS:
             out.append(s)
             continue
-        pos = 0
-        for m in [*_NUMBER_SPLIT.finditer(s.text), None]:
-            end = m.start() if m else len(s.text)
-            piece = s.text[pos:end]
+        for a, b, piece in _pieces(s, _NUMBER_SPLIT):
             label = s.label if any(c.isdigit() for c in piece) else None
             if label == "ZIP" and not _POSTCODE.fullmatch(piece):
                 # not a postcode: another number (4+ digits: "558120", "x6120") or nothing
                 label = "ID" if sum(c.isdigit() for c in piece) >= 4 else None
             if label:
-                out.append(Span(s.start + pos, s.start + end, label, piece, s.source, s.score))
-            pos = m.end() if m else end
+                out.append(Span(a, b, label, piece, s.source, s.score))
     return out
 
 
