@@ -2,9 +2,9 @@
 
 The CRF tags tokens; the conventions say what belongs to a span: titles, roles and credentials stay
 outside names ("Dr." / "daughter" / "LADC"), an age is the number only ("72" of "72M"), a stray
-lower-case word is not part of a place or a name. These rules run on every detector's output, after
-overlaps are resolved (see ``hidekit.text.detector``); labels other than the English ones pass
-through unchanged.
+lower-case word is not part of a place or a name. An English model's detector runs them after
+overlaps are resolved (see ``hidekit.text.detector``); each only shrinks, splits or drops spans,
+and labels other than the English ones pass through unchanged.
 """
 
 from __future__ import annotations
