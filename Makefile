@@ -19,16 +19,17 @@ demo: $(STAMP)
 	$(BIN)/hidekit demo --out demo-output
 
 test: setup
-	$(BIN)/python -m ruff check src tests benchmarks
+	$(BIN)/python -m ruff check src tests benchmarks scripts
+	$(BIN)/python -m ruff format --check src tests benchmarks scripts
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(STAMP)
-	$(BIN)/python -m ruff check src tests benchmarks
-	$(BIN)/python -m ruff format --check src tests benchmarks
+	$(BIN)/python -m ruff check src tests benchmarks scripts
+	$(BIN)/python -m ruff format --check src tests benchmarks scripts
 
 format: $(STAMP)
-	$(BIN)/python -m ruff format src tests benchmarks
-	$(BIN)/python -m ruff check --fix src tests benchmarks
+	$(BIN)/python -m ruff format src tests benchmarks scripts
+	$(BIN)/python -m ruff check --fix src tests benchmarks scripts
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e ".[bench]"

@@ -15,15 +15,28 @@ from hidekit.risk import measure_risk
 
 from _common import best_of, peak_memory_mb, row, shared_data
 
-KEYS = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-        "occupation"]
+KEYS = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 
 
 def pandas_risk(frame, keys, cell_min=3):
     """The naive baseline: one group-by, then the same figures."""
     sizes = frame.groupby(keys, dropna=False).size().to_numpy()
-    return {"records": int(sizes.sum()), "cells": len(sizes), "k": int(sizes.min()),
-            "uniques": int((sizes == 1).sum()), "rp": sizes[sizes < cell_min].sum() / sizes.sum()}
+    return {
+        "records": int(sizes.sum()),
+        "cells": len(sizes),
+        "k": int(sizes.min()),
+        "uniques": int((sizes == 1).sum()),
+        "rp": sizes[sizes < cell_min].sum() / sizes.sum(),
+    }
 
 
 def hidekit_risk(frame, keys):
@@ -33,8 +46,16 @@ def hidekit_risk(frame, keys):
 
 def synthetic(n: int, seed: int = 0) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    cards = {"sex": 2, "age": 90, "race": 6, "marital": 7, "education": 16, "zip3": 40,
-             "workclass": 9, "occupation": 14}
+    cards = {
+        "sex": 2,
+        "age": 90,
+        "race": 6,
+        "marital": 7,
+        "education": 16,
+        "zip3": 40,
+        "workclass": 9,
+        "occupation": 14,
+    }
     return pd.DataFrame({k: rng.integers(0, c, n) for k, c in cards.items()})
 
 
@@ -57,10 +78,24 @@ def main() -> None:
         except ImportError:
             t_pc = None
             print("  (pycanon not installed: pip install pycanon)")
-        print(row("hidekit, cold (encode columns + all metrics)", t_cold, None,
-                  f"{t_pd / t_cold:.2f}x pandas" + (f", {t_pc / t_cold:.0f}x pycanon" if t_pc else "")))
-        print(row("hidekit, warm (engine already holds codes)", t_warm, None,
-                  f"{t_pd / t_warm:.1f}x pandas" + (f", {t_pc / t_warm:.0f}x pycanon" if t_pc else "")))
+        print(
+            row(
+                "hidekit, cold (encode columns + all metrics)",
+                t_cold,
+                None,
+                f"{t_pd / t_cold:.2f}x pandas"
+                + (f", {t_pc / t_cold:.0f}x pycanon" if t_pc else ""),
+            )
+        )
+        print(
+            row(
+                "hidekit, warm (engine already holds codes)",
+                t_warm,
+                None,
+                f"{t_pd / t_warm:.1f}x pandas"
+                + (f", {t_pc / t_warm:.0f}x pycanon" if t_pc else ""),
+            )
+        )
         print(row("pandas group-by (baseline)", t_pd))
         if t_pc:
             print(row("pycanon k_anonymity (baseline)", t_pc))

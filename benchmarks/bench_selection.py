@@ -51,7 +51,9 @@ def naive_forward(frame: pd.DataFrame, keys: list[str], stop: float, cell_min: i
 
 
 def run_hidekit(frame, keys, stop):
-    return select_variables(None, keys, method="forward", stop=stop, engine=DuckDBEngine(frame)).selected
+    return select_variables(
+        None, keys, method="forward", stop=stop, engine=DuckDBEngine(frame)
+    ).selected
 
 
 def main(n: int = 1_000_000, naive: bool = True) -> None:
@@ -63,8 +65,10 @@ def main(n: int = 1_000_000, naive: bool = True) -> None:
     res = select_variables(None, keys, method="forward", stop=stop, engine=DuckDBEngine(frame))
     t_hk = time.perf_counter() - t0
     evals = sum(len(s.candidates) for s in res.steps)
-    print(f"  hidekit: {t_hk:7.2f} s  ({len(res.taken)} steps, {evals} candidate sets, "
-          f"{t_hk / evals * 1000:.1f} ms per set; target < 20 s)")
+    print(
+        f"  hidekit: {t_hk:7.2f} s  ({len(res.taken)} steps, {evals} candidate sets, "
+        f"{t_hk / evals * 1000:.1f} ms per set; target < 20 s)"
+    )
     print(f"  selected: {' '.join(res.selected)}")
     if naive:
         t0 = time.perf_counter()
@@ -73,8 +77,10 @@ def main(n: int = 1_000_000, naive: bool = True) -> None:
         assert chosen == res.selected, (chosen, res.selected)
         print(f"  naive  : {t_nv:7.2f} s  -> hidekit is {t_nv / t_hk:.1f}x faster (same selection)")
     secs, mb = peak_memory_mb(run_hidekit, frame, keys, stop)
-    print(f"  peak RSS of a fresh process running hidekit's selection: {mb:.0f} MB "
-          f"(input frame {frame.memory_usage().sum() / 2**20:.0f} MB)")
+    print(
+        f"  peak RSS of a fresh process running hidekit's selection: {mb:.0f} MB "
+        f"(input frame {frame.memory_usage().sum() / 2**20:.0f} MB)"
+    )
 
 
 if __name__ == "__main__":

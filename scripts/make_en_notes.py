@@ -22,8 +22,27 @@ SRC = ROOT / "tests" / "fixtures" / "en-notes-src"
 OUT = ROOT / "tests" / "fixtures" / "en-notes"
 
 LABELS = {
-    "NAME", "DOCTOR", "DATE", "AGE", "PHONE", "FAX", "EMAIL", "URL", "IP", "SSN", "MRN", "ACCOUNT",
-    "ID", "STREET", "CITY", "STATE", "ZIP", "COUNTRY", "HOSPITAL", "ORGANIZATION", "PROFESSION",
+    "NAME",
+    "DOCTOR",
+    "DATE",
+    "AGE",
+    "PHONE",
+    "FAX",
+    "EMAIL",
+    "URL",
+    "IP",
+    "SSN",
+    "MRN",
+    "ACCOUNT",
+    "ID",
+    "STREET",
+    "CITY",
+    "STATE",
+    "ZIP",
+    "COUNTRY",
+    "HOSPITAL",
+    "ORGANIZATION",
+    "PROFESSION",
 }
 MARK = re.compile(r"\[\[([A-Z]+):(.*?)\]\]", re.S)
 
@@ -39,7 +58,7 @@ def convert(marked: str, where: str) -> tuple[str, list[tuple[str, int, int, str
             raise SystemExit(f"{where}: unknown label {label!r}")
         if not surface or surface != surface.strip():
             raise SystemExit(f"{where}: empty or padded span {surface!r}")
-        chunk = marked[pos:m.start()]
+        chunk = marked[pos : m.start()]
         out.append(chunk)
         length += len(chunk)
         spans.append((label, length, length + len(surface), surface))
@@ -70,11 +89,14 @@ def main() -> int:
     for src in sources:
         marked = src.read_text(encoding="utf-8")
         text, spans = convert(marked, str(src))
-        lines = [f"T{i}\t{label} {s} {e}\t{surface.replace(chr(10), ' ')}"
-                 for i, (label, s, e, surface) in enumerate(spans, 1)]
+        lines = [
+            f"T{i}\t{label} {s} {e}\t{surface.replace(chr(10), ' ')}"
+            for i, (label, s, e, surface) in enumerate(spans, 1)
+        ]
         (out_dir / src.name).write_text(text, encoding="utf-8", newline="")
         (out_dir / src.with_suffix(".ann").name).write_text(
-            "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8", newline="")
+            "\n".join(lines) + ("\n" if lines else ""), encoding="utf-8", newline=""
+        )
         counts.update(label for label, *_ in spans)
         print(f"{src.stem}: {len(text.split())} words, {len(spans)} spans")
     print(f"{len(sources)} notes, {sum(counts.values())} spans")

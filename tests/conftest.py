@@ -17,8 +17,16 @@ settings.load_profile("ci" if os.environ.get("CI") else "hidekit")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 ADULT = FIXTURES / "adult" / "adult.csv"
-ADULT_KEYS = ["sex", "age", "race", "marital-status", "education", "native-country", "workclass",
-              "occupation"]
+ADULT_KEYS = [
+    "sex",
+    "age",
+    "race",
+    "marital-status",
+    "education",
+    "native-country",
+    "workclass",
+    "occupation",
+]
 
 
 @pytest.fixture(scope="session")

@@ -50,8 +50,19 @@ def test_column_names_with_spaces_and_slashes(tmp_path):
 
 
 def test_select_json_shape():
-    res = run("select", ADULT, "--keys", "age,race,marital-status,education", "--force", "sex",
-              "--method", "forward", "--stop", "0.05", "--json")
+    res = run(
+        "select",
+        ADULT,
+        "--keys",
+        "age,race,marital-status,education",
+        "--force",
+        "sex",
+        "--method",
+        "forward",
+        "--stop",
+        "0.05",
+        "--json",
+    )
     assert res.exit_code == 0, res.output
     d = json.loads(res.stdout)
     assert d["selected"][0] == "sex"
@@ -63,18 +74,33 @@ def test_select_json_shape():
 
 def test_select_readable_output_and_plot(tmp_path):
     report = tmp_path / "sel.html"
-    res = run("select", ADULT, "--keys", "age,race,education", "--method", "stepwise", "--stop", "0.5",
-              "--remove-stop", "0.3", "--report", report)
+    res = run(
+        "select",
+        ADULT,
+        "--keys",
+        "age,race,education",
+        "--method",
+        "stepwise",
+        "--stop",
+        "0.5",
+        "--remove-stop",
+        "0.3",
+        "--report",
+        report,
+    )
     assert res.exit_code == 0, res.output
     assert "Summary of steps" in res.stdout and "selected:" in res.stdout
     assert report.read_text().count("hk-mark") >= 2
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--keys", "sex,nope"], "'nope'"),
-    (["--keys", "sex", "--threshold", "1.5"], "threshold"),
-    (["--keys", "sex", "--engine", "oracle"], "unknown engine"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--keys", "sex,nope"], "'nope'"),
+        (["--keys", "sex", "--threshold", "1.5"], "threshold"),
+        (["--keys", "sex", "--engine", "oracle"], "unknown engine"),
+    ],
+)
 def test_risk_bad_options(args, message, tmp_path):
     report = tmp_path / "out.html"
     res = run("risk", ADULT, *args, "--report", report)
@@ -135,8 +161,15 @@ def test_select_same_on_spark(spark, adult_frame):
     sample = adult_frame.sample(3000, random_state=5)
     keys = ["age", "race", "marital-status", "education", "workclass"]
     a = select_variables(sample, keys, force=["sex"], method="stepwise", stop=0.4, remove_stop=0.2)
-    b = select_variables(None, keys, force=["sex"], method="stepwise", stop=0.4, remove_stop=0.2,
-                         engine=SparkEngine(sample, spark))
+    b = select_variables(
+        None,
+        keys,
+        force=["sex"],
+        method="stepwise",
+        stop=0.4,
+        remove_stop=0.2,
+        engine=SparkEngine(sample, spark),
+    )
     assert a.to_dict() == b.to_dict()
 
 

@@ -12,11 +12,13 @@ from hidekit.engines import DuckDBEngine, make_engine
 from hidekit.engines.base import CellStats
 from hidekit.errors import ColumnNotFound, OptionError
 
-ODD = pd.DataFrame({
-    "age group/band": ["20-29", "20-29", "30-39", None, "30-39", "20-29"],
-    'quoted "name"': [1, 1, 2, 2, 2, 1],
-    "zip code": ["021", "021", "021", "100", "100", "100"],
-})
+ODD = pd.DataFrame(
+    {
+        "age group/band": ["20-29", "20-29", "30-39", None, "30-39", "20-29"],
+        'quoted "name"': [1, 1, 2, 2, 2, 1],
+        "zip code": ["021", "021", "021", "100", "100", "100"],
+    }
+)
 
 
 def _pandas_stats(frame, keys, cell_min):
@@ -48,10 +50,14 @@ def test_unknown_and_duplicate_keys():
         eng.stats(["zip code", "zip code"])
 
 
-frames = st.integers(1, 60).flatmap(lambda n: st.fixed_dictionaries({
-    c: st.lists(st.one_of(st.none(), st.integers(0, card)), min_size=n, max_size=n)
-    for c, card in (("a", 2), ("b", 4), ("c", 9), ("d", 30))
-}))
+frames = st.integers(1, 60).flatmap(
+    lambda n: st.fixed_dictionaries(
+        {
+            c: st.lists(st.one_of(st.none(), st.integers(0, card)), min_size=n, max_size=n)
+            for c, card in (("a", 2), ("b", 4), ("c", 9), ("d", 30))
+        }
+    )
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -116,7 +122,9 @@ def test_spark_missing_values_group_like_duckdb(spark):
     from hidekit.engines.spark_engine import SparkEngine
 
     frame = pd.DataFrame({"a": ["x", None, None, "y", "x"], "b": [1, 2, 2, None, 1]})
-    assert SparkEngine(frame, spark).stats(["a", "b"], 2) == DuckDBEngine(frame).stats(["a", "b"], 2)
+    assert SparkEngine(frame, spark).stats(["a", "b"], 2) == DuckDBEngine(frame).stats(
+        ["a", "b"], 2
+    )
 
 
 def test_make_engine_rejects_unknown_engine():

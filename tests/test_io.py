@@ -16,11 +16,19 @@ from hidekit.io.readers import detect_delimiter
 @pytest.mark.parametrize("sep", [",", ";", "\t", "|"])
 def test_delimiter_is_detected(tmp_path, sep):
     path = tmp_path / "d.csv"
-    path.write_text(sep.join(["age group", "zip", "n"]) + "\n" + sep.join(["20-29", "02139", "1"]) + "\n"
-                    + sep.join(["30-39", "", "2"]) + "\n")
+    path.write_text(
+        sep.join(["age group", "zip", "n"])
+        + "\n"
+        + sep.join(["20-29", "02139", "1"])
+        + "\n"
+        + sep.join(["30-39", "", "2"])
+        + "\n"
+    )
     frame = read_table(path).frame
     assert list(frame.columns) == ["age group", "zip", "n"]
-    assert frame["zip"].tolist()[0] == "02139" and pd.isna(frame["zip"].tolist()[1])  # empty = missing
+    assert frame["zip"].tolist()[0] == "02139" and pd.isna(
+        frame["zip"].tolist()[1]
+    )  # empty = missing
     assert frame["n"].tolist() == [1, 2]
 
 
@@ -43,8 +51,15 @@ def test_legacy_encoding_is_decoded(tmp_path):
         read_table(path, encoding="utf-8")
 
 
-@pytest.mark.parametrize("name, fmt", [("pii_Stata14.dta", "stata"), ("pii_Stata12.dta", "stata"),
-                                       ("pii_spss.sav", "spss"), ("pii.sas7bdat", "sas")])
+@pytest.mark.parametrize(
+    "name, fmt",
+    [
+        ("pii_Stata14.dta", "stata"),
+        ("pii_Stata12.dta", "stata"),
+        ("pii_spss.sav", "spss"),
+        ("pii.sas7bdat", "sas"),
+    ],
+)
 def test_statistical_formats_are_read_with_labels(fixtures, name, fmt):
     ds = read_table(fixtures / "pii-scan" / name)
     assert ds.format == fmt and len(ds.frame) == 10
@@ -55,14 +70,19 @@ def test_statistical_formats_are_read_with_labels(fixtures, name, fmt):
 @pytest.mark.parametrize("suffix", [".dta", ".sav"])
 def test_labels_survive_a_round_trip(tmp_path, suffix):
     frame = pd.DataFrame({"sex": [1.0, 2.0, 1.0], "age": [30.0, 41.0, 52.0]})
-    ds = Dataset(frame, "stata" if suffix == ".dta" else "spss",
-                 variable_labels={"sex": "Sex of respondent", "age": "Age in years"},
-                 value_labels={"sex": {1.0: "Male", 2.0: "Female"}})
+    ds = Dataset(
+        frame,
+        "stata" if suffix == ".dta" else "spss",
+        variable_labels={"sex": "Sex of respondent", "age": "Age in years"},
+        value_labels={"sex": {1.0: "Male", 2.0: "Female"}},
+    )
     out = write_table(ds, tmp_path / f"out{suffix}")
     back = read_table(out)
     assert back.variable_labels == {"sex": "Sex of respondent", "age": "Age in years"}
     assert back.value_labels["sex"] == {1: "Male", 2: "Female"} or back.value_labels["sex"] == {
-        1.0: "Male", 2.0: "Female"}
+        1.0: "Male",
+        2.0: "Female",
+    }
     assert back.frame["age"].tolist() == [30.0, 41.0, 52.0]
 
 

@@ -13,10 +13,12 @@ from hidekit.risk import measure_risk, report_from_sizes
 from conftest import ADULT_KEYS
 
 # (sex, age): cells (M,30)=3, (F,30)=1, (F,40)=2, (M,40)=1, (missing,40)=1
-HAND = pd.DataFrame({
-    "sex": ["M", "M", "M", "F", "F", "F", "M", None],
-    "age": [30, 30, 30, 30, 40, 40, 40, 40],
-})
+HAND = pd.DataFrame(
+    {
+        "sex": ["M", "M", "M", "F", "F", "F", "M", None],
+        "age": [30, 30, 30, 30, 40, 40, 40, 40],
+    }
+)
 
 
 def test_hand_table_figures():
@@ -102,5 +104,9 @@ def test_report_from_sizes_matches_engine(adult_frame):
     direct = report_from_sizes(["sex", "age"], sizes, 5)
     stats = eng.stats(["sex", "age"], 5)
     assert (direct.cells, direct.k, direct.uniques, direct.at_risk) == (
-        stats.cells, stats.k, stats.uniques, stats.at_risk)
+        stats.cells,
+        stats.k,
+        stats.uniques,
+        stats.at_risk,
+    )
     assert np.isclose(direct.rp, stats.rp)

@@ -17,12 +17,14 @@ from hidekit.selection import select_variables
 #   B: 4 x + 4 y          -> RP 0,   CR 2/8
 #   C: 7 p + 1 q          -> RP 1/8, CR 2/8
 #   D: all distinct       -> RP 1,   CR 1
-HAND = pd.DataFrame({
-    "A": list("aaaabbbb"),
-    "B": list("xxyyxxyy"),
-    "C": list("pppppppq"),
-    "D": range(8),
-})
+HAND = pd.DataFrame(
+    {
+        "A": list("aaaabbbb"),
+        "B": list("xxyyxxyy"),
+        "C": list("pppppppq"),
+        "D": range(8),
+    }
+)
 
 
 def test_forward_hand_table():
@@ -61,7 +63,9 @@ def test_backward_hand_table():
     # B2 from {A,B,C} (ratio 0.4): removing C gives ratio 0 -> alpha +inf, RP 0 < 0.2: stop
     assert b2.variable == "C" and math.isinf(b2.alpha) and not b2.taken
     assert {c.variable: round(c.alpha, 6) for c in b2.candidates if c.variable != "C"} == {
-        "A": 1.2, "B": 1.2}
+        "A": 1.2,
+        "B": 1.2,
+    }
     assert r.selected == ["A", "B", "C"]
 
 
@@ -71,9 +75,13 @@ def test_backward_stops_at_first_step_when_already_low():
 
 
 def test_forced_variables_stay():
-    r = select_variables(HAND, ["A", "B", "C"], force=["D"], method="backward", stop=0.0, cell_min=2)
+    r = select_variables(
+        HAND, ["A", "B", "C"], force=["D"], method="backward", stop=0.0, cell_min=2
+    )
     assert "D" in r.selected
-    fwd = select_variables(HAND, ["A", "B", "C"], force=["D"], method="forward", stop=0.9, cell_min=2)
+    fwd = select_variables(
+        HAND, ["A", "B", "C"], force=["D"], method="forward", stop=0.9, cell_min=2
+    )
     assert fwd.selected == ["D"] and fwd.start["rp"] == 1.0
 
 
@@ -129,12 +137,38 @@ def test_by_subgroup_runs_each_group():
 
 # --- The paper's worked example, through an engine that serves the paper's printed figures -------
 
-KEYS = ["sex", "ag8r", "source", "pow", "ms", "psx", "aor", "homstate", "means", "nsurg", "nbs",
-        "cp", "lsr", "ethnic", "race1", "psrcd"]
+KEYS = [
+    "sex",
+    "ag8r",
+    "source",
+    "pow",
+    "ms",
+    "psx",
+    "aor",
+    "homstate",
+    "means",
+    "nsurg",
+    "nbs",
+    "cp",
+    "lsr",
+    "ethnic",
+    "race1",
+    "psrcd",
+]
 FORCED = ["sex", "ag8r"]
 PATH = ["pow", "aor", "nsurg", "psrcd", "psx", "means", "cp", "nbs", "source", "ms"]
-PATH_FIG = [(0.000, 0.006), (0.003, 0.013), (0.012, 0.030), (0.030, 0.050), (0.034, 0.054),
-            (0.079, 0.108), (0.138, 0.174), (0.220, 0.254), (0.346, 0.370), (0.523, 0.533)]
+PATH_FIG = [
+    (0.000, 0.006),
+    (0.003, 0.013),
+    (0.012, 0.030),
+    (0.030, 0.050),
+    (0.034, 0.054),
+    (0.079, 0.108),
+    (0.138, 0.174),
+    (0.220, 0.254),
+    (0.346, 0.370),
+    (0.523, 0.533),
+]
 N = 10000
 
 
@@ -151,29 +185,55 @@ class PaperEngine(Engine):
                 if v in base:
                     continue
                 rp, cr = PATH_FIG[t]
-                self.table[frozenset(base + [v])] = (rp, cr) if v == PATH[t] else (rp + 0.05, cr + 0.01)
+                self.table[frozenset(base + [v])] = (
+                    (rp, cr) if v == PATH[t] else (rp + 0.05, cr + 0.01)
+                )
         full = FORCED + PATH
-        b1 = {"pow": (0.430, 0.442), "aor": (0.474, 0.490), "nsurg": (0.445, 0.468),
-              "psrcd": (0.523, 0.533), "psx": (0.523, 0.532), "means": (0.462, 0.478),
-              "cp": (0.404, 0.430), "nbs": (0.418, 0.442), "source": (0.379, 0.403),
-              "ms": (0.346, 0.370)}
+        b1 = {
+            "pow": (0.430, 0.442),
+            "aor": (0.474, 0.490),
+            "nsurg": (0.445, 0.468),
+            "psrcd": (0.523, 0.533),
+            "psx": (0.523, 0.532),
+            "means": (0.462, 0.478),
+            "cp": (0.404, 0.430),
+            "nbs": (0.418, 0.442),
+            "source": (0.379, 0.403),
+            "ms": (0.346, 0.370),
+        }
         for v, fig in b1.items():
             self.table[frozenset(k for k in full if k != v)] = fig
         after = [k for k in full if k != "cp"]
-        b2 = {"pow": (0.316, 0.343), "aor": (0.359, 0.390), "nsurg": (0.328, 0.361),
-              "psrcd": (0.404, 0.430), "psx": (0.403, 0.430), "means": (0.279, 0.308),
-              "nbs": (0.301, 0.335), "source": (0.275, 0.3065)}
+        b2 = {
+            "pow": (0.316, 0.343),
+            "aor": (0.359, 0.390),
+            "nsurg": (0.328, 0.361),
+            "psrcd": (0.404, 0.430),
+            "psx": (0.403, 0.430),
+            "means": (0.279, 0.308),
+            "nbs": (0.301, 0.335),
+            "source": (0.275, 0.3065),
+        }
         for v, fig in b2.items():
             self.table[frozenset(k for k in after if k != v)] = fig
-        f11 = {"homstate": (0.932, 0.886), "lsr": (0.656, 0.647), "ethnic": (0.564, 0.570),
-               "race1": (0.585, 0.591), "cp": (0.523, 0.533)}
+        f11 = {
+            "homstate": (0.932, 0.886),
+            "lsr": (0.656, 0.647),
+            "ethnic": (0.564, 0.570),
+            "race1": (0.585, 0.591),
+            "cp": (0.523, 0.533),
+        }
         for v, fig in f11.items():
             self.table[frozenset(after + [v])] = fig
         # backward example: Backward steps 11 and 12 of the paper
         b11 = ["sex", "ag8r", "pow", "ms", "cp", "ethnic"]
         self.table[frozenset(b11)] = (0.153, 0.188)
-        for v, fig in {"pow": (0.101, 0.130), "ms": (0.064, 0.090), "cp": (0.060, 0.081),
-                       "ethnic": (0.058, 0.092)}.items():
+        for v, fig in {
+            "pow": (0.101, 0.130),
+            "ms": (0.064, 0.090),
+            "cp": (0.060, 0.081),
+            "ethnic": (0.058, 0.092),
+        }.items():
             self.table[frozenset(k for k in b11 if k != v)] = fig
         b12 = ["sex", "ag8r", "pow", "ms", "cp"]
         for v, fig in {"pow": (0.030, 0.056), "ms": (0.013, 0.031), "cp": (0.012, 0.026)}.items():
@@ -200,7 +260,9 @@ class PaperEngine(Engine):
 
 
 def test_paper_forward_stops_at_step_9():
-    r = select_variables(None, KEYS, force=FORCED, method="forward", stop=0.30, engine=PaperEngine())
+    r = select_variables(
+        None, KEYS, force=FORCED, method="forward", stop=0.30, engine=PaperEngine()
+    )
     assert r.selected == sorted(FORCED + PATH[:8], key=KEYS.index)  # kept in the user's order
     assert [s.label for s in r.taken] == [f"F{i}" for i in range(1, 9)]
     f9 = r.steps[-1]
@@ -211,8 +273,15 @@ def test_paper_forward_stops_at_step_9():
 
 
 def test_paper_stepwise_rules():
-    r = select_variables(None, KEYS, force=FORCED, method="stepwise", stop=0.55, remove_stop=0.35,
-                         engine=PaperEngine())
+    r = select_variables(
+        None,
+        KEYS,
+        force=FORCED,
+        method="stepwise",
+        stop=0.55,
+        remove_stop=0.35,
+        engine=PaperEngine(),
+    )
     labels = [(s.label, s.variable, s.taken) for s in r.steps]
     # F10 adds ms; B1 removes cp although ms has the smallest ratio: ms was just added
     f10 = next(i for i, s in enumerate(r.steps) if s.label == "F10")
@@ -228,14 +297,27 @@ def test_paper_stepwise_rules():
     f11 = r.steps[f10 + 3]
     assert (f11.label, f11.variable, f11.taken) == ("F11", "cp", False)
     assert "cannot re-enter" in r.stop_reason
-    assert set(r.selected) == {"sex", "ag8r", "pow", "aor", "nsurg", "psrcd", "psx", "means", "nbs",
-                               "source", "ms"}
+    assert set(r.selected) == {
+        "sex",
+        "ag8r",
+        "pow",
+        "aor",
+        "nsurg",
+        "psrcd",
+        "psx",
+        "means",
+        "nbs",
+        "source",
+        "ms",
+    }
     assert r.final["rp"] == pytest.approx(0.404)
 
 
 def test_paper_backward_stops_at_ms():
     keys = ["sex", "ag8r", "pow", "ms", "cp", "ethnic"]
-    r = select_variables(None, keys, force=FORCED, method="backward", stop=0.05, engine=PaperEngine())
+    r = select_variables(
+        None, keys, force=FORCED, method="backward", stop=0.05, engine=PaperEngine()
+    )
     first, second = r.steps
     assert (first.variable, first.taken, first.rp) == ("ethnic", True, pytest.approx(0.058))
     assert first.alpha == pytest.approx((0.153 / 0.188) / (0.058 / 0.092))

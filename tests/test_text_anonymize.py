@@ -33,8 +33,19 @@ def _audit(folder):
 
 def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, notes):
     out = tmp_path / "out"
-    args = ["text", "anonymize", str(brat), "--spans", str(brat), "--operator", "surrogate",
-            "--seed", "4", "--patient-pattern", r"^note-(.+)-\d+$"]
+    args = [
+        "text",
+        "anonymize",
+        str(brat),
+        "--spans",
+        str(brat),
+        "--operator",
+        "surrogate",
+        "--seed",
+        "4",
+        "--patient-pattern",
+        r"^note-(.+)-\d+$",
+    ]
     r = runner.invoke(app, [*args, "--out", str(out), "--json"])
     assert r.exit_code == 0, r.output
     summary = json.loads(r.output)

@@ -159,7 +159,9 @@ def test_age_forms_annotate_the_number_only(corpus):
     for d in corpus:
         for s in d.spans:
             if s.label == "AGE":
-                assert re.fullmatch(r"\d{1,3}|\d0[sS]", s.text) or s.text.lower() in DECADE_WORDS, s.text
+                assert re.fullmatch(r"\d{1,3}|\d0[sS]", s.text) or s.text.lower() in DECADE_WORDS, (
+                    s.text
+                )
                 contexts.add(re.sub(r"\d+", "N", d.text[max(0, s.start - 8) : s.end + 10]))
     text = " ".join(contexts)
     for form in ("N-year-old", "N y/o", "Nyo", "aged N", "N year old", "NM", "NF"):

@@ -29,4 +29,5 @@ class Registry(dict):
             return self[name]
         except KeyError:
             raise OptionError(
-                f"unknown {self.kind} {name!r} (known: {', '.join(sorted(self))})") from None
+                f"unknown {self.kind} {name!r} (known: {', '.join(sorted(self))})"
+            ) from None

@@ -101,7 +101,14 @@ def progress_bar(description: str, total: int | None, enabled: bool = True) -> I
     if not show:
         yield lambda n=1, **_: None
         return
-    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-                  TimeElapsedColumn(), TimeRemainingColumn(), console=err, transient=True) as prog:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+    ) as prog:
         task = prog.add_task(description, total=total)
         yield lambda n=1, **kw: prog.update(task, advance=n, **kw)

@@ -13,8 +13,12 @@ def register(app: typer.Typer) -> None:
     @app.command("demo")
     @handle_errors
     def demo(
-        out_dir: Path = typer.Option(Path("demo-output"), "--out", help="Folder for the demo's outputs."),
-        records: int = typer.Option(5000, "--records", min=10, help="Synthetic records to generate."),
+        out_dir: Path = typer.Option(
+            Path("demo-output"), "--out", help="Folder for the demo's outputs."
+        ),
+        records: int = typer.Option(
+            5000, "--records", min=10, help="Synthetic records to generate."
+        ),
         seed: int = typer.Option(7, "--seed", help="Seed: the same seed gives the same outputs."),
     ):
         """Generate a synthetic health survey and run the release workflow on it."""

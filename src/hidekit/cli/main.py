@@ -26,8 +26,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-text_app = typer.Typer(help="Free text: detect, train, evaluate, anonymize PHI; measure text risk.",
-                       no_args_is_help=True)
+text_app = typer.Typer(
+    help="Free text: detect, train, evaluate, anonymize PHI; measure text risk.",
+    no_args_is_help=True,
+)
 app.add_typer(text_app, name="text")
 
 
@@ -38,8 +40,11 @@ def _version(value: bool):
 
 
 @app.callback()
-def main(version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
-                                      help="Show the version and exit.")):
+def main(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+    ),
+):
     """hidekit."""
 
 

@@ -6,9 +6,15 @@ from pathlib import Path
 
 import typer
 
-DataArg = typer.Argument(..., help="Data file: CSV, Parquet, Stata .dta, SPSS .sav, SAS .sas7bdat, Excel.")
-KeysOpt = typer.Option(..., "--keys", "-k", help="Key variables (quasi-identifiers), comma-separated.")
-CellMinOpt = typer.Option(3, "--cell-min", min=1, help="Cells smaller than this put records at risk (RP).")
+DataArg = typer.Argument(
+    ..., help="Data file: CSV, Parquet, Stata .dta, SPSS .sav, SAS .sas7bdat, Excel."
+)
+KeysOpt = typer.Option(
+    ..., "--keys", "-k", help="Key variables (quasi-identifiers), comma-separated."
+)
+CellMinOpt = typer.Option(
+    3, "--cell-min", min=1, help="Cells smaller than this put records at risk (RP)."
+)
 ByOpt = typer.Option(None, "--by", help="Also report per subgroup of this variable.")
 EngineOpt = typer.Option("duckdb", "--engine", help="Counting engine: duckdb (default) or spark.")
 SepOpt = typer.Option(None, "--sep", help="CSV delimiter (detected among , ; tab | when omitted).")

@@ -47,8 +47,9 @@ def register(app: typer.Typer) -> None:
         data: Path = DataArg,
         keys: str = KeysOpt,
         cell_min: int = CellMinOpt,
-        threshold: float = typer.Option(None, "--threshold",
-                                        help="El Emam risk threshold τ (default 1/cell-min)."),
+        threshold: float = typer.Option(
+            None, "--threshold", help="El Emam risk threshold τ (default 1/cell-min)."
+        ),
         by: str = ByOpt,
         engine: str = EngineOpt,
         sep: str = SepOpt,
@@ -57,8 +58,14 @@ def register(app: typer.Typer) -> None:
     ):
         """Measure re-identification risk of a key set: k, uniques, RP, CR, El Emam's metrics."""
         key_list = split_list(keys, required="--keys")
-        result = measure_risk(None, key_list, cell_min=cell_min, threshold=threshold, by=by,
-                              engine=load_engine(data, engine, sep))
+        result = measure_risk(
+            None,
+            key_list,
+            cell_min=cell_min,
+            threshold=threshold,
+            by=by,
+            engine=load_engine(data, engine, sep),
+        )
         if report:
             risk_report(result, title=f"Risk of {data.name}").save(report)
         if json:
@@ -76,16 +83,24 @@ def register(app: typer.Typer) -> None:
         for row in r.class_sizes[:10]:
             sizes.add_row(*(f"{row[c]:,}" for c in ("size", "classes", "records")))
         if len(r.class_sizes) > 10:
-            sizes.add_row("…", f"{sum(x['classes'] for x in r.class_sizes[10:]):,}",
-                          f"{sum(x['records'] for x in r.class_sizes[10:]):,}")
+            sizes.add_row(
+                "…",
+                f"{sum(x['classes'] for x in r.class_sizes[10:]):,}",
+                f"{sum(x['records'] for x in r.class_sizes[10:]):,}",
+            )
         out.print(sizes)
         if result.by:
             g = Table(title=f"By {result.by}")
             for col in (result.by, "records", "cells", "k", "uniques", "rp", "cr"):
                 g.add_column(col, justify="right")
             for grp in result.groups:
-                g.add_row(str(grp.group), *(_num(getattr(grp, a)) for a in
-                                            ("records", "cells", "k", "uniques", "rp", "cr")))
+                g.add_row(
+                    str(grp.group),
+                    *(
+                        _num(getattr(grp, a))
+                        for a in ("records", "cells", "k", "uniques", "rp", "cr")
+                    ),
+                )
             out.print(g)
         if report:
             out.print(f"report: {report}")

@@ -180,7 +180,11 @@ def register(app: typer.Typer) -> None:
         from hidekit.transforms.identifiers import redact_file
 
         s = redact_file(
-            data, out_path, columns=split_list(columns, required="--columns"), constant=constant, sep=sep
+            data,
+            out_path,
+            columns=split_list(columns, required="--columns"),
+            constant=constant,
+            sep=sep,
         )
         _done(s, json, f"redacted {', '.join(s['columns'])} -> {out_path}")
 
@@ -215,7 +219,11 @@ def register(app: typer.Typer) -> None:
         from hidekit.transforms.identifiers import hash_file
 
         s = hash_file(
-            data, out_path, columns=split_list(columns, required="--columns"), key_file=key_file, sep=sep
+            data,
+            out_path,
+            columns=split_list(columns, required="--columns"),
+            key_file=key_file,
+            sep=sep,
         )
         _done(s, json, f"hashed {', '.join(s['columns'])} with HMAC-SHA256 -> {out_path}")
 

@@ -33,28 +33,48 @@ def register(app: typer.Typer) -> None:
     @handle_errors
     def select(
         data: Path = DataArg,
-        keys: str = typer.Option(..., "--keys", "-k", help="Candidate key variables, comma-separated."),
-        force: str = typer.Option("", "--force", help="Variables always released (e.g. sex,agegroup)."),
+        keys: str = typer.Option(
+            ..., "--keys", "-k", help="Candidate key variables, comma-separated."
+        ),
+        force: str = typer.Option(
+            "", "--force", help="Variables always released (e.g. sex,agegroup)."
+        ),
         method: str = typer.Option("forward", "--method", help="forward, backward or stepwise."),
         stop: float = typer.Option(..., "--stop", help="RP limit (stepwise: the add limit)."),
-        remove_stop: float = typer.Option(None, "--remove-stop", help="Stepwise: RP removal limit."),
+        remove_stop: float = typer.Option(
+            None, "--remove-stop", help="Stepwise: RP removal limit."
+        ),
         cell_min: int = CellMinOpt,
-        criterion: str = typer.Option("alpha", "--criterion", help="alpha (RP/CR ratio) or diff (RP - w·CR)."),
+        criterion: str = typer.Option(
+            "alpha", "--criterion", help="alpha (RP/CR ratio) or diff (RP - w·CR)."
+        ),
         weight: float = typer.Option(0.5, "--weight", help="w of the diff criterion."),
         by: str = ByOpt,
         engine: str = EngineOpt,
         sep: str = SepOpt,
         json: bool = JsonOpt,
         report: Path = ReportOpt,
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="Only the summary, not every step's table."),
+        quiet: bool = typer.Option(
+            False, "--quiet", "-q", help="Only the summary, not every step's table."
+        ),
     ):
         """Forward / backward / stepwise selection of key variables on RP and CR (Lin & Garin)."""
         key_list, forced = split_list(keys, required="--keys"), split_list(force)
         eng = load_engine(data, engine, sep)
         with err.status(f"selecting ({method})…") if not json and err.is_terminal else _null():
-            res = select_variables(None, key_list, method=method, stop=stop, remove_stop=remove_stop,
-                                   force=forced, cell_min=cell_min, criterion=criterion,
-                                   weight=weight, by=by, engine=eng)
+            res = select_variables(
+                None,
+                key_list,
+                method=method,
+                stop=stop,
+                remove_stop=remove_stop,
+                force=forced,
+                cell_min=cell_min,
+                criterion=criterion,
+                weight=weight,
+                by=by,
+                engine=eng,
+            )
         results = res if isinstance(res, list) else [res]
         if report:
             selection_report(results, stop, f"Variable selection on {data.name}").save(report)
@@ -84,10 +104,12 @@ def _print_result(r, quiet: bool) -> None:
     out.rule(f"{head}: {r.method} selection")
     if not quiet:
         for s in r.steps:
-            t = Table(title=f"{'Forward' if s.action == 'add' else 'Backward'} step {s.label}: "
-                            f"varlist {' '.join(s.before) or '(none)'}",
-                      caption=f"{s.variable} ({'smallest' if s.action == 'add' else 'largest'} "
-                              f"alpha={_f(s.alpha)}) {'taken' if s.taken else 'not taken: stopped'}")
+            t = Table(
+                title=f"{'Forward' if s.action == 'add' else 'Backward'} step {s.label}: "
+                f"varlist {' '.join(s.before) or '(none)'}",
+                caption=f"{s.variable} ({'smallest' if s.action == 'add' else 'largest'} "
+                f"alpha={_f(s.alpha)}) {'taken' if s.taken else 'not taken: stopped'}",
+            )
             for col in ("newvar" if s.action == "add" else "delvar", "alpha", "rp", "cr", "ratio"):
                 t.add_column(col, justify="right")
             for c in s.candidates:
@@ -96,10 +118,18 @@ def _print_result(r, quiet: bool) -> None:
     t = Table(title="Summary of steps")
     for col in ("step", "varlist", "alpha", "rp", "cr", "ratio"):
         t.add_column(col, justify="left" if col == "varlist" else "right")
-    t.add_row("start", " ".join(r.start["variables"]), "", _f(r.start["rp"]), _f(r.start["cr"]),
-              _f(r.start["ratio"]))
+    t.add_row(
+        "start",
+        " ".join(r.start["variables"]),
+        "",
+        _f(r.start["rp"]),
+        _f(r.start["cr"]),
+        _f(r.start["ratio"]),
+    )
     for s in r.taken:
         t.add_row(s.label, " ".join(s.variables), _f(s.alpha), _f(s.rp), _f(s.cr), _f(s.ratio))
     out.print(t)
-    out.print(f"[bold]selected:[/] {' '.join(r.selected)}  (RP {r.final['rp']:.3f}, CR {r.final['cr']:.3f})")
+    out.print(
+        f"[bold]selected:[/] {' '.join(r.selected)}  (RP {r.final['rp']:.3f}, CR {r.final['cr']:.3f})"
+    )
     out.print(f"[bold]stopped:[/] {r.stop_reason}")

@@ -125,7 +125,8 @@ def register(app: typer.Typer) -> None:
         draws: int = typer.Option(10_000, "--draws", help="Monte Carlo draws."),
         seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same intervals."),
         m_draw: str = typer.Option(
-            "poisson", "--m-draw",
+            "poisson",
+            "--m-draw",
             help="How M (instances per QI value) is drawn: poisson (the paper, M ~ Pois(m)) or "
             "shifted (M = 1 + Pois(m - 1): same mean, never 0 instances).",
         ),

@@ -30,8 +30,10 @@ def step_risk(out: Path, ctx: dict) -> str:
     result = measure_risk(ctx["frame"], KEYS, cell_min=3, by="urban_rural")
     risk_report(result, "Demo: risk of the raw survey").save(out / "risk.html")
     r = result.overall
-    return (f"risk of {', '.join(KEYS)}: k={r.k}, uniques={r.uniques:,}, RP={r.rp:.3f}, "
-            f"CR={r.cr:.3f} -> {out / 'risk.html'}")
+    return (
+        f"risk of {', '.join(KEYS)}: k={r.k}, uniques={r.uniques:,}, RP={r.rp:.3f}, "
+        f"CR={r.cr:.3f} -> {out / 'risk.html'}"
+    )
 
 
 def step_select(out: Path, ctx: dict) -> str:
@@ -39,10 +41,16 @@ def step_select(out: Path, ctx: dict) -> str:
     from hidekit.selection.report import selection_report
 
     keys = ["race", "marital_status", "education", "urban_rural", "state", "visit_date"]
-    res = select_variables(ctx["frame"], keys, force=["sex", "age_group"], method="forward", stop=0.05)
-    selection_report([res], 0.05, "Demo: forward selection, RP limit 5%").save(out / "selection.html")
-    return (f"forward selection (RP ≤ 0.05, forced sex, age_group): {' '.join(res.selected)} "
-            f"(RP {res.final['rp']:.3f}) -> {out / 'selection.html'}")
+    res = select_variables(
+        ctx["frame"], keys, force=["sex", "age_group"], method="forward", stop=0.05
+    )
+    selection_report([res], 0.05, "Demo: forward selection, RP limit 5%").save(
+        out / "selection.html"
+    )
+    return (
+        f"forward selection (RP ≤ 0.05, forced sex, age_group): {' '.join(res.selected)} "
+        f"(RP {res.final['rp']:.3f}) -> {out / 'selection.html'}"
+    )
 
 
 def _lazy(module: str, name: str) -> Step:
@@ -71,7 +79,9 @@ STEPS: list[Step] = [
 ]
 
 
-def run_demo(out: Path, records: int = 5000, seed: int = 7, echo: Callable[[str], None] = print) -> dict:
+def run_demo(
+    out: Path, records: int = 5000, seed: int = 7, echo: Callable[[str], None] = print
+) -> dict:
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     ctx: dict = {"records": records, "seed": seed}

@@ -36,8 +36,18 @@ RACES = ["White", "Black", "Asian", "American Indian", "Pacific Islander", "Othe
 RACE_P = [0.62, 0.17, 0.09, 0.03, 0.02, 0.07]
 MARITAL = ["Never married", "Married", "Divorced", "Widowed", "Separated"]
 EDUCATION = ["Less than high school", "High school", "Some college", "Bachelor", "Graduate"]
-DIAGNOSES = ["Hypertension", "Type 2 diabetes", "Asthma", "Depression", "COPD", "Coronary artery disease",
-             "Osteoarthritis", "Chronic kidney disease", "Migraine", "Hypothyroidism"]
+DIAGNOSES = [
+    "Hypertension",
+    "Type 2 diabetes",
+    "Asthma",
+    "Depression",
+    "COPD",
+    "Coronary artery disease",
+    "Osteoarthritis",
+    "Chronic kidney disease",
+    "Migraine",
+    "Hypothyroidism",
+]
 
 DIRECT = ["name", "ssn", "phone", "email", "street_address", "latitude", "longitude"]
 KEYS = ["sex", "age", "zip", "race", "marital_status", "education", "visit_date"]
@@ -81,47 +91,74 @@ def generate_survey(n: int = 2000, seed: int = 7) -> pd.DataFrame:
     first = np.where(sex == "F", rng.choice(female, size=n, p=pf), rng.choice(male, size=n, p=pm))
     last = rng.choice(lasts, size=n, p=pl)
     street_first, _ = _weighted(Person.first_names_female | Person.first_names_male)
-    street = (rng.integers(1, 9999, size=n).astype(str).astype(object) + " "
-              + rng.choice(np.concatenate([lasts, street_first]), size=n) + " "
-              + rng.choice(np.array(Address.street_suffixes, dtype=object), size=n))
+    street = (
+        rng.integers(1, 9999, size=n).astype(str).astype(object)
+        + " "
+        + rng.choice(np.concatenate([lasts, street_first]), size=n)
+        + " "
+        + rng.choice(np.array(Address.street_suffixes, dtype=object), size=n)
+    )
     start = np.datetime64("2023-01-01")
     visit = start + rng.integers(0, 730, size=n).astype("timedelta64[D]")
-    birth = (np.datetime64("2024-06-30") - (age * 365.25).astype("timedelta64[D]")
-             - rng.integers(0, 365, size=n).astype("timedelta64[D]"))
+    birth = (
+        np.datetime64("2024-06-30")
+        - (age * 365.25).astype("timedelta64[D]")
+        - rng.integers(0, 365, size=n).astype("timedelta64[D]")
+    )
     area = rng.integers(1, 900, size=n)
     area = np.where(area == 666, 665, area)  # SSA never issues area 666
-    ssn = (np.char.zfill(area.astype(str), 3).astype(object) + "-"
-           + _digits(rng, n, 2, 1).astype(object) + "-" + _digits(rng, n, 4, 1).astype(object))
-    phone = ("(" + rng.integers(201, 990, size=n).astype(str).astype(object) + ") "
-             + rng.integers(200, 999, size=n).astype(str).astype(object) + "-"
-             + _digits(rng, n, 4).astype(object))
+    ssn = (
+        np.char.zfill(area.astype(str), 3).astype(object)
+        + "-"
+        + _digits(rng, n, 2, 1).astype(object)
+        + "-"
+        + _digits(rng, n, 4, 1).astype(object)
+    )
+    phone = (
+        "("
+        + rng.integers(201, 990, size=n).astype(str).astype(object)
+        + ") "
+        + rng.integers(200, 999, size=n).astype(str).astype(object)
+        + "-"
+        + _digits(rng, n, 4).astype(object)
+    )
     domains = np.array(Internet.free_email_domains, dtype=object)
-    email = (np.char.lower(first.astype(str)).astype(object) + "."
-             + np.char.lower(last.astype(str)).astype(object)
-             + rng.integers(1, 99, size=n).astype(str).astype(object) + "@"
-             + rng.choice(domains, size=n))
-    frame = pd.DataFrame({
-        "record_id": np.arange(1, n + 1),
-        "name": first + " " + last,
-        "ssn": ssn,
-        "phone": phone,
-        "email": email,
-        "street_address": street,
-        "city": np.array([p[1] for p in PLACES], dtype=object)[place],
-        "state": np.array([p[2] for p in PLACES], dtype=object)[place],
-        "zip": zips.astype(object),
-        "latitude": lat.round(5),
-        "longitude": lon.round(5),
-        "urban_rural": np.where(urban, "urban", "rural").astype(object),
-        "sex": sex.astype(object),
-        "age": age,
-        "birth_date": pd.to_datetime(birth).strftime("%Y-%m-%d"),
-        "race": rng.choice(RACES, size=n, p=RACE_P).astype(object),
-        "marital_status": rng.choice(MARITAL, size=n, p=[0.33, 0.47, 0.11, 0.06, 0.03]).astype(object),
-        "education": rng.choice(EDUCATION, size=n, p=[0.1, 0.27, 0.28, 0.22, 0.13]).astype(object),
-        "visit_date": pd.to_datetime(visit).strftime("%Y-%m-%d"),
-        "diagnosis": rng.choice(DIAGNOSES, size=n).astype(object),
-        "income": (rng.lognormal(10.8, 0.7, size=n) // 100 * 100).astype(int),
-        "bmi": rng.normal(27.5, 5.0, size=n).round(1),
-    })
+    email = (
+        np.char.lower(first.astype(str)).astype(object)
+        + "."
+        + np.char.lower(last.astype(str)).astype(object)
+        + rng.integers(1, 99, size=n).astype(str).astype(object)
+        + "@"
+        + rng.choice(domains, size=n)
+    )
+    frame = pd.DataFrame(
+        {
+            "record_id": np.arange(1, n + 1),
+            "name": first + " " + last,
+            "ssn": ssn,
+            "phone": phone,
+            "email": email,
+            "street_address": street,
+            "city": np.array([p[1] for p in PLACES], dtype=object)[place],
+            "state": np.array([p[2] for p in PLACES], dtype=object)[place],
+            "zip": zips.astype(object),
+            "latitude": lat.round(5),
+            "longitude": lon.round(5),
+            "urban_rural": np.where(urban, "urban", "rural").astype(object),
+            "sex": sex.astype(object),
+            "age": age,
+            "birth_date": pd.to_datetime(birth).strftime("%Y-%m-%d"),
+            "race": rng.choice(RACES, size=n, p=RACE_P).astype(object),
+            "marital_status": rng.choice(MARITAL, size=n, p=[0.33, 0.47, 0.11, 0.06, 0.03]).astype(
+                object
+            ),
+            "education": rng.choice(EDUCATION, size=n, p=[0.1, 0.27, 0.28, 0.22, 0.13]).astype(
+                object
+            ),
+            "visit_date": pd.to_datetime(visit).strftime("%Y-%m-%d"),
+            "diagnosis": rng.choice(DIAGNOSES, size=n).astype(object),
+            "income": (rng.lognormal(10.8, 0.7, size=n) // 100 * 100).astype(int),
+            "bmi": rng.normal(27.5, 5.0, size=n).round(1),
+        }
+    )
     return frame

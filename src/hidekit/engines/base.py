@@ -106,7 +106,11 @@ class Engine(ABC):
     def class_sizes(self, keys: Sequence[str]) -> np.ndarray:
         """Sizes of all cells of ``keys`` (order unspecified)."""
         if not keys:
-            return np.array([self.n_records], dtype=np.int64) if self.n_records else np.array([], np.int64)
+            return (
+                np.array([self.n_records], dtype=np.int64)
+                if self.n_records
+                else np.array([], np.int64)
+            )
         return self.cell_counts(keys)[COUNT_COLUMN].to_numpy(dtype=np.int64)
 
     def stats(self, keys: Sequence[str], cell_min: int = 3) -> CellStats:

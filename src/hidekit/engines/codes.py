@@ -20,8 +20,13 @@ def dense_limit(n_records: int) -> int:
 def encode(series: pd.Series) -> tuple[np.ndarray, int]:
     """Dense int64 codes of a column and how many distinct values (missing included) it has."""
     values = series.to_numpy() if not isinstance(series.dtype, pd.CategoricalDtype) else None
-    if (values is not None and values.dtype.kind in "iu" and len(values)
-            and values.min() >= 0 and values.max() < dense_limit(len(values))):
+    if (
+        values is not None
+        and values.dtype.kind in "iu"
+        and len(values)
+        and values.min() >= 0
+        and values.max() < dense_limit(len(values))
+    ):
         # small non-negative integers: a lookup table instead of a hash table
         present = np.bincount(values) > 0
         if present.all():  # already dense codes 0..n-1

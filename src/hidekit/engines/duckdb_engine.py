@@ -88,7 +88,9 @@ class DuckDBEngine(Engine):
         if key in self._cell_ids:
             self._cell_ids.move_to_end(key)
             return self._cell_ids[key]
-        parent = next((k for k in reversed(self._cell_ids) if len(k) == len(key) - 1 and k < key), None)
+        parent = next(
+            (k for k in reversed(self._cell_ids) if len(k) == len(key) - 1 and k < key), None
+        )
         if parent is not None:
             ids, card = self._cell_ids[parent]
             todo = sorted(key - parent)
@@ -132,8 +134,11 @@ class DuckDBEngine(Engine):
         # wide ids: DuckDB's parallel hash aggregation beats a single-threaded factorize
         self._con.register("ids", pa.table({"id": ids}))
         try:
-            return self._con.execute("SELECT count(*) FROM ids GROUP BY id").fetchnumpy()[
-                "count_star()"].astype(np.int64)
+            return (
+                self._con.execute("SELECT count(*) FROM ids GROUP BY id")
+                .fetchnumpy()["count_star()"]
+                .astype(np.int64)
+            )
         finally:
             self._con.unregister("ids")
 
@@ -154,7 +159,9 @@ class DuckDBEngine(Engine):
         if len(keysets) == 1:  # one set: a bincount beats a query
             return [self._from_counts(keysets[0], self.class_sizes(keysets[0]), cell_min)]
         base = sorted(set(keysets[0]).intersection(*map(set, keysets[1:])))
-        base_ids, base_card = self.cell_ids(base) if base else (np.zeros(self.n_records, np.int64), 1)
+        base_ids, base_card = (
+            self.cell_ids(base) if base else (np.zeros(self.n_records, np.int64), 1)
+        )
         results: dict[int, CellStats] = {}
         columns: dict[str, np.ndarray] = {"__base": base_ids}
         exprs: dict[int, str] = {}
@@ -195,8 +202,9 @@ class DuckDBEngine(Engine):
         cells, k, uniques, at_risk = stats_from_counts(counts, cell_min)
         return CellStats(tuple(keys), self.n_records, cells, k, uniques, at_risk, cell_min)
 
-    def _query_stats(self, keysets, exprs: dict[int, str], columns: dict[str, np.ndarray],
-                     cell_min: int) -> dict[int, CellStats]:
+    def _query_stats(
+        self, keysets, exprs: dict[int, str], columns: dict[str, np.ndarray], cell_min: int
+    ) -> dict[int, CellStats]:
         """Many key sets in one DuckDB query: a parallel integer GROUP BY per set, UNION ALL."""
         self._con.register("codes", pa.table(columns))
         parts = [
@@ -211,8 +219,15 @@ class DuckDBEngine(Engine):
         finally:
             self._con.unregister("codes")
         return {
-            i: CellStats(tuple(keysets[i]), self.n_records, int(cells), int(k), int(uniques),
-                         int(at_risk), cell_min)
+            i: CellStats(
+                tuple(keysets[i]),
+                self.n_records,
+                int(cells),
+                int(k),
+                int(uniques),
+                int(at_risk),
+                cell_min,
+            )
             for i, cells, k, uniques, at_risk in rows
         }
 
@@ -223,8 +238,10 @@ class DuckDBEngine(Engine):
         self.check_keys([by])
         groups = self._frame.groupby(by, dropna=False, sort=True).indices
         return [
-            (None if _is_missing(value) else value,
-             DuckDBEngine(self._frame.iloc[idx].reset_index(drop=True)))
+            (
+                None if _is_missing(value) else value,
+                DuckDBEngine(self._frame.iloc[idx].reset_index(drop=True)),
+            )
             for value, idx in groups.items()
         ]
 

@@ -76,7 +76,9 @@ class SparkEngine(Engine):
         if isinstance(data, SparkDataFrame):
             sdf = data
         else:
-            sdf = self._spark.createDataFrame(_spark_ready(pd.DataFrame(data).reset_index(drop=True)))
+            sdf = self._spark.createDataFrame(
+                _spark_ready(pd.DataFrame(data).reset_index(drop=True))
+            )
             # Row order of a pandas frame survives through an explicit row number.
         if _ROW not in sdf.columns:
             sdf = sdf.withColumn(_ROW, F.monotonically_increasing_id())
@@ -157,7 +159,8 @@ class SparkEngine(Engine):
 
         cols = ", ".join(_bq(c) for c in universe)
         grouping = ", ".join(
-            "(" + ", ".join(_bq(c) for c in sorted(s, key=self.columns.index)) + ")" for s in sets)
+            "(" + ", ".join(_bq(c) for c in sorted(s, key=self.columns.index)) + ")" for s in sets
+        )
         sql = (
             f"SELECT gid, count(*) AS cells, min(n) AS k, sum(CASE WHEN n = 1 THEN 1 ELSE 0 END) AS uniques, "
             f"sum(CASE WHEN n < {cell_min} THEN n ELSE 0 END) AS at_risk FROM ("
@@ -168,8 +171,17 @@ class SparkEngine(Engine):
         out = []
         for ks in keysets:
             r = rows[gid(frozenset(ks))]
-            out.append(CellStats(tuple(ks), n, int(r["cells"]), int(r["k"]), int(r["uniques"]),
-                                 int(r["at_risk"]), cell_min))
+            out.append(
+                CellStats(
+                    tuple(ks),
+                    n,
+                    int(r["cells"]),
+                    int(r["k"]),
+                    int(r["uniques"]),
+                    int(r["at_risk"]),
+                    cell_min,
+                )
+            )
         return out
 
     def split(self, by: str) -> list[tuple[object, Engine]]:

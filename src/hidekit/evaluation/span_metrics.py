@@ -46,7 +46,9 @@ class PRF:
         return {**asdict(self), "precision": self.precision, "recall": self.recall, "f1": self.f1}
 
 
-def pair_documents(gold: Sequence[Document], pred: Sequence[Document]) -> list[tuple[Document, Document]]:
+def pair_documents(
+    gold: Sequence[Document], pred: Sequence[Document]
+) -> list[tuple[Document, Document]]:
     """Match documents by id; any document on one side only is an error naming it."""
     g = {d.id: d for d in gold}
     p = {d.id: d for d in pred}
@@ -56,7 +58,9 @@ def pair_documents(gold: Sequence[Document], pred: Sequence[Document]) -> list[t
         if only_g:
             parts.append(f"only in gold: {', '.join(only_g[:5])}{' …' if len(only_g) > 5 else ''}")
         if only_p:
-            parts.append(f"only in predictions: {', '.join(only_p[:5])}{' …' if len(only_p) > 5 else ''}")
+            parts.append(
+                f"only in predictions: {', '.join(only_p[:5])}{' …' if len(only_p) > 5 else ''}"
+            )
         raise InputError("gold and predictions hold different documents (" + "; ".join(parts) + ")")
     pairs = []
     for doc_id in sorted(g):
@@ -67,8 +71,11 @@ def pair_documents(gold: Sequence[Document], pred: Sequence[Document]) -> list[t
 
 
 def _summary(per_type: dict[str, PRF]) -> dict:
-    micro = PRF(sum(c.tp for c in per_type.values()), sum(c.fp for c in per_type.values()),
-                sum(c.fn for c in per_type.values()))
+    micro = PRF(
+        sum(c.tp for c in per_type.values()),
+        sum(c.fp for c in per_type.values()),
+        sum(c.fn for c in per_type.values()),
+    )
     f1s = [c.f1 for c in per_type.values() if c.tp + c.fn > 0]
     return {
         "per_type": {k: v.to_dict() for k, v in sorted(per_type.items())},

@@ -82,8 +82,13 @@ def write_bytes_atomic(target, data: bytes, *, private: bool = False, protect: t
 
 
 @contextlib.contextmanager
-def atomic_dir(target: str | os.PathLike, *, overwrite: bool = False, private: bool = False,
-               protect: tuple = ()) -> Iterator[Path]:
+def atomic_dir(
+    target: str | os.PathLike,
+    *,
+    overwrite: bool = False,
+    private: bool = False,
+    protect: tuple = (),
+) -> Iterator[Path]:
     """Build an output folder in a temporary sibling and move it into place at the end.
 
     If anything fails nothing is left at ``target``: no half-written release. The folder gets the

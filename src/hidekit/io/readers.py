@@ -103,7 +103,9 @@ def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) ->
     except pd.errors.EmptyDataError as exc:
         raise InputError(f"{path}: the file is empty") from exc
     except pd.errors.ParserError as exc:
-        raise InputError(f"{path}: cannot parse as CSV with delimiter {delimiter!r}: {exc}") from exc
+        raise InputError(
+            f"{path}: cannot parse as CSV with delimiter {delimiter!r}: {exc}"
+        ) from exc
     frame = _infer_numeric(frame)
     return Dataset(frame, "csv", path, options={"sep": delimiter, "encoding": used})
 
@@ -121,7 +123,10 @@ def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
             out[col] = s  # leading zeros (ZIP codes, IDs) are part of the value: keep the text
         elif len(present) and present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
             out[col] = pd.to_numeric(s).astype("Int64")
-        elif len(present) and present.str.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*").all():
+        elif (
+            len(present)
+            and present.str.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*").all()
+        ):
             out[col] = pd.to_numeric(s)
         else:
             out[col] = s

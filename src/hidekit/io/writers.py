@@ -12,8 +12,15 @@ from hidekit.io.dataset import Dataset, as_text
 from hidekit.io.readers import detect_format
 
 # SAS7BDAT cannot be written by any open library: SAS data goes out as transport (.xpt).
-_OUTPUT_SUFFIX = {"stata": ".dta", "spss": ".sav", "sas": ".xpt", "parquet": ".parquet",
-                  "excel": ".xlsx", "csv": ".csv", "frame": ".csv"}
+_OUTPUT_SUFFIX = {
+    "stata": ".dta",
+    "spss": ".sav",
+    "sas": ".xpt",
+    "parquet": ".parquet",
+    "excel": ".xlsx",
+    "csv": ".csv",
+    "frame": ".csv",
+}
 
 
 def output_suffix(fmt: str) -> str:
@@ -27,7 +34,9 @@ def _stat_frame(frame: pd.DataFrame) -> pd.DataFrame:
         s = out[col]
         if isinstance(s.dtype, pd.CategoricalDtype):
             s = s.astype(object)
-        if pd.api.types.is_extension_array_dtype(s.dtype) and pd.api.types.is_numeric_dtype(s.dtype):
+        if pd.api.types.is_extension_array_dtype(s.dtype) and pd.api.types.is_numeric_dtype(
+            s.dtype
+        ):
             s = s.astype("float64")
         elif s.dtype == object or pd.api.types.is_string_dtype(s.dtype):
             s = as_text(s)
@@ -35,8 +44,9 @@ def _stat_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def write_table(ds: Dataset | pd.DataFrame, target, *, private: bool = False,
-                protect: tuple = ()) -> Path:
+def write_table(
+    ds: Dataset | pd.DataFrame, target, *, private: bool = False, protect: tuple = ()
+) -> Path:
     """Write ``ds`` to ``target`` (format from its suffix), never half-written."""
     if isinstance(ds, pd.DataFrame):
         ds = Dataset(ds)
@@ -46,7 +56,9 @@ def write_table(ds: Dataset | pd.DataFrame, target, *, private: bool = False,
     with atomic_path(target, private=private, protect=protect) as tmp:
         frame = ds.frame
         if fmt == "csv":
-            frame.to_csv(tmp, index=False, sep=ds.options.get("sep", ",") if ds.format == "csv" else ",")
+            frame.to_csv(
+                tmp, index=False, sep=ds.options.get("sep", ",") if ds.format == "csv" else ","
+            )
         elif fmt == "parquet":
             frame.to_parquet(tmp, index=False)
         elif fmt == "excel":
@@ -58,11 +70,19 @@ def write_table(ds: Dataset | pd.DataFrame, target, *, private: bool = False,
             value_labels = {c: v for c, v in ds.value_labels.items() if c in frame.columns}
             data = _stat_frame(frame)
             if fmt == "stata":
-                pyreadstat.write_dta(data, str(tmp), column_labels=labels,
-                                     variable_value_labels=_numeric_keys(value_labels, data))
+                pyreadstat.write_dta(
+                    data,
+                    str(tmp),
+                    column_labels=labels,
+                    variable_value_labels=_numeric_keys(value_labels, data),
+                )
             elif fmt == "spss":
-                pyreadstat.write_sav(data, str(tmp), column_labels=labels,
-                                     variable_value_labels=_numeric_keys(value_labels, data))
+                pyreadstat.write_sav(
+                    data,
+                    str(tmp),
+                    column_labels=labels,
+                    variable_value_labels=_numeric_keys(value_labels, data),
+                )
             elif fmt == "sas":
                 if target.suffix.lower() != ".xpt":
                     raise OptionError("SAS output is written as transport files (.xpt)")

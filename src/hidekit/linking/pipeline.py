@@ -36,8 +36,13 @@ def read_notes(
     if model is not None and spans is not None:
         raise OptionError("give --model (detect PHI) or --spans (use annotations), not both")
     docs, _ = read_documents(notes, annotations=True)
-    return find_phi(docs, None if spans is not None else (model or "en"), spans,
-                    n_jobs=n_jobs, progress=progress)
+    return find_phi(
+        docs,
+        None if spans is not None else (model or "en"),
+        spans,
+        n_jobs=n_jobs,
+        progress=progress,
+    )
 
 
 def save_release(

@@ -59,8 +59,9 @@ class Report:
         self.parts.append(f'<p class="{"ok" if ok else "bad"}">{escape(text)}</p>')
         return self
 
-    def table(self, rows: Sequence[dict], columns: Sequence[str] | None = None,
-              caption: str = "") -> Report:
+    def table(
+        self, rows: Sequence[dict], columns: Sequence[str] | None = None, caption: str = ""
+    ) -> Report:
         rows = list(rows)
         if not rows:
             self.parts.append("<p class=meta>(no rows)</p>")
@@ -76,7 +77,9 @@ class Report:
                 cells.append(f"<td{cls}>{escape(fmt(v))}</td>")
             body.append("<tr>" + "".join(cells) + "</tr>")
         cap = f"<caption>{escape(caption)}</caption>" if caption else ""
-        self.parts.append(f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+        self.parts.append(
+            f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        )
         return self
 
     def figure(self, svg: str, caption: str = "") -> Report:
@@ -89,7 +92,7 @@ class Report:
 
         sub = f'<p class="meta">{escape(self.subtitle)}</p>' if self.subtitle else ""
         return (
-            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{escape(self.title)}</title><style>{CSS}</style></head><body>"
             f"<h1>{escape(self.title)}</h1>{sub}"
             + "\n".join(self.parts)

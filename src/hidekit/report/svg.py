@@ -53,13 +53,19 @@ def _frame(title, xlabel, ylabel, body, legend):
 
 def _axes(ylo, yhi, xlabels: Sequence[str] | None, xs_px: Sequence[float] | None, yfmt=_fmt):
     pw, ph = W - M["l"] - M["r"], H - M["t"] - M["b"]
-    out = [f'<rect x="{M["l"]}" y="{M["t"]}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>']
+    out = [
+        f'<rect x="{M["l"]}" y="{M["t"]}" width="{pw}" height="{ph}" fill="none" stroke="#999"/>'
+    ]
     for t in _ticks(ylo, yhi):
         if t < ylo - 1e-12 or t > yhi + 1e-12:
             continue
         y = M["t"] + ph - (t - ylo) / (yhi - ylo) * ph
-        out.append(f'<line x1="{M["l"]}" x2="{M["l"] + pw}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>')
-        out.append(f'<text x="{M["l"] - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{yfmt(t)}</text>')
+        out.append(
+            f'<line x1="{M["l"]}" x2="{M["l"] + pw}" y1="{y:.1f}" y2="{y:.1f}" stroke="#eee"/>'
+        )
+        out.append(
+            f'<text x="{M["l"] - 6}" y="{y + 4:.1f}" text-anchor="end" font-size="11">{yfmt(t)}</text>'
+        )
     if xlabels and xs_px:
         every = max(1, math.ceil(len(xlabels) / 16))
         slot = pw / max(len(xlabels), 1) * every
@@ -69,10 +75,14 @@ def _axes(ylo, yhi, xlabels: Sequence[str] | None, xs_px: Sequence[float] | None
                 continue
             y = M["t"] + ph + 16
             if tilt:
-                out.append(f'<text x="{x:.1f}" y="{y}" text-anchor="end" font-size="11" '
-                           f'transform="rotate(-30 {x:.1f} {y})">{escape(str(lab))}</text>')
+                out.append(
+                    f'<text x="{x:.1f}" y="{y}" text-anchor="end" font-size="11" '
+                    f'transform="rotate(-30 {x:.1f} {y})">{escape(str(lab))}</text>'
+                )
             else:
-                out.append(f'<text x="{x:.1f}" y="{y}" text-anchor="middle" font-size="11">{escape(str(lab))}</text>')
+                out.append(
+                    f'<text x="{x:.1f}" y="{y}" text-anchor="middle" font-size="11">{escape(str(lab))}</text>'
+                )
     return "\n".join(out)
 
 
@@ -83,15 +93,25 @@ def _legend(names: Sequence[str]) -> str:
     x = W - M["r"] - sum(widths)
     for i, name in enumerate(names):
         c = PALETTE[i % len(PALETTE)]
-        out.append(f'<rect x="{x:.0f}" y="{M["t"] - 16}" width="12" height="12" fill="{c}"/>'
-                   f'<text x="{x + 16:.0f}" y="{M["t"] - 6}" font-size="11">{escape(str(name))}</text>')
+        out.append(
+            f'<rect x="{x:.0f}" y="{M["t"] - 16}" width="12" height="12" fill="{c}"/>'
+            f'<text x="{x + 16:.0f}" y="{M["t"] - 6}" font-size="11">{escape(str(name))}</text>'
+        )
         x += widths[i]
     return "\n".join(out)
 
 
-def line_chart(x: Sequence, series: dict[str, Sequence[float]], *, title: str = "", xlabel: str = "",
-               ylabel: str = "", ymin: float | None = None, ymax: float | None = None,
-               hlines: dict[str, float] | None = None) -> str:
+def line_chart(
+    x: Sequence,
+    series: dict[str, Sequence[float]],
+    *,
+    title: str = "",
+    xlabel: str = "",
+    ylabel: str = "",
+    ymin: float | None = None,
+    ymax: float | None = None,
+    hlines: dict[str, float] | None = None,
+) -> str:
     """Lines over a shared categorical or numeric x axis (e.g. RP and CR by selection step)."""
     xs = list(x)
     vals = [v for s in series.values() for v in s if v is not None and math.isfinite(v)]
@@ -115,16 +135,27 @@ def line_chart(x: Sequence, series: dict[str, Sequence[float]], *, title: str = 
             d = " ".join(f"{a:.1f},{b:.1f}" for a, b in pts)
             body.append(f'<polyline points="{d}" fill="none" stroke="{c}" stroke-width="2"/>')
         for a, b in pts:
-            body.append(f'<circle class="hk-mark" cx="{a:.1f}" cy="{b:.1f}" r="3.5" fill="{c}"><title>{escape(name)}</title></circle>')
+            body.append(
+                f'<circle class="hk-mark" cx="{a:.1f}" cy="{b:.1f}" r="3.5" fill="{c}"><title>{escape(name)}</title></circle>'
+            )
     for name, v in (hlines or {}).items():
         y = py(v)
-        body.append(f'<line x1="{M["l"]}" x2="{W - M["r"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#555" stroke-dasharray="5,4"/>'
-                    f'<text x="{W - M["r"] - 4}" y="{y - 4:.1f}" text-anchor="end" font-size="11">{escape(name)}</text>')
+        body.append(
+            f'<line x1="{M["l"]}" x2="{W - M["r"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#555" stroke-dasharray="5,4"/>'
+            f'<text x="{W - M["r"] - 4}" y="{y - 4:.1f}" text-anchor="end" font-size="11">{escape(name)}</text>'
+        )
     return _frame(title, xlabel, ylabel, "\n".join(body), _legend(list(series)))
 
 
-def bar_chart(labels: Sequence, series: dict[str, Sequence[float]], *, title: str = "",
-              xlabel: str = "", ylabel: str = "", log: bool = False) -> str:
+def bar_chart(
+    labels: Sequence,
+    series: dict[str, Sequence[float]],
+    *,
+    title: str = "",
+    xlabel: str = "",
+    ylabel: str = "",
+    log: bool = False,
+) -> str:
     """Grouped bars (e.g. class-size histogram before and after a release)."""
     labels = [str(v) for v in labels]
     names = list(series)
@@ -135,20 +166,36 @@ def bar_chart(labels: Sequence, series: dict[str, Sequence[float]], *, title: st
     n = max(len(labels), 1)
     slot = pw / n
     bw = slot * 0.8 / max(len(names), 1)
-    body = [_axes(0.0, hi, labels, [M["l"] + (i + 0.5) * slot for i in range(len(labels))],
-                  yfmt=(lambda t: _fmt(10 ** t - 1)) if log else _fmt)]
+    body = [
+        _axes(
+            0.0,
+            hi,
+            labels,
+            [M["l"] + (i + 0.5) * slot for i in range(len(labels))],
+            yfmt=(lambda t: _fmt(10**t - 1)) if log else _fmt,
+        )
+    ]
     for si, name in enumerate(names):
         c = PALETTE[si % len(PALETTE)]
         for i, v in enumerate(series[name]):
             h = tr(v) / hi * ph
             x = M["l"] + i * slot + slot * 0.1 + si * bw
-            body.append(f'<rect class="hk-mark" x="{x:.1f}" y="{M["t"] + ph - h:.1f}" width="{bw:.1f}" '
-                        f'height="{h:.1f}" fill="{c}"><title>{escape(name)} {escape(labels[i])}: {_fmt(v)}</title></rect>')
+            body.append(
+                f'<rect class="hk-mark" x="{x:.1f}" y="{M["t"] + ph - h:.1f}" width="{bw:.1f}" '
+                f'height="{h:.1f}" fill="{c}"><title>{escape(name)} {escape(labels[i])}: {_fmt(v)}</title></rect>'
+            )
     return _frame(title, xlabel, ylabel, "\n".join(body), _legend(names) if len(names) > 1 else "")
 
 
-def histogram(values: Sequence[float], *, bins: int = 30, title: str = "", xlabel: str = "",
-              ylabel: str = "count", marks: dict[str, float] | None = None) -> str:
+def histogram(
+    values: Sequence[float],
+    *,
+    bins: int = 30,
+    title: str = "",
+    xlabel: str = "",
+    ylabel: str = "count",
+    marks: dict[str, float] | None = None,
+) -> str:
     """Histogram of a distribution (e.g. Monte Carlo draws) with vertical marker lines."""
     vals = [float(v) for v in values if v is not None and math.isfinite(v)]
     marks = marks or {}
@@ -169,15 +216,21 @@ def histogram(values: Sequence[float], *, bins: int = 30, title: str = "", xlabe
     body = [_axes(0, top, None, None)]
     for i, c in enumerate(counts):
         h = c / top * ph
-        body.append(f'<rect class="hk-mark" x="{px(lo + i * width):.1f}" y="{M["t"] + ph - h:.1f}" '
-                    f'width="{max(pw / bins - 1, 1):.1f}" height="{h:.1f}" fill="{PALETTE[0]}"/>')
+        body.append(
+            f'<rect class="hk-mark" x="{px(lo + i * width):.1f}" y="{M["t"] + ph - h:.1f}" '
+            f'width="{max(pw / bins - 1, 1):.1f}" height="{h:.1f}" fill="{PALETTE[0]}"/>'
+        )
     for t in _ticks(lo, hi, 6):
         if lo <= t <= hi:
-            body.append(f'<text x="{px(t):.1f}" y="{M["t"] + ph + 16}" text-anchor="middle" font-size="11">{_fmt(t)}</text>')
+            body.append(
+                f'<text x="{px(t):.1f}" y="{M["t"] + ph + 16}" text-anchor="middle" font-size="11">{_fmt(t)}</text>'
+            )
     for j, (name, v) in enumerate(marks.items()):
         c = PALETTE[(j + 1) % len(PALETTE)]
         near_right = px(v) > W - M["r"] - 160  # keep the label inside the plot
         tx, anchor = (px(v) - 4, "end") if near_right else (px(v) + 4, "start")
-        body.append(f'<line x1="{px(v):.1f}" x2="{px(v):.1f}" y1="{M["t"]}" y2="{M["t"] + ph}" stroke="{c}" stroke-width="2" stroke-dasharray="6,3"/>'
-                    f'<text x="{tx:.1f}" y="{M["t"] + 14 + 14 * j}" text-anchor="{anchor}" font-size="11" fill="{c}">{escape(name)} = {_fmt(v)}</text>')
+        body.append(
+            f'<line x1="{px(v):.1f}" x2="{px(v):.1f}" y1="{M["t"]}" y2="{M["t"] + ph}" stroke="{c}" stroke-width="2" stroke-dasharray="6,3"/>'
+            f'<text x="{tx:.1f}" y="{M["t"] + 14 + 14 * j}" text-anchor="{anchor}" font-size="11" fill="{c}">{escape(name)} = {_fmt(v)}</text>'
+        )
     return _frame(title, xlabel, ylabel, "\n".join(body), "")

@@ -51,11 +51,18 @@ def size_distribution(sizes: np.ndarray) -> list[dict]:
         return []
     counts = np.bincount(sizes)
     values = np.flatnonzero(counts)
-    return [{"size": int(v), "classes": int(counts[v]), "records": int(v * counts[v])} for v in values]
+    return [
+        {"size": int(v), "classes": int(counts[v]), "records": int(v * counts[v])} for v in values
+    ]
 
 
-def report_from_sizes(keys: Sequence[str], sizes: np.ndarray, cell_min: int = 3,
-                      threshold: float | None = None, group=None) -> RiskReport:
+def report_from_sizes(
+    keys: Sequence[str],
+    sizes: np.ndarray,
+    cell_min: int = 3,
+    threshold: float | None = None,
+    group=None,
+) -> RiskReport:
     """Every metric from the class sizes alone.
 
     ``threshold`` is El Emam's risk threshold τ: a record is above it when 1/size > τ.
@@ -102,8 +109,15 @@ class RiskResult:
         return d
 
 
-def measure_risk(data, keys: Sequence[str], *, cell_min: int = 3, threshold: float | None = None,
-                 by: str | None = None, engine: str | Engine = "duckdb") -> RiskResult:
+def measure_risk(
+    data,
+    keys: Sequence[str],
+    *,
+    cell_min: int = 3,
+    threshold: float | None = None,
+    by: str | None = None,
+    engine: str | Engine = "duckdb",
+) -> RiskResult:
     """Risk of releasing ``keys`` from ``data`` (path, Dataset, DataFrame, or Engine).
 
     With ``by``, the same figures per subgroup: cells are counted within each group.
@@ -121,9 +135,15 @@ def measure_risk(data, keys: Sequence[str], *, cell_min: int = 3, threshold: flo
     if by:
         counts = eng.cell_counts([by, *keys])
         for value, part in counts.groupby(by, dropna=False, sort=True):
-            result.groups.append(report_from_sizes(
-                keys, part["_n"].to_numpy(), cell_min, threshold,
-                group=None if _missing(value) else _plain(value)))
+            result.groups.append(
+                report_from_sizes(
+                    keys,
+                    part["_n"].to_numpy(),
+                    cell_min,
+                    threshold,
+                    group=None if _missing(value) else _plain(value),
+                )
+            )
     return result
 
 

@@ -7,9 +7,19 @@ from hidekit.selection.stepwise import SelectionResult
 
 
 def step_rows(result: SelectionResult) -> list[dict]:
-    return [{"step": s.label, "action": s.action, "variable": s.variable,
-             "varlist": " ".join(s.variables), "alpha": s.alpha, "rp": s.rp, "cr": s.cr,
-             "ratio": s.ratio} for s in result.taken]
+    return [
+        {
+            "step": s.label,
+            "action": s.action,
+            "variable": s.variable,
+            "varlist": " ".join(s.variables),
+            "alpha": s.alpha,
+            "rp": s.rp,
+            "cr": s.cr,
+            "ratio": s.ratio,
+        }
+        for s in result.taken
+    ]
 
 
 def rp_cr_chart(result: SelectionResult, stop: float | None = None) -> str:
@@ -19,26 +29,49 @@ def rp_cr_chart(result: SelectionResult, stop: float | None = None) -> str:
     title = f"RP and CR by step ({result.method})"
     if result.group is not None:
         title += f" — group {result.group}"
-    return line_chart(labels, {"RP": rp, "CR": cr}, title=title, xlabel="step",
-                      ylabel="share", ymin=0.0, hlines={"stop": stop} if stop is not None else None)
+    return line_chart(
+        labels,
+        {"RP": rp, "CR": cr},
+        title=title,
+        xlabel="step",
+        ylabel="share",
+        ymin=0.0,
+        hlines={"stop": stop} if stop is not None else None,
+    )
 
 
-def selection_report(results: list[SelectionResult], stop: float | None = None,
-                     title: str = "Variable selection") -> Report:
+def selection_report(
+    results: list[SelectionResult], stop: float | None = None, title: str = "Variable selection"
+) -> Report:
     first = results[0]
-    rep = Report(title, f"method {first.method} · criterion {first.criterion} · "
-                        f"cell-min {first.cell_min} · missing values are a category of their own")
+    rep = Report(
+        title,
+        f"method {first.method} · criterion {first.criterion} · "
+        f"cell-min {first.cell_min} · missing values are a category of their own",
+    )
     for res in results:
         name = "All records" if res.group is None else f"Subgroup {res.group}"
         rep.heading(name)
-        rep.paragraph(f"Selected: {' '.join(res.selected)} — RP {res.final['rp']:.3f}, "
-                      f"CR {res.final['cr']:.3f}. {res.stop_reason}.")
+        rep.paragraph(
+            f"Selected: {' '.join(res.selected)} — RP {res.final['rp']:.3f}, "
+            f"CR {res.final['cr']:.3f}. {res.stop_reason}."
+        )
         rep.figure(rp_cr_chart(res, stop))
         rep.table(step_rows(res), caption="Summary of steps")
         for s in res.steps:
-            rep.table([{"variable": c.variable, "alpha": c.alpha, "rp": c.rp, "cr": c.cr,
-                        "ratio": c.ratio} for c in s.candidates],
-                      caption=f"Step {s.label}: {'add' if s.action == 'add' else 'remove'} "
-                              f"{s.variable}{'' if s.taken else ' (not taken: stopped)'} — "
-                              f"varlist {' '.join(s.before)}")
+            rep.table(
+                [
+                    {
+                        "variable": c.variable,
+                        "alpha": c.alpha,
+                        "rp": c.rp,
+                        "cr": c.cr,
+                        "ratio": c.ratio,
+                    }
+                    for c in s.candidates
+                ],
+                caption=f"Step {s.label}: {'add' if s.action == 'add' else 'remove'} "
+                f"{s.variable}{'' if s.taken else ' (not taken: stopped)'} — "
+                f"varlist {' '.join(s.before)}",
+            )
     return rep

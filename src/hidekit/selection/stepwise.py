@@ -84,8 +84,11 @@ class SelectionResult:
         }
         if detail:
             d["evaluations"] = [
-                {**s.summary(), "taken": s.taken,
-                 "candidates": [{**asdict(c), "alpha": _finite(c.alpha)} for c in s.candidates]}
+                {
+                    **s.summary(),
+                    "taken": s.taken,
+                    "candidates": [{**asdict(c), "alpha": _finite(c.alpha)} for c in s.candidates],
+                }
                 for s in self.steps
             ]
         if self.group is not None:
@@ -100,8 +103,13 @@ def _finite(x):
 
 
 def _figures(stats: CellStats) -> dict:
-    return {"rp": stats.rp, "cr": stats.cr, "ratio": stats.ratio, "cells": stats.cells,
-            "records": stats.records}
+    return {
+        "rp": stats.rp,
+        "cr": stats.cr,
+        "ratio": stats.ratio,
+        "cells": stats.cells,
+        "records": stats.records,
+    }
 
 
 class _Selector:
@@ -126,26 +134,68 @@ class _Selector:
         if not pool:
             return None
         cur, *results = self.stats([current] + [current + [v] for v in pool])
-        cands = [Candidate(v, alpha_add(cur, r), r.rp, r.cr, r.ratio,
-                           score(r, self.criterion, self.weight), r.cells, r.at_risk)
-                 for v, r in zip(pool, results, strict=True)]
+        cands = [
+            Candidate(
+                v,
+                alpha_add(cur, r),
+                r.rp,
+                r.cr,
+                r.ratio,
+                score(r, self.criterion, self.weight),
+                r.cells,
+                r.at_risk,
+            )
+            for v, r in zip(pool, results, strict=True)
+        ]
         best = self._rank(cands)
         self.progress(label)
-        return Step(label, "add", best.variable, self.order(current + [best.variable]), best.alpha,
-                    best.rp, best.cr, best.ratio, False, cands, list(current)), cur
+        return Step(
+            label,
+            "add",
+            best.variable,
+            self.order(current + [best.variable]),
+            best.alpha,
+            best.rp,
+            best.cr,
+            best.ratio,
+            False,
+            cands,
+            list(current),
+        ), cur
 
     def evaluate_remove(self, current: list[str], label: str, exclude=()) -> Step | None:
         pool = [v for v in current if v not in self.forced and v not in exclude]
         if not pool:
             return None
         cur, *results = self.stats([current] + [[k for k in current if k != v] for v in pool])
-        cands = [Candidate(v, alpha_remove(cur, r), r.rp, r.cr, r.ratio,
-                           score(r, self.criterion, self.weight), r.cells, r.at_risk)
-                 for v, r in zip(pool, results, strict=True)]
+        cands = [
+            Candidate(
+                v,
+                alpha_remove(cur, r),
+                r.rp,
+                r.cr,
+                r.ratio,
+                score(r, self.criterion, self.weight),
+                r.cells,
+                r.at_risk,
+            )
+            for v, r in zip(pool, results, strict=True)
+        ]
         best = self._rank(cands)
         self.progress(label)
-        return Step(label, "remove", best.variable, [k for k in current if k != best.variable],
-                    best.alpha, best.rp, best.cr, best.ratio, False, cands, list(current))
+        return Step(
+            label,
+            "remove",
+            best.variable,
+            [k for k in current if k != best.variable],
+            best.alpha,
+            best.rp,
+            best.cr,
+            best.ratio,
+            False,
+            cands,
+            list(current),
+        )
 
     def forward(self, stop: float, stepwise_remove: float | None = None) -> tuple[list[str], str]:
         current = self.order(self.forced)
@@ -159,11 +209,14 @@ class _Selector:
             step, _ = evaluated
             self.steps.append(step)
             if step.variable in just_removed:
-                return current, (f"stopped at step F{f}: best candidate {step.variable} was removed "
-                                 f"in the removal phase just before and cannot re-enter")
+                return current, (
+                    f"stopped at step F{f}: best candidate {step.variable} was removed "
+                    f"in the removal phase just before and cannot re-enter"
+                )
             if step.rp > stop:
-                return current, (f"stopped at step F{f}: adding {step.variable} gives RP "
-                                 f"{step.rp:.3f} > {stop}")
+                return current, (
+                    f"stopped at step F{f}: adding {step.variable} gives RP {step.rp:.3f} > {stop}"
+                )
             step.taken = True
             current = step.variables
             just_removed = set()
@@ -192,8 +245,10 @@ class _Selector:
                 return current, "no removable variable left (all remaining are forced)"
             self.steps.append(step)
             if step.rp < stop:
-                return current, (f"stopped at step B{b}: removing {step.variable} gives RP "
-                                 f"{step.rp:.3f} < {stop}")
+                return current, (
+                    f"stopped at step B{b}: removing {step.variable} gives RP "
+                    f"{step.rp:.3f} < {stop}"
+                )
             step.taken = True
             current = step.variables
 
@@ -250,8 +305,19 @@ def select_variables(
             start_set = sel.order(forced)
         start = {"variables": start_set, **_figures(e.stats(start_set, cell_min))}
         final = {"variables": selected, **_figures(e.stats(selected, cell_min))}
-        return SelectionResult(method, criterion, cell_min, forced, keys, selected, start,
-                               sel.steps, reason, final, group)
+        return SelectionResult(
+            method,
+            criterion,
+            cell_min,
+            forced,
+            keys,
+            selected,
+            start,
+            sel.steps,
+            reason,
+            final,
+            group,
+        )
 
     if by is None:
         return run(eng)

@@ -51,13 +51,15 @@ def parse_ann(ann_text: str, text: str, where: str = "", check: bool = True) -> 
                 raise InputError(f"{where}:{lineno}: bad offsets {rng!r}") from exc
             if s < 0 or e < s or e > len(text):
                 raise InputError(
-                    f"{where}:{lineno}: span {s}-{e} lies outside the text ({len(text)} characters)")
+                    f"{where}:{lineno}: span {s}-{e} lies outside the text ({len(text)} characters)"
+                )
             frags.append((s, e))
         if check and surface is not None and len(frags) == 1:
             s, e = frags[0]
             if text[s:e] != surface and text[s:e].replace("\n", " ") != surface:
                 raise InputError(
-                    f"{where}:{lineno}: offsets {s}-{e} give {text[s:e]!r}, the .ann says {surface!r}")
+                    f"{where}:{lineno}: offsets {s}-{e} give {text[s:e]!r}, the .ann says {surface!r}"
+                )
         for s, e in frags:
             spans.append(Span(s, e, label, text[s:e], "gold"))
     return sorted(spans)
@@ -87,7 +89,7 @@ def read_brat_dir(folder, check: bool = True, require_ann: bool = True) -> list[
 def write_ann(doc: Document) -> str:
     lines = []
     for i, s in enumerate(sorted(doc.spans), 1):
-        surface = doc.text[s.start:s.end].replace("\n", " ")
+        surface = doc.text[s.start : s.end].replace("\n", " ")
         lines.append(f"T{i}\t{s.label} {s.start} {s.end}\t{surface}")
     return "\n".join(lines) + ("\n" if lines else "")
 
@@ -117,11 +119,17 @@ def read_jsonl(path, check: bool = True) -> list[Document]:
         text = obj["text"]
         spans = []
         for sp in obj.get("spans", []) or []:
-            s, e, label = int(sp["start"]), int(sp["end"]), str(sp.get("label", sp.get("type", "PHI")))
+            s, e, label = (
+                int(sp["start"]),
+                int(sp["end"]),
+                str(sp.get("label", sp.get("type", "PHI"))),
+            )
             if s < 0 or e < s or e > len(text):
                 raise InputError(f"{path}:{lineno}: span {s}-{e} lies outside the text")
             if check and "text" in sp and text[s:e] != sp["text"]:
-                raise InputError(f"{path}:{lineno}: offsets {s}-{e} give {text[s:e]!r}, not {sp['text']!r}")
+                raise InputError(
+                    f"{path}:{lineno}: offsets {s}-{e} give {text[s:e]!r}, not {sp['text']!r}"
+                )
             spans.append(Span(s, e, label, text[s:e], "gold"))
         docs.append(Document(str(obj.get("id", lineno)), text, sorted(spans), obj.get("patient")))
     if not docs:
@@ -130,9 +138,18 @@ def read_jsonl(path, check: bool = True) -> list[Document]:
 
 
 def write_jsonl(docs, path) -> Path:
-    lines = [json.dumps({"id": d.id, "text": d.text, "patient": d.patient,
-                         "spans": [s.to_dict() for s in sorted(d.spans)]}, ensure_ascii=False)
-             for d in docs]
+    lines = [
+        json.dumps(
+            {
+                "id": d.id,
+                "text": d.text,
+                "patient": d.patient,
+                "spans": [s.to_dict() for s in sorted(d.spans)],
+            },
+            ensure_ascii=False,
+        )
+        for d in docs
+    ]
     return write_text_atomic(path, "\n".join(lines) + "\n")
 
 
@@ -149,8 +166,9 @@ def read_corpus(source, fmt: str | None = None, check: bool = True) -> list[Docu
     raise InputError(f"unknown corpus format {fmt!r} (brat or jsonl)")
 
 
-def read_documents(source, column: str | None = None, sep: str | None = None,
-                   annotations: bool = False) -> tuple[list[Document], str]:
+def read_documents(
+    source, column: str | None = None, sep: str | None = None, annotations: bool = False
+) -> tuple[list[Document], str]:
     """Texts to work on, and the format they came in ("brat", "jsonl" or "table").
 
     A folder of .txt files (with their .ann spans when ``annotations``), one .txt file, a JSONL
@@ -174,14 +192,18 @@ def read_documents(source, column: str | None = None, sep: str | None = None,
 
         frame = read_table(source, sep=sep).frame
         require_columns(frame.columns, [column])
-        docs = [Document(str(i), "" if v is None or v != v else str(v))
-                for i, v in zip(frame.index, frame[column], strict=True)]
+        docs = [
+            Document(str(i), "" if v is None or v != v else str(v))
+            for i, v in zip(frame.index, frame[column], strict=True)
+        ]
         return docs, "table"
     if source.suffix.lower() in (".jsonl", ".json", ".ndjson"):
         return read_jsonl(source, check=annotations), "jsonl"
     if source.suffix.lower() == ".txt":
         return [Document(source.stem, read_text_file(source))], "brat"
-    raise InputError(f"{source}: give a folder of .txt files, a .jsonl file, or a table with --column")
+    raise InputError(
+        f"{source}: give a folder of .txt files, a .jsonl file, or a table with --column"
+    )
 
 
 def attach_spans(docs: list[Document], spans_src) -> list[Document]:
@@ -193,8 +215,9 @@ def attach_spans(docs: list[Document], spans_src) -> list[Document]:
     return [d.with_spans(by_id[d.id]) for d in docs]
 
 
-def find_phi(docs: list[Document], model: str | None = None, spans=None, n_jobs: int = 2,
-             progress=None) -> list[Document]:
+def find_phi(
+    docs: list[Document], model: str | None = None, spans=None, n_jobs: int = 2, progress=None
+) -> list[Document]:
     """PHI spans on each document: detected by ``model``, or taken from ``spans`` (never both)."""
     if (model is None) == (spans is None):
         raise InputError("give exactly one of --model (detect PHI) or --spans (use annotations)")
@@ -228,7 +251,10 @@ def read_predictions(source, gold, fmt: str | None = None) -> list[Document]:
             if text is None:  # let pair_documents name every unmatched document at once
                 docs.append(Document(ann.stem, "", []))
                 continue
-            docs.append(Document(ann.stem, text,
-                                 parse_ann(read_text_file(ann, keep_bom=False), text, str(ann))))
+            docs.append(
+                Document(
+                    ann.stem, text, parse_ann(read_text_file(ann, keep_bom=False), text, str(ann))
+                )
+            )
         return docs
     return read_corpus(path, fmt)

@@ -52,9 +52,25 @@ DATE_FORMATS: list[tuple[str, float]] = [
 # Read but never written (day first): only chosen when the month-first reading is impossible.
 _PARSE_ONLY = [
     # padded first: "25/12/2020" shifted must stay "04/01/2021", not become "4/1/2021"
-    "DD/MM/YYYY", "D/M/YYYY", "DD/MM/YY", "D/M/YY", "DD.MM.YYYY", "D.M.YYYY", "DD.MM.YY", "D.M.YY",
-    "Do MMMM YYYY", "Do MMM YYYY", "Do MMMM", "D MMMM", "D MMM", "MMM-DD", "DD-MMM", "MMM-D",
-    "MMMM", "MMM", "Do",
+    "DD/MM/YYYY",
+    "D/M/YYYY",
+    "DD/MM/YY",
+    "D/M/YY",
+    "DD.MM.YYYY",
+    "D.M.YYYY",
+    "DD.MM.YY",
+    "D.M.YY",
+    "Do MMMM YYYY",
+    "Do MMM YYYY",
+    "Do MMMM",
+    "D MMMM",
+    "D MMM",
+    "MMM-DD",
+    "DD-MMM",
+    "MMM-D",
+    "MMMM",
+    "MMM",
+    "Do",
 ]
 
 _TOKEN = re.compile(r"YYYY|YY|MMMM|MMM|MM|M|Do|DD|D")

@@ -833,21 +833,69 @@ MONTH_ABBR = [
 ]
 # holidays name a day: DATE under the annotation conventions
 HOLIDAYS = [
-    "Christmas", "Christmas Day", "Christmas Eve", "Xmas", "Xmas day", "Boxing Day", "Easter",
-    "Easter Sunday", "Good Friday", "Thanksgiving", "New Year's Day", "New Year's Eve", "Hogmanay",
-    "Labor Day", "Memorial Day", "4th of July", "Halloween", "St Patrick's Day", "Anzac Day",
-    "Canada Day", "Waitangi Day", "Diwali", "Eid",
+    "Christmas",
+    "Christmas Day",
+    "Christmas Eve",
+    "Xmas",
+    "Xmas day",
+    "Boxing Day",
+    "Easter",
+    "Easter Sunday",
+    "Good Friday",
+    "Thanksgiving",
+    "New Year's Day",
+    "New Year's Eve",
+    "Hogmanay",
+    "Labor Day",
+    "Memorial Day",
+    "4th of July",
+    "Halloween",
+    "St Patrick's Day",
+    "Anzac Day",
+    "Canada Day",
+    "Waitangi Day",
+    "Diwali",
+    "Eid",
 ]
 DECADE_WORDS = [
-    "", "", "twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties",
+    "",
+    "",
+    "twenties",
+    "thirties",
+    "forties",
+    "fifties",
+    "sixties",
+    "seventies",
+    "eighties",
     "nineties",
 ]
 WEEKDAY_SHORT = ["Mon", "Tues", "Wed", "Thurs", "Fri", "Sat", "Sun"]
 # languages and nationalities: capitalized, never PHI under the annotation conventions
 LANGUAGES = [
-    "Spanish", "Mandarin", "Cantonese", "Vietnamese", "Arabic", "Portuguese", "Haitian Creole",
-    "Russian", "Polish", "Somali", "Tagalog", "Punjabi", "French", "Korean", "Farsi", "Urdu",
-    "Amharic", "Nepali", "Swahili", "Hindi", "Italian", "Greek", "Turkish", "Te Reo Maori",
+    "Spanish",
+    "Mandarin",
+    "Cantonese",
+    "Vietnamese",
+    "Arabic",
+    "Portuguese",
+    "Haitian Creole",
+    "Russian",
+    "Polish",
+    "Somali",
+    "Tagalog",
+    "Punjabi",
+    "French",
+    "Korean",
+    "Farsi",
+    "Urdu",
+    "Amharic",
+    "Nepali",
+    "Swahili",
+    "Hindi",
+    "Italian",
+    "Greek",
+    "Turkish",
+    "Te Reo Maori",
 ]
 
 
@@ -927,8 +975,10 @@ class _Note:
             return [(self.pick(["in ", "early ", "late ", "since "]), None), (text, "DATE")]
         if self.chance(0.08):
             day = self.pick(HOLIDAYS)
-            return [(self.pick(["over ", "at ", "since ", "on ", "before "]), None),
-                    (day.lower() if self.chance(0.15) else day, "DATE")]
+            return [
+                (self.pick(["over ", "at ", "since ", "on ", "before "]), None),
+                (day.lower() if self.chance(0.15) else day, "DATE"),
+            ]
         return [(text, "DATE")]
 
     def past(self) -> date:
@@ -1562,7 +1612,12 @@ def _clinical_body(n: _Note, hpi: tuple[int, int]) -> None:
         _section(
             n,
             "Labs",
-            ["{labs} ", "Labs from {past}: {labs} ", "Troponin negative x2. {labs} ", "\n{md_table}"],
+            [
+                "{labs} ",
+                "Labs from {past}: {labs} ",
+                "Troponin negative x2. {labs} ",
+                "\n{md_table}",
+            ],
             (1, 2),
         )
 
@@ -1639,7 +1694,10 @@ def _progress(n: _Note) -> None:
         (1, 3),
     )
     _section(
-        n, n.pick(["Objective", "O"]), ["{vitals} ", "{labs} ", "Exam unchanged. {sign}. ", "\n{md_table}"], (1, 3)
+        n,
+        n.pick(["Objective", "O"]),
+        ["{vitals} ", "{labs} ", "Exam unchanged. {sign}. ", "\n{md_table}"],
+        (1, 3),
     )
     _section(
         n,
@@ -2752,7 +2810,11 @@ def _signout(n: _Note) -> None:
 
 def _thread(n: _Note) -> None:
     """A pager or secure-chat thread: time-stamped lines, speakers named by bare names."""
-    n.render(n.pick(["Secure chat - {service}\n", "Pager log {h_admit}\n", "", "Messages re: {pt_last}\n"]))
+    n.render(
+        n.pick(
+            ["Secure chat - {service}\n", "Pager log {h_admit}\n", "", "Messages re: {pt_last}\n"]
+        )
+    )
     speakers = [_staff(n, 8), _staff(n, 8), [(n.attending[2], "DOCTOR")]]
     for k in range(n.rng.randint(4, 9)):
         head = [(f"{n.rng.randint(0, 23):02d}:{n.rng.randint(0, 59):02d} ", None)]
