@@ -129,15 +129,12 @@ class _Selector:
         # lowest score; ties: higher CR (more utility), then the user's order
         return min(cands, key=lambda c: (c.score, -c.cr, self.keys.index(c.variable)))
 
-    def evaluate_add(self, current: list[str], label: str) -> tuple[Step, CellStats] | None:
-        pool = [v for v in self.keys if v not in current]
-        if not pool:
-            return None
-        cur, *results = self.stats([current] + [current + [v] for v in pool])
-        cands = [
+    def _candidates(self, pool, cur: CellStats, results, alpha) -> list[Candidate]:
+        """One candidate per variable of ``pool``: its α against ``cur`` and its cell figures."""
+        return [
             Candidate(
                 v,
-                alpha_add(cur, r),
+                alpha(cur, r),
                 r.rp,
                 r.cr,
                 r.ratio,
@@ -147,6 +144,13 @@ class _Selector:
             )
             for v, r in zip(pool, results, strict=True)
         ]
+
+    def evaluate_add(self, current: list[str], label: str) -> tuple[Step, CellStats] | None:
+        pool = [v for v in self.keys if v not in current]
+        if not pool:
+            return None
+        cur, *results = self.stats([current] + [current + [v] for v in pool])
+        cands = self._candidates(pool, cur, results, alpha_add)
         best = self._rank(cands)
         self.progress(label)
         return Step(
@@ -168,19 +172,7 @@ class _Selector:
         if not pool:
             return None
         cur, *results = self.stats([current] + [[k for k in current if k != v] for v in pool])
-        cands = [
-            Candidate(
-                v,
-                alpha_remove(cur, r),
-                r.rp,
-                r.cr,
-                r.ratio,
-                score(r, self.criterion, self.weight),
-                r.cells,
-                r.at_risk,
-            )
-            for v, r in zip(pool, results, strict=True)
-        ]
+        cands = self._candidates(pool, cur, results, alpha_remove)
         best = self._rank(cands)
         self.progress(label)
         return Step(
