@@ -17,18 +17,9 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _common import ADULT_KEYS as KEYS  # noqa: E402
 from _common import best_of, peak_memory_mb, shared_data  # noqa: E402
 
-KEYS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-]
 SENSITIVE = "salary-class"
 
 

@@ -13,18 +13,8 @@ from hidekit.engines import DuckDBEngine
 from hidekit.io import read_table
 from hidekit.risk import measure_risk
 
+from _common import ADULT_KEYS as KEYS
 from _common import best_of, peak_memory_mb, row, shared_data
-
-KEYS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-]
 
 
 def pandas_risk(frame, keys, cell_min=3):
