@@ -43,6 +43,7 @@ import re
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
@@ -177,13 +178,18 @@ class Detector:
             )
             self._deny_rx = re.compile(rf"(?<!\w)(?:{alt})(?!\w)", re.IGNORECASE)
             self._deny_label = {_norm(k): v for k, v in self.deny.items()}
-        # pycrfsuite's tagger: the reference (training, cross-validation and tests tag with it)
-        self._tagger = pycrfsuite.Tagger()
-        self._tagger.open_inmemory(self.crf_model)
         self.phi_threshold: float | None = config.get("phi_threshold")
         # detection decodes with hidekit.text.crf_decode: the same weights, tags and marginals,
         # features looked up as numbers instead of strings (built once per model in a process)
         self._decoder = crf_decode.decoder_for(self.crf_model, self.feature_options)
+
+    @cached_property
+    def _tagger(self) -> pycrfsuite.Tagger:
+        """pycrfsuite's tagger, the reference: cross-validation and tests tag with it; detection
+        does not (opened on first use, not in every worker)."""
+        tagger = pycrfsuite.Tagger()
+        tagger.open_inmemory(self.crf_model)
+        return tagger
 
     # ------------------------------------------------------------------ info and storage
     @property
