@@ -468,13 +468,12 @@ def mondrian(
     ``data``: a path, Dataset or DataFrame. ``identifiers``: direct identifiers, removed in
     every mode. ``engine="spark"`` cuts on a Spark cluster (same result rules, see spark_mondrian).
     """
-    from hidekit.engines import make_engine
+    from hidekit.engines import check_engine, make_engine
     from hidekit.engines.base import CellStats
     from hidekit.io import Dataset, read_table
 
     check_mode(mode)
-    if engine not in ("duckdb", "spark"):
-        raise OptionError(f"unknown engine {engine!r} (choose from duckdb, spark)")
+    check_engine(engine)
     if isinstance(data, pd.DataFrame):
         frame = data
     else:

@@ -89,11 +89,11 @@ def register(app: typer.Typer) -> None:
     ):
         """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity)."""
         from hidekit.anonymize import mondrian
+        from hidekit.engines import check_engine
         from hidekit.io import read_table, write_table
 
         key_list = split_list(keys, required="--keys")
-        if engine not in ("duckdb", "spark"):
-            raise OptionError(f"unknown engine {engine!r} (choose from duckdb, spark)")
+        check_engine(engine)
         ds = read_table(data, sep=sep)
         target = output or default_output(data)
         with progress_bar("Mondrian cuts", len(ds.frame), enabled=not json) as advance:

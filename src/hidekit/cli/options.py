@@ -24,16 +24,10 @@ ReportOpt = typer.Option(None, "--report", help="Write a self-contained HTML rep
 
 def load_engine(data: Path, engine: str, sep: str | None):
     """Read the file once and wrap it in the chosen engine."""
-    from hidekit.engines import ENGINES, make_engine
+    from hidekit.engines import make_engine
     from hidekit.errors import OptionError
-    from hidekit.io import read_table
 
-    if engine not in ENGINES:
-        raise OptionError(f"unknown engine {engine!r} (choose from {', '.join(ENGINES)})")
-    if engine == "spark":
-        eng = make_engine(data, engine, sep=sep)
-    else:
-        eng = make_engine(read_table(data, sep=sep), engine)
+    eng = make_engine(data, engine, sep=sep)
     if eng.n_records == 0:
         raise OptionError(f"{data}: the file has no records")
     return eng

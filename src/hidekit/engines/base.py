@@ -15,8 +15,10 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import OptionError, require_columns
+from hidekit.registry import ENGINES
 
 COUNT_COLUMN = "_n"
+register_engine = ENGINES.register  # class decorator: @register_engine("name")
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,14 @@ class Engine(ABC):
     """Counts cells of key sets over one table. Subclasses: DuckDB (default), Spark."""
 
     name: str = "engine"
+
+    @classmethod
+    def open(cls, data, sep: str | None = None) -> Engine:
+        """An engine of this kind over a path, Dataset or table (a file is read once)."""
+        from hidekit.io import Dataset, read_table
+
+        ds = data if isinstance(data, Dataset) else read_table(data, sep=sep)
+        return cls(ds.frame)
 
     @property
     @abstractmethod

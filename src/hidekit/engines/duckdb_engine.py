@@ -20,7 +20,13 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
-from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, check_cell_min
+from hidekit.engines.base import (
+    COUNT_COLUMN,
+    CellStats,
+    Engine,
+    check_cell_min,
+    register_engine,
+)
 from hidekit.engines.codes import (
     INT64_LIMIT,
     combine,
@@ -39,6 +45,7 @@ def quote(name: str) -> str:
     return '"' + str(name).replace('"', '""') + '"'
 
 
+@register_engine("duckdb")
 class DuckDBEngine(Engine):
     name = "duckdb"
 

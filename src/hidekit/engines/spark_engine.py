@@ -15,11 +15,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, check_cell_min
+from hidekit.engines.base import (
+    COUNT_COLUMN,
+    CellStats,
+    Engine,
+    check_cell_min,
+    register_engine,
+)
 from hidekit.errors import InputError
 from hidekit.io.dataset import as_text
 
 _ROW = "__hidekit_row"
+SPARK_NATIVE = (".csv", ".tsv", ".txt", ".parquet", ".pq")  # files Spark reads itself
 
 
 def _bq(name: str) -> str:
@@ -65,8 +72,16 @@ def _spark_ready(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+@register_engine("spark")
 class SparkEngine(Engine):
     name = "spark"
+
+    @classmethod
+    def open(cls, data, sep: str | None = None) -> SparkEngine:
+        """Files Spark reads itself are not copied through the driver; the rest are read once."""
+        if isinstance(data, (str, Path)) and Path(data).suffix.lower() in SPARK_NATIVE:
+            return cls.from_path(data, sep=sep)
+        return super().open(data, sep=sep)
 
     def __init__(self, data, spark=None):
         self._spark = spark or get_spark()

@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import ClassVar
 
 from hidekit.errors import InputError, OptionError
-from hidekit.registry import Registry
+from hidekit.registry import OPERATORS
 from hidekit.text.corpus import find_phi, read_documents
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import KINDS, SurrogateGenerator
 
-OPERATORS = Registry("operator")
 register_operator = OPERATORS.register
 
 

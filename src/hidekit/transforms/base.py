@@ -6,24 +6,58 @@ Transforms never reorder or drop records unless that is their stated job.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from abc import ABC, abstractmethod
 from typing import ClassVar
 
 import pandas as pd
 
-from hidekit.registry import Registry
+from hidekit.errors import OptionError
+from hidekit.registry import TRANSFORMS as REGISTRY
 
-REGISTRY = Registry("step")
 register = REGISTRY.register  # class decorator: @register("name"); release plans use these names
 get_transform = REGISTRY.lookup
+
+
+def _keeping_arguments(init):
+    """Wrap a subclass ``__init__`` so the instance remembers its constructor arguments
+    (``set_params`` re-runs the constructor's checks with them, secrets included)."""
+
+    @functools.wraps(init)
+    def wrapper(self, *args, **kwargs):
+        if "_arguments" not in self.__dict__:  # the outermost __init__ of a subclass chain
+            bound = inspect.signature(init).bind(self, *args, **kwargs)
+            self._arguments = {k: v for k, v in bound.arguments.items() if k != "self"}
+        init(self, *args, **kwargs)
+
+    return wrapper
+
+
+def _checking_params(fit):
+    """Wrap a subclass ``fit`` so parameters changed by ``set_params`` are checked first."""
+
+    @functools.wraps(fit)
+    def wrapper(self, *args, **kwargs):
+        self.check_params()
+        return fit(self, *args, **kwargs)
+
+    return wrapper
 
 
 class Transform(ABC):
     name: ClassVar[str] = "transform"
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "__init__" in cls.__dict__:
+            cls.__init__ = _keeping_arguments(cls.__dict__["__init__"])
+        if "fit" in cls.__dict__:
+            cls.fit = _checking_params(cls.__dict__["fit"])
+
     def fit(self, frame: pd.DataFrame) -> Transform:
         """Learn what the transform needs from ``frame`` (default: nothing)."""
+        self.check_params()
         return self
 
     @abstractmethod
@@ -34,8 +68,34 @@ class Transform(ABC):
         return self.fit(frame).transform(frame)
 
     def get_params(self) -> dict:
+        """The public constructor parameters (secrets such as keys are kept out)."""
         sig = inspect.signature(type(self).__init__)
         return {p: getattr(self, p) for p in sig.parameters if p != "self" and hasattr(self, p)}
+
+    def set_params(self, **params) -> Transform:
+        """Change parameters (scikit-learn's convention); their values are checked by ``fit``
+        (``check_params``), so a bad one is a one-line ``OptionError`` there."""
+        known = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+        unknown = sorted(set(params) - set(known))
+        if unknown:
+            raise OptionError(
+                f"{self.name}: unknown parameter(s) {', '.join(unknown)} "
+                f"(known: {', '.join(known)})"
+            )
+        self.__dict__.setdefault("_arguments", self.get_params())
+        self._arguments = {**self._arguments, **params}
+        for key, value in params.items():
+            if hasattr(self, key):
+                setattr(self, key, value)
+        self._params_changed = True
+        return self
+
+    def check_params(self) -> None:
+        """Re-run the constructor's checks on parameters changed by ``set_params``."""
+        if self.__dict__.pop("_params_changed", False):
+            fresh = type(self)(**self._arguments)
+            self.__dict__.clear()
+            self.__dict__.update(fresh.__dict__)
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())

@@ -13,9 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from hidekit.errors import OptionError
+from hidekit.registry import RECOGNIZERS
 from hidekit.text.spans import Span
-
-RECOGNIZERS: dict[str, Recognizer] = {}
 
 
 @dataclass
@@ -350,18 +349,13 @@ def _gate_passes(gate, text: str) -> bool:
 
 def register_recognizer(rec: Recognizer) -> Recognizer:
     """Add ``rec`` to the registry under its name (a name is used once)."""
-    if rec.name in RECOGNIZERS:
-        raise ValueError(f"recognizer {rec.name!r} registered twice")
-    RECOGNIZERS[rec.name] = rec
-    return rec
+    return RECOGNIZERS.add(rec.name, rec)
 
 
 def get_recognizers(
     language: str | None = None, names: Iterable[str] | None = None
 ) -> list[Recognizer]:
     """Registered recognizers for ``language`` (or exactly ``names``, in registry order)."""
-    from hidekit.text.recognizers import dictionaries, patterns  # noqa: F401  (fill the registry)
-
     if names is not None:
         names = list(names)
         unknown = [n for n in names if n not in RECOGNIZERS]
