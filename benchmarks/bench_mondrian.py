@@ -24,7 +24,7 @@ SENSITIVE = "salary-class"
 
 
 def _utility(original, released, keys, k, hierarchies=None):
-    from hidekit.evaluation.utility import utility
+    from hidekit.anonymize.utility import utility
 
     u = utility(
         original,

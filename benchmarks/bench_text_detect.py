@@ -17,8 +17,8 @@ import tracemalloc
 from collections import Counter
 from pathlib import Path
 
-from hidekit.evaluation.span_metrics import evaluate_spans
 from hidekit.text.detector import load_model
+from hidekit.text.span_metrics import evaluate_spans
 from hidekit.text.synth import generate_notes
 from hidekit.text.tokenize import tokenize
 

@@ -16,9 +16,9 @@ import sys
 import time
 from pathlib import Path
 
-from hidekit.evaluation.span_metrics import evaluate_spans
 from hidekit.text.corpus import read_brat_dir
 from hidekit.text.detector import shipped_model_path
+from hidekit.text.span_metrics import evaluate_spans
 from hidekit.text.training import augment_documents, train_model
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 from hidekit.anonymize import Hierarchy, is_l_diverse, mondrian
 from hidekit.anonymize.mondrian import format_value
+from hidekit.anonymize.utility import coverage
 from hidekit.engines import make_engine
-from hidekit.evaluation.utility import coverage
 
 EDU = Hierarchy.from_rows(
     [

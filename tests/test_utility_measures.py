@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 
 from hidekit.anonymize import Hierarchy, mondrian
-from hidekit.errors import InputError, OptionError
-from hidekit.evaluation.utility import (
+from hidekit.anonymize.utility import (
     average_class_size,
     coverage,
     discernibility,
@@ -20,6 +19,7 @@ from hidekit.evaluation.utility import (
     utility,
     utility_report,
 )
+from hidekit.errors import InputError, OptionError
 
 ORIG = pd.DataFrame(
     {

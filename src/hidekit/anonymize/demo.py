@@ -26,7 +26,7 @@ DEMO_DROP = [
 def step_anonymize(out: Path, ctx: dict) -> str:
     """Mondrian k = 5, 2-diverse diagnosis; the release and its utility report (HIDE Figure 3)."""
     from hidekit.anonymize import mondrian
-    from hidekit.evaluation.utility import precision_curve, utility, utility_report
+    from hidekit.anonymize.utility import precision_curve, utility, utility_report
     from hidekit.io import write_table
 
     frame = ctx["frame"]

@@ -164,7 +164,7 @@ def register(app: typer.Typer) -> None:
         report: Path = ReportOpt,
     ):
         """Utility of a release: query precision (HIDE), discernibility, C_avg, NCP."""
-        from hidekit.evaluation.utility import precision_curve, utility, utility_report
+        from hidekit.anonymize.utility import precision_curve, utility, utility_report
         from hidekit.io import read_table
 
         key_list = split_list(keys, required="--keys")

@@ -1,22 +1,21 @@
-"""What every command shares: error handling, JSON output, progress bars, list options."""
+"""What every command shares: error handling, JSON output, progress bars, list options.
+
+``to_json`` lives in ``hidekit.io.jsonout`` (library code writes JSON too); it is re-exported here.
+"""
 
 from __future__ import annotations
 
 import functools
-import json
-import math
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import date, datetime
-from pathlib import Path
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from hidekit.errors import HidekitError, OptionError
+from hidekit.io.jsonout import to_json
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -31,45 +30,6 @@ def split_list(value: str | None, required: str | None = None) -> list[str]:
     if required and not items:
         raise OptionError(f"{required} is empty")
     return items
-
-
-def _json_default(o):
-    if isinstance(o, np.integer):
-        return int(o)
-    if isinstance(o, np.floating):
-        return _clean(float(o))
-    if isinstance(o, np.ndarray):
-        return o.tolist()
-    if isinstance(o, (datetime, date)):
-        return o.isoformat()
-    if isinstance(o, Path):
-        return str(o)
-    if isinstance(o, (set, frozenset)):
-        return sorted(o)
-    if hasattr(o, "to_dict"):
-        return o.to_dict()
-    return str(o)
-
-
-def _clean(o):
-    """JSON has no NaN or infinity: NaN becomes null, infinity the string "inf"."""
-    if isinstance(o, float):
-        if math.isnan(o):
-            return None
-        if math.isinf(o):
-            return "inf" if o > 0 else "-inf"
-        return o
-    if isinstance(o, dict):
-        return {str(k): _clean(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [_clean(v) for v in o]
-    if isinstance(o, np.floating):
-        return _clean(float(o))
-    return o
-
-
-def to_json(obj) -> str:
-    return json.dumps(_clean(obj), default=_json_default, ensure_ascii=False, indent=2)
 
 
 def print_json(obj) -> None:

@@ -226,8 +226,8 @@ def register(app: typer.Typer) -> None:
         json: bool = JsonOpt,
     ):
         """Precision, recall, F1 per type and overall: strict, relaxed and token level; micro and macro."""
-        from hidekit.evaluation.span_metrics import evaluate_spans
         from hidekit.text.corpus import read_corpus, read_predictions
+        from hidekit.text.span_metrics import evaluate_spans
 
         gold_docs = read_corpus(gold)
         scores = evaluate_spans(gold_docs, read_predictions(pred, gold_docs))

@@ -20,7 +20,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from hidekit.errors import InputError
-from hidekit.evaluation.span_metrics import (
+from hidekit.evaluation.type_maps import TypeMap
+from hidekit.text.corpus import read_corpus, read_predictions
+from hidekit.text.span_metrics import (
     PRF,
     masked,
     pair_documents,
@@ -28,8 +30,6 @@ from hidekit.evaluation.span_metrics import (
     strict_counts,
     token_counts,
 )
-from hidekit.evaluation.type_maps import TypeMap
-from hidekit.text.corpus import read_corpus, read_predictions
 from hidekit.text.spans import Document
 from hidekit.text.tokenize import Token, tokenize
 

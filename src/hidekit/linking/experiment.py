@@ -1,14 +1,14 @@
 """HIDE's de-identification experiment (section 3, Figure 3) on a linked corpus: precision of
 random ``age > n and age < m`` queries over the persons of the identifier view, for full, partial
 and statistical (Mondrian, k = …) de-identification. Query precision and the curve come from
-``hidekit.evaluation.utility``; this module feeds them the view's extracted attribute.
+``hidekit.anonymize.utility``; this module feeds them the view's extracted attribute.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from hidekit.evaluation.utility import precision_curve
+from hidekit.anonymize.utility import precision_curve
 from hidekit.linking.link import Linked
 from hidekit.linking.release import qi_frame
 

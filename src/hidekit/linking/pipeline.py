@@ -54,7 +54,7 @@ def save_release(
     protect: Sequence = (),
 ) -> dict:
     """Write the release folder (see the module docstring); returns the paths written."""
-    from hidekit.cli.common import to_json
+    from hidekit.io.jsonout import to_json
     from hidekit.linking.report import link_report
 
     out = Path(out)

@@ -22,8 +22,8 @@ def step_scan(out, ctx: dict) -> str:
     """
     from pathlib import Path
 
-    from hidekit.cli.common import to_json
     from hidekit.io import write_text_atomic
+    from hidekit.io.jsonout import to_json
     from hidekit.transforms.identifiers import partition, write_partition
 
     out = Path(out)

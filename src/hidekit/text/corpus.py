@@ -208,7 +208,7 @@ def read_documents(
 
 def attach_spans(docs: list[Document], spans_src) -> list[Document]:
     """The spans of an annotated corpus (brat or JSONL) put on the matching documents."""
-    from hidekit.evaluation.span_metrics import pair_documents
+    from hidekit.text.span_metrics import pair_documents
 
     pairs = pair_documents(read_corpus(spans_src), docs)
     by_id = {g.id: g.spans for g, _ in pairs}

@@ -348,8 +348,8 @@ def load_model(
 
 def step_text_detect(out: Path, ctx: dict) -> str:
     """Demo step: detect PHI in seeded synthetic notes with the shipped en model; write brat; score."""
-    from hidekit.evaluation.span_metrics import evaluate_spans
     from hidekit.text.corpus import write_brat_dir
+    from hidekit.text.span_metrics import evaluate_spans
     from hidekit.text.synth import generate_notes
 
     gold = generate_notes(40, seed=ctx.get("seed", 7))

@@ -23,10 +23,10 @@ import numpy as np
 import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
-from hidekit.evaluation.span_metrics import PRF, evaluate_spans
 from hidekit.text.detector import FEATURE_VERSION, MODEL_FORMAT, Detector
 from hidekit.text.features import cluster_key, document_features, sequences, tokens_for
 from hidekit.text.recognizers import get_recognizers
+from hidekit.text.span_metrics import PRF, evaluate_spans
 from hidekit.text.spans import Document, Span
 from hidekit.text.tokenize import Token
 

@@ -1,0 +1,99 @@
+"""Layers run one way: nothing below the command line imports it, and no two packages of hidekit
+import each other (directly or round a longer loop). Read from the source with ``ast``, so
+imports inside functions count too."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+import hidekit
+
+PACKAGE = Path(hidekit.__file__).parent
+
+
+def _imports() -> list[tuple[str, str, int]]:
+    """(importing module, imported hidekit module, line) for every import in the package."""
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = module.split(".")[:-1] if parts[-1] != "__init__" else module.split(".")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:  # relative: resolve against the importing package
+                    anchor = package[: len(package) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets = [base]
+            else:
+                continue
+            found += [(module, t, node.lineno) for t in targets if t.split(".")[0] == "hidekit"]
+    return found
+
+
+def _layer(module: str) -> str | None:
+    """The top-level piece of hidekit a module belongs to (None for ``hidekit`` itself)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else None
+
+
+def test_the_walk_sees_the_imports_it_should():
+    pairs = {(a, b) for a, b, _ in _imports()}
+    assert ("hidekit.release.plan", "hidekit.transforms.base") in pairs  # module level
+    assert ("hidekit.cli.options", "hidekit.engines") in pairs  # inside a function
+    assert len(pairs) > 300
+
+
+def test_nothing_below_the_cli_imports_the_cli():
+    bad = [
+        f"{a}:{n} imports {b}"
+        for a, b, n in _imports()
+        if _layer(b) == "cli" and _layer(a) not in ("cli", None)
+    ]
+    assert not bad, "\n".join(bad)
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` as a path, or None."""
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt) :] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_no_import_cycles_between_packages():
+    graph: dict[str, set[str]] = defaultdict(set)
+    where: dict[tuple[str, str], str] = {}
+    for a, b, n in _imports():
+        la, lb = _layer(a), _layer(b)
+        if la and lb and la != lb:
+            graph[la].add(lb)
+            where.setdefault((la, lb), f"{a}:{n}")
+    cycle = _cycle(graph)
+    assert cycle is None, " -> ".join(cycle) + "; first imports: " + ", ".join(
+        where[(x, y)] for x, y in zip(cycle, cycle[1:], strict=False)
+    )
+
+
+def test_the_cycle_finder_finds_cycles():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
