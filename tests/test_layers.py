@@ -89,8 +89,10 @@ def test_no_import_cycles_between_packages():
             graph[la].add(lb)
             where.setdefault((la, lb), f"{a}:{n}")
     cycle = _cycle(graph)
-    assert cycle is None, " -> ".join(cycle) + "; first imports: " + ", ".join(
-        where[(x, y)] for x, y in zip(cycle, cycle[1:], strict=False)
+    assert cycle is None, (
+        " -> ".join(cycle)
+        + "; first imports: "
+        + ", ".join(where[(x, y)] for x, y in zip(cycle, cycle[1:], strict=False))
     )
 
 
