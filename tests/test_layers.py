@@ -99,3 +99,35 @@ def test_no_import_cycles_between_packages():
 def test_the_cycle_finder_finds_cycles():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert _cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+# The rows of the picture in docs/architecture.md, top first: a package imports only packages on
+# lower rows. (A package not listed here is checked by the cycle test only.)
+LAYERS = [
+    ["cli"],
+    ["demo", "testing"],
+    ["release", "linking", "evaluation"],
+    ["scan", "selection", "risk", "anonymize", "text"],
+    ["transforms"],
+    ["engines", "report"],
+    ["io", "registry"],
+    ["errors"],
+]
+
+
+def test_packages_import_only_lower_layers():
+    row = {pkg: i for i, pkgs in enumerate(LAYERS) for pkg in pkgs}
+    bad = sorted(
+        {
+            f"{a}:{n} imports {b}"
+            for a, b, n in _imports()
+            if _layer(a) in row
+            and _layer(b) in row
+            and _layer(a) != _layer(b)
+            and row[_layer(b)] <= row[_layer(a)]
+        }
+    )
+    assert not bad, "\n".join(bad)
+    documented = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for pkgs in LAYERS:
+        assert "   ".join(pkgs) in documented, pkgs
