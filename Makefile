@@ -16,7 +16,7 @@ setup: $(STAMP)
 	@bash scripts/ensure-chromium.sh || echo "note: headless Chromium not available; browser tests will be skipped"
 
 demo: $(STAMP)
-	$(BIN)/hidekit demo --out demo-output
+	$(BIN)/hidekit demo --out demo-output --overwrite
 
 test: setup
 	$(BIN)/python -m ruff check src tests benchmarks scripts

@@ -78,6 +78,7 @@ def test_plan_runs_and_writes_everything(tmp_path):
     res = run_plan(plan)
     out = tmp_path / "release"
     assert res.released and sorted(p.name for p in out.iterdir()) == [
+        ".hidekit-output",  # the marker: hidekit's own folder (hidekit.io.atomic)
         "adult.csv",
         "audit.jsonl",
         "report.html",

@@ -28,6 +28,11 @@ class OptionError(HidekitError):
     """An option or parameter is outside its allowed range."""
 
 
+class OutputError(OptionError):
+    """An output path is refused (it is, holds or sits in an input; a folder hidekit does not
+    own) or cannot be written (read-only, a file where a folder should be)."""
+
+
 class PolicyError(HidekitError):
     """A release would break the plan's rules (identifier left, risk limit not met)."""
 

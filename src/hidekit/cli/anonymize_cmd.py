@@ -10,8 +10,9 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
-from hidekit.cli.options import DataArg, EngineOpt, JsonOpt, ReportOpt, SepOpt
+from hidekit.cli.options import DataArg, EngineOpt, FormulasOpt, JsonOpt, ReportOpt, SepOpt
 from hidekit.errors import OptionError
+from hidekit.io.atomic import check_output_file
 
 KeysOpt = typer.Option(..., "--keys", help="Quasi-identifiers to generalize, comma-separated.")
 HierarchyOpt = typer.Option(
@@ -85,17 +86,19 @@ def register(app: typer.Typer) -> None:
         no_shuffle: bool = typer.Option(False, "--no-shuffle", help="Keep the input row order."),
         engine: str = EngineOpt,
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity)."""
         from hidekit.anonymize import mondrian
         from hidekit.engines import check_engine
         from hidekit.io import read_table, write_table
+        from hidekit.io.atomic import check_output_file
 
         key_list = split_list(keys, required="--keys")
         check_engine(engine)
+        target = check_output_file(output or default_output(data), (data,))
         ds = read_table(data, sep=sep)
-        target = output or default_output(data)
         with progress_bar("Mondrian cuts", len(ds.frame), enabled=not json) as advance:
             done = [0]
 
@@ -124,7 +127,7 @@ def register(app: typer.Typer) -> None:
             ds.with_frame(result.released),
             value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in key_list},
         )
-        write_table(released, target, protect=(data,))
+        write_table(released, target, protect=(data,), neutralize=neutralize)
         if json:
             print_json({**result.to_dict(), "output": str(target)})
             return
@@ -168,6 +171,8 @@ def register(app: typer.Typer) -> None:
         from hidekit.io import read_table
 
         key_list = split_list(keys, required="--keys")
+        if report:
+            check_output_file(report, (original, released))
         orig = read_table(original, sep=sep).frame
         rel = read_table(released, sep=sep).frame
         hier = parse_pairs(hierarchy, "--hierarchy") or None
@@ -203,7 +208,9 @@ def register(app: typer.Typer) -> None:
                     hierarchies=hier,
                 ),
             }
-            utility_report(result, curve, title=f"Utility of {released.name}").save(report)
+            utility_report(result, curve, title=f"Utility of {released.name}").save(
+                report, protect=(original, released)
+            )
         if json:
             print_json({**result, "curve": curve})
             return

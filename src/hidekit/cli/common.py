@@ -72,3 +72,17 @@ def progress_bar(description: str, total: int | None, enabled: bool = True) -> I
     ) as prog:
         task = prog.add_task(description, total=total)
         yield lambda n=1, **kw: prog.update(task, advance=n, **kw)
+
+
+def print_renamed(renamed: list[dict]) -> None:
+    """Say which document ids were written under another file name (unsafe or repeated ids)."""
+    if not renamed:
+        return
+    shown = ", ".join(f"{r['id']!r} -> {r['name']}" for r in renamed[:5])
+    more = f", … ({len(renamed)} in all)" if len(renamed) > 5 else ""
+    err.print(
+        f"note: {len(renamed)} document id(s) are not safe file names or repeat, written as: "
+        f"{shown}{more}",
+        markup=False,
+        highlight=False,
+    )

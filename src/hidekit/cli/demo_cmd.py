@@ -20,9 +20,18 @@ def register(app: typer.Typer) -> None:
             5000, "--records", min=10, help="Synthetic records to generate."
         ),
         seed: int = typer.Option(7, "--seed", help="Seed: the same seed gives the same outputs."),
+        overwrite: bool = typer.Option(
+            False, "--overwrite", help="Replace a demo folder hidekit wrote before."
+        ),
     ):
         """Generate a synthetic health survey and run the release workflow on it."""
         from hidekit.demo.pipeline import run_demo
 
-        run_demo(out_dir, records=records, seed=seed, echo=lambda s: out.print(f"• {s}"))
+        run_demo(
+            out_dir,
+            records=records,
+            seed=seed,
+            echo=lambda s: out.print(f"• {s}"),
+            overwrite=overwrite,
+        )
         out.print(f"[bold green]demo done[/] — outputs in {out_dir}/")

@@ -20,6 +20,12 @@ EngineOpt = typer.Option("duckdb", "--engine", help="Counting engine: duckdb (de
 SepOpt = typer.Option(None, "--sep", help="CSV delimiter (detected among , ; tab | when omitted).")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON on stdout.")
 ReportOpt = typer.Option(None, "--report", help="Write a self-contained HTML report here.")
+FormulasOpt = typer.Option(
+    True,
+    "--neutralize-formulas/--keep-formulas",
+    help="CSV output: prefix text starting with = + - @ by ' so spreadsheets do not run it "
+    "(numbers such as -3 stay as they are).",
+)
 
 
 def load_engine(data: Path, engine: str, sep: str | None):

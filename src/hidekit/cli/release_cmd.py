@@ -13,7 +13,7 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.common import err, handle_errors, out, print_json, progress_bar, split_list
-from hidekit.cli.options import DataArg, JsonOpt, SepOpt
+from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, SepOpt
 from hidekit.errors import OptionError
 
 OutOpt = typer.Option(
@@ -22,14 +22,23 @@ OutOpt = typer.Option(
 ColumnsOpt = typer.Option(..., "--columns", "-c", help="Columns to transform, comma-separated.")
 
 
-def apply_transform(data: Path, transform, target: Path, sep: str | None = None) -> dict:
+def apply_transform(
+    data: Path, transform, target: Path, sep: str | None = None, neutralize: bool = True
+) -> dict:
     """Read ``data``, fit and apply ``transform``, write ``target`` atomically; a summary dict."""
     from hidekit.io import read_table, write_table
+    from hidekit.io.atomic import check_output_file
     from hidekit.release import cells_changed
 
+    check_output_file(target, (data, *transform_inputs(transform)))
     ds = read_table(data, sep=sep)
     new = transform.fit_transform(ds.frame)
-    write_table(ds.with_frame(new), target, protect=(data,))
+    write_table(
+        ds.with_frame(new),
+        target,
+        protect=(data, *transform_inputs(transform)),
+        neutralize=neutralize,
+    )
     return {
         "input": str(data),
         "output": str(target),
@@ -39,6 +48,14 @@ def apply_transform(data: Path, transform, target: Path, sep: str | None = None)
         "cells_changed": cells_changed(ds.frame, new),
         "warnings": list(getattr(transform, "warnings_", [])),
     }
+
+
+def transform_inputs(transform) -> tuple:
+    """Side files a step reads (hierarchy, boundaries, population): never an output."""
+    params = transform.get_params()
+    return tuple(
+        params[k] for k in ("path", "boundaries", "population") if isinstance(params.get(k), str)
+    )
 
 
 def _show(summary: dict, json: bool) -> None:
@@ -119,6 +136,7 @@ def register(app: typer.Typer) -> None:
         ),
         level: int = typer.Option(1, "--level", help="Hierarchy level (0 = raw)."),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Aggregate values: numeric bins, dates to month/quarter/year, or an ARX hierarchy."""
@@ -140,7 +158,7 @@ def register(app: typer.Typer) -> None:
             except ValueError:
                 raise OptionError(f"--edges must be numbers, got {edges!r}") from None
             t = Bin(cols, width=width, edges=e)
-        _show(apply_transform(data, t, out_file, sep), json)
+        _show(apply_transform(data, t, out_file, sep, neutralize), json)
 
     @app.command("topcode")
     @handle_errors
@@ -154,6 +172,7 @@ def register(app: typer.Typer) -> None:
         bottom_percentile: float = typer.Option(None, "--bottom-percentile"),
         no_labels: bool = typer.Option(False, "--no-labels", help="Cap values, keep numbers."),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Top/bottom coding by value or percentile, with readable labels (250000+)."""
@@ -167,7 +186,7 @@ def register(app: typer.Typer) -> None:
             bottom_percentile=bottom_percentile,
             labels=not no_labels,
         )
-        _show(apply_transform(data, t, out_file, sep), json)
+        _show(apply_transform(data, t, out_file, sep, neutralize), json)
 
     @app.command("safe-harbor")
     @handle_errors
@@ -181,6 +200,7 @@ def register(app: typer.Typer) -> None:
             None, "--population", help="CSV zip3,population: areas under 20,000 -> 000."
         ),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """HIPAA Safe Harbor preset for ages, dates and ZIP codes."""
@@ -192,7 +212,7 @@ def register(app: typer.Typer) -> None:
             zips=split_list(zips),
             population=str(population) if population else None,
         )
-        _show(apply_transform(data, t, out_file, sep), json)
+        _show(apply_transform(data, t, out_file, sep, neutralize), json)
 
     @app.command("jitter")
     @handle_errors
@@ -210,6 +230,7 @@ def register(app: typer.Typer) -> None:
         ),
         seed: int = typer.Option(0, "--seed"),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """DHS geographic masking: urban up to 2 km, rural up to 5 km (1% up to 10 km)."""
@@ -223,7 +244,7 @@ def register(app: typer.Typer) -> None:
             boundaries=str(boundaries) if boundaries else None,
             seed=seed,
         )
-        _show(apply_transform(data, t, out_file, sep), json)
+        _show(apply_transform(data, t, out_file, sep, neutralize), json)
 
     @app.command("suppress")
     @handle_errors
@@ -239,6 +260,7 @@ def register(app: typer.Typer) -> None:
             "category", "--missing", help="category (hidekit's rule) or wildcard (sdcMicro's)."
         ),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Local suppression to k-anonymity, as few cells as possible; counts per variable."""
@@ -249,7 +271,7 @@ def register(app: typer.Typer) -> None:
         res = local_suppression(
             ds.frame, split_list(keys), k, split_list(importance) or None, missing=missing
         )
-        write_table(ds.with_frame(res.frame), out_file, protect=(data,))
+        write_table(ds.with_frame(res.frame), out_file, protect=(data,), neutralize=neutralize)
         summary = {
             "input": str(data),
             "output": str(out_file),

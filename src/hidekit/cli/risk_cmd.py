@@ -19,6 +19,7 @@ from hidekit.cli.options import (
     SepOpt,
     load_engine,
 )
+from hidekit.io.atomic import check_output_file
 from hidekit.risk import measure_risk
 from hidekit.risk.report import risk_report
 
@@ -58,6 +59,8 @@ def register(app: typer.Typer) -> None:
     ):
         """Measure re-identification risk of a key set: k, uniques, RP, CR, El Emam's metrics."""
         key_list = split_list(keys, required="--keys")
+        if report:
+            check_output_file(report, (data,))
         result = measure_risk(
             None,
             key_list,
@@ -67,7 +70,7 @@ def register(app: typer.Typer) -> None:
             engine=load_engine(data, engine, sep),
         )
         if report:
-            risk_report(result, title=f"Risk of {data.name}").save(report)
+            risk_report(result, title=f"Risk of {data.name}").save(report, protect=(data,))
         if json:
             print_json(result.to_dict())
             return

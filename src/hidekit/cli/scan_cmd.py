@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
-from hidekit.cli.options import DataArg, JsonOpt, SepOpt
+from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, SepOpt
 from hidekit.errors import OptionError
 
 PASSPHRASE_ENV = "HIDEKIT_PASSPHRASE"
@@ -138,6 +138,7 @@ def register(app: typer.Typer) -> None:
         width: int = typer.Option(None, "--width", min=1, help="Digits per code (per level)."),
         seed: int = SeedOpt,
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Replace values by random fixed-width IDs; the crosswalk is kept encrypted."""
@@ -156,6 +157,8 @@ def register(app: typer.Typer) -> None:
             width=width,
             seed=seed,
             sep=sep,
+            neutralize=neutralize,
+            protect=(passphrase_file,),
             **secret,
         )
         _done(
@@ -174,6 +177,7 @@ def register(app: typer.Typer) -> None:
         out_path: Path = OutOpt,
         constant: str = typer.Option("XXXX", "--constant", help="Replacement text."),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Replace every value of the columns by a constant such as XXXX."""
@@ -185,6 +189,7 @@ def register(app: typer.Typer) -> None:
             columns=split_list(columns, required="--columns"),
             constant=constant,
             sep=sep,
+            neutralize=neutralize,
         )
         _done(s, json, f"redacted {', '.join(s['columns'])} -> {out_path}")
 
@@ -195,12 +200,19 @@ def register(app: typer.Typer) -> None:
         columns: str = ColumnsOpt,
         out_path: Path = OutOpt,
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Drop the columns from the data."""
         from hidekit.transforms.identifiers import remove_file
 
-        s = remove_file(data, out_path, columns=split_list(columns, required="--columns"), sep=sep)
+        s = remove_file(
+            data,
+            out_path,
+            columns=split_list(columns, required="--columns"),
+            sep=sep,
+            neutralize=neutralize,
+        )
         _done(s, json, f"removed {', '.join(s['columns'])} -> {out_path}")
 
     @app.command("hash")
@@ -213,6 +225,7 @@ def register(app: typer.Typer) -> None:
             ..., "--key-file", help="Secret key file (hidekit new-key); never unsalted."
         ),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Replace values by keyed HMAC-SHA256 tokens (same value, same token)."""
@@ -224,6 +237,7 @@ def register(app: typer.Typer) -> None:
             columns=split_list(columns, required="--columns"),
             key_file=key_file,
             sep=sep,
+            neutralize=neutralize,
         )
         _done(s, json, f"hashed {', '.join(s['columns'])} with HMAC-SHA256 -> {out_path}")
 
@@ -239,8 +253,11 @@ def register(app: typer.Typer) -> None:
         seed: int = SeedOpt,
         passphrase_file: Path = PassFileOpt,
         key_file: Path = KeyFileOpt,
-        overwrite: bool = typer.Option(False, "--overwrite", help="Replace a non-empty folder."),
+        overwrite: bool = typer.Option(
+            False, "--overwrite", help="Replace an output folder hidekit wrote before."
+        ),
         sep: str = SepOpt,
+        neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
         """Split into original, de-identified and link files (J-PAL); encrypt the link if asked."""
@@ -255,6 +272,8 @@ def register(app: typer.Typer) -> None:
             seed=seed,
             overwrite=overwrite,
             sep=sep,
+            neutralize=neutralize,
+            protect=(passphrase_file,),
             **secret,
         )
         _done(
@@ -293,7 +312,7 @@ def register(app: typer.Typer) -> None:
 
         frame = read_crosswalk(path, **passphrase_or_key(passphrase_file, key_file))
         if export:
-            write_table(frame, export, private=True, protect=(path,))
+            write_table(frame, export, private=True, protect=(path, passphrase_file, key_file))
         if json:
             print_json(
                 {

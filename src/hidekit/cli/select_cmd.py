@@ -18,6 +18,7 @@ from hidekit.cli.options import (
     SepOpt,
     load_engine,
 )
+from hidekit.io.atomic import check_output_file
 from hidekit.selection import select_variables
 from hidekit.selection.report import selection_report
 
@@ -60,6 +61,8 @@ def register(app: typer.Typer) -> None:
     ):
         """Forward / backward / stepwise selection of key variables on RP and CR (Lin & Garin)."""
         key_list, forced = split_list(keys, required="--keys"), split_list(force)
+        if report:
+            check_output_file(report, (data,))
         eng = load_engine(data, engine, sep)
         with err.status(f"selecting ({method})…") if not json and err.is_terminal else _null():
             res = select_variables(
@@ -77,7 +80,9 @@ def register(app: typer.Typer) -> None:
             )
         results = res if isinstance(res, list) else [res]
         if report:
-            selection_report(results, stop, f"Variable selection on {data.name}").save(report)
+            selection_report(results, stop, f"Variable selection on {data.name}").save(
+                report, protect=(data,)
+            )
         if json:
             payload = results[0].to_dict()
             if by:

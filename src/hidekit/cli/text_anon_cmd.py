@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from hidekit.cli.common import handle_errors, out, print_json, progress_bar
+from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
 from hidekit.cli.options import JsonOpt
 from hidekit.text.operators import anonymize_corpus
 from hidekit.text.synth import write_synthetic_corpus
@@ -126,5 +126,6 @@ def register(app: typer.Typer) -> None:
             f"{summary['documents']:,} documents -> {out_dir}"
         )
         out.print(", ".join(f"{k} {v:,}" for k, v in summary["by_label"].items()))
+        print_renamed(summary["renamed_ids"])
         for k, v in summary["files"].items():
             out.print(f"{k}: {v}")

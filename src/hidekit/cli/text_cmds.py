@@ -7,10 +7,16 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import handle_errors, out, print_json, progress_bar
+from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
 from hidekit.cli.options import JsonOpt
 from hidekit.errors import OptionError
-from hidekit.text.corpus import read_documents, read_text_file, write_brat_dir, write_jsonl
+from hidekit.text.corpus import (
+    brat_names,
+    read_documents,
+    read_text_file,
+    write_brat_dir,
+    write_jsonl,
+)
 
 FORMATS = ("brat", "jsonl")
 
@@ -44,25 +50,34 @@ def detect_corpus(
     deny=None,
     n_jobs: int = 2,
     progress=None,
+    overwrite: bool = False,
+    protect: tuple = (),
 ) -> dict:
-    """Python API of ``hidekit text detect``: detect, write brat .ann files (or a JSONL), summarize."""
+    """Python API of ``hidekit text detect``: detect, write brat .ann files (or a JSONL) into a
+    new folder built atomically, summarize. ``protect`` adds side files (allow/deny lists) that
+    the output must not touch."""
     from collections import Counter
 
+    from hidekit.io.atomic import atomic_dir, check_output_dir
     from hidekit.text.detector import load_model
 
     _check_format(fmt)
-    docs, _ = read_documents(Path(source), column)
     out_dir = Path(out_dir)
-    if out_dir.resolve() == Path(source).resolve():
-        raise OptionError("--out must differ from the input (inputs are never overwritten)")
+    model_path = Path(model) if Path(model).exists() else None
+    protect = (Path(source), model_path, *protect)
+    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
+    docs, _ = read_documents(Path(source), column)
     det = load_model(model, allow=allow, deny=deny)
     found = det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
-    if fmt == "brat":
-        write_brat_dir(found, out_dir, write_text=True)
-        where = out_dir
-    else:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        where = write_jsonl(found, out_dir / "predictions.jsonl")
+    renamed: list = []
+    with atomic_dir(out_dir, overwrite=overwrite, protect=protect) as tmp:
+        if fmt == "brat":
+            write_brat_dir(found, tmp, write_text=True)
+            _, renamed = brat_names(found)
+            where = out_dir
+        else:
+            write_jsonl(found, tmp / "predictions.jsonl")
+            where = out_dir / "predictions.jsonl"
     counts = Counter(s.label for d in found for s in d.spans)
     return {
         "documents": len(found),
@@ -72,6 +87,7 @@ def detect_corpus(
         "model": str(model),
         "format": fmt,
         "out": str(where),
+        "renamed_ids": renamed,
     }
 
 
@@ -133,6 +149,9 @@ def register(app: typer.Typer) -> None:
             help="Deny-list: terms always reported, one a line (optionally TERM<TAB>LABEL).",
         ),
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Worker processes."),
+        overwrite: bool = typer.Option(
+            False, "--overwrite", help="Replace an output folder hidekit wrote before."
+        ),
         json: bool = JsonOpt,
     ):
         """Find PHI with a CRF model and recognizers; write brat .ann files with exact offsets."""
@@ -147,6 +166,8 @@ def register(app: typer.Typer) -> None:
                 _read_terms(deny, True),
                 jobs,
                 advance,
+                overwrite=overwrite,
+                protect=(allow, deny),
             )
         if json:
             print_json(summary)
@@ -154,6 +175,7 @@ def register(app: typer.Typer) -> None:
         out.print(
             f"{summary['documents']:,} documents, {summary['spans']:,} spans -> {summary['out']}"
         )
+        print_renamed(summary["renamed_ids"])
         for label, n in summary["per_label"].items():
             out.print(f"  {label}: {n:,}")
 
@@ -256,10 +278,10 @@ def train_corpus(
         _check_format(fmt)
     if language not in (None, "en", "es"):
         raise OptionError(f"--language must be en or es, got {language!r}")
+    from hidekit.io.atomic import check_output_file
+
+    out_model = check_output_file(out_model, protect=(data,))
     docs = read_corpus(data, fmt)
-    out_model = Path(out_model)
-    if out_model.exists() and out_model.is_dir():
-        raise OptionError(f"{out_model}: is a folder; --out names the model file to write")
     result: dict = {}
     if folds:
         with progress_bar("cross-validation folds", folds, enabled=show_progress) as advance:
@@ -269,7 +291,7 @@ def train_corpus(
         result["cv"] = cv.to_dict()
     with progress_bar("training", len(docs), enabled=show_progress) as advance:
         det = train_model(docs, language, progress=advance, info={"data": str(data)}, **params)
-    det.save(out_model)
+    det.save(out_model, protect=(data,))
     result.update(
         model=str(out_model), documents=len(docs), labels=det.labels, direct=det.config["direct"]
     )

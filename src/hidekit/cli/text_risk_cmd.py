@@ -10,6 +10,7 @@ from rich.table import Table
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
 from hidekit.cli.options import JsonOpt, ReportOpt
 from hidekit.errors import OptionError
+from hidekit.io.atomic import check_output_file
 
 
 def _attempt(value: str | None) -> list[float] | None:
@@ -137,6 +138,9 @@ def register(app: typer.Typer) -> None:
         from hidekit.evaluation.text_risk import assess_text_risk
         from hidekit.evaluation.text_risk_report import text_risk_report
 
+        if report:
+            check_output_file(report, (gold, pred))
+
         with progress_bar("measuring text risk", total=None, enabled=not json):
             result = assess_text_risk(
                 gold,
@@ -154,7 +158,9 @@ def register(app: typer.Typer) -> None:
                 m_draw=m_draw,
             )
         if report:
-            text_risk_report(result, f"Text risk: {pred.name} against {gold.name}").save(report)
+            text_risk_report(result, f"Text risk: {pred.name} against {gold.name}").save(
+                report, protect=(gold, pred)
+            )
         d = result.to_dict()
         if json:
             print_json(d)

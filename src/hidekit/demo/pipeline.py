@@ -80,11 +80,20 @@ STEPS: list[Step] = [
 
 
 def run_demo(
-    out: Path, records: int = 5000, seed: int = 7, echo: Callable[[str], None] = print
+    out: Path,
+    records: int = 5000,
+    seed: int = 7,
+    echo: Callable[[str], None] = print,
+    overwrite: bool = False,
 ) -> dict:
+    """Run every step into a new folder built atomically: ``out`` appears only when the whole
+    demo succeeded, and an existing ``out`` is replaced only with ``overwrite`` and only when
+    hidekit wrote it (``hidekit.io.atomic``)."""
+    from hidekit.io.atomic import atomic_dir
+
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     ctx: dict = {"records": records, "seed": seed}
-    for step in STEPS:
-        echo(step(out, ctx))
+    with atomic_dir(out, overwrite=overwrite) as tmp:
+        for step in STEPS:
+            echo(step(tmp, ctx).replace(str(tmp), str(out)))
     return ctx

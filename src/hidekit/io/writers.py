@@ -1,13 +1,22 @@
-"""Write a Dataset in the format it came in, labels kept, atomically."""
+"""Write a Dataset in the format it came in, labels kept, atomically.
+
+Everything a format cannot hold is refused before a byte is written (one line naming the column
+and the limit): names Stata, SPSS or SAS transport do not accept, strings longer than a cell can
+hold (Excel and SPSS would truncate them silently, SAS transport would be corrupted). Text that a
+spreadsheet would run as a formula never becomes one: ``.xlsx`` cells are always written as text,
+and CSV values are neutralized (see ``neutralize_formulas``) unless the caller opts out.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 
-from hidekit.errors import OptionError
-from hidekit.io.atomic import atomic_path
+from hidekit.errors import OutputError
+from hidekit.io.atomic import atomic_path, check_output_file
 from hidekit.io.dataset import Dataset, as_text
 from hidekit.io.readers import detect_format
 
@@ -22,9 +31,71 @@ _OUTPUT_SUFFIX = {
     "frame": ".csv",
 }
 
+# The longest text one cell holds: characters for Excel, bytes (UTF-8) for SPSS and SAS.
+_TEXT_LIMIT = {"excel": (32_767, "characters"), "spss": (32_767, "bytes"), "sas": (32_767, "bytes")}
+_FORMAT_NAME = {"excel": "Excel", "spss": "SPSS", "sas": "SAS transport", "stata": "Stata"}
+_EXCEL_MAX_ROWS, _EXCEL_MAX_COLUMNS = 1_048_576, 16_384
+
+# Variable-name rules (the strictest common reading of each format's manual).
+_NAME_RULES = {
+    "stata": (
+        re.compile(r"^(?!_)[^\W\d]\w{0,31}$"),
+        "1-32 letters, digits or _, starting with a letter",
+    ),
+    "spss": (
+        re.compile(r"^[^\W\d_][\w.$#@]*(?<![._])$"),
+        "letters, digits or . _ $ # @, starting with a letter, not ending in . or _",
+    ),
+    "sas": (
+        re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,31}$"),
+        "1-32 ASCII letters, digits or _, starting with a letter",
+    ),
+}
+_SPSS_NAME_BYTES = 64
+_RESERVED = {
+    "spss": {"ALL", "AND", "BY", "EQ", "GE", "GT", "LE", "LT", "NE", "NOT", "OR", "TO", "WITH"},
+    "stata": {
+        "_all", "_b", "byte", "_coef", "_cons", "double", "float", "if", "in", "int", "long",
+        "_n", "_N", "_pi", "_pred", "_rc", "_skip", "strL", "using", "with",
+    },
+}  # fmt: skip
+
+# A cell that a spreadsheet reads as a formula (OWASP "CSV injection"): these first characters.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
 
 def output_suffix(fmt: str) -> str:
     return _OUTPUT_SUFFIX.get(fmt, ".csv")
+
+
+def looks_like_formula(value) -> bool:
+    """True for text a spreadsheet would evaluate: starts with = + - @ (or tab / carriage return)
+    and is not simply a number such as ``-3`` or ``+1.5``."""
+    if not isinstance(value, str) or not value.startswith(FORMULA_START):
+        return False
+    try:
+        float(value)
+    except ValueError:
+        return True
+    return False
+
+
+def neutralize_formulas(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """Prefix every formula-looking text cell with ``'`` (spreadsheets then show it as text);
+    numbers and other text are untouched. Returns the new frame and the number of cells changed."""
+    out, changed = frame, 0
+    for col in frame.columns:
+        s = frame[col]
+        if not (s.dtype == object or pd.api.types.is_string_dtype(s.dtype)):
+            continue
+        hit = s.map(looks_like_formula).astype(bool)
+        n = int(hit.sum())
+        if n:
+            if out is frame:
+                out = frame.copy()
+            out[col] = s.where(~hit, "'" + s.astype(str))
+            changed += n
+    return out, changed
 
 
 def _stat_frame(frame: pd.DataFrame) -> pd.DataFrame:
@@ -44,51 +115,159 @@ def _stat_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def check_column_names(columns, fmt: str) -> None:
+    """Raise naming the first column the format cannot hold (and the rule it breaks)."""
+    rule = _NAME_RULES.get(fmt)
+    if rule is None:
+        return
+    pattern, words = rule
+    reserved = _RESERVED.get(fmt, set())
+    what = _FORMAT_NAME[fmt]
+    for c in columns:
+        name = str(c)
+        if not pattern.match(name):
+            raise OutputError(f"column {name!r} is not a valid {what} variable name ({words})")
+        if fmt == "spss" and len(name.encode("utf-8")) > _SPSS_NAME_BYTES:
+            raise OutputError(
+                f"column {name!r} is not a valid SPSS variable name (at most 64 bytes)"
+            )
+        if name in reserved or (fmt == "spss" and name.upper() in reserved):
+            raise OutputError(f"column {name!r} is a reserved word in {what}: rename it")
+
+
+def check_text_lengths(frame: pd.DataFrame, fmt: str) -> None:
+    """Raise naming the first column holding text longer than the format's cell limit."""
+    limit = _TEXT_LIMIT.get(fmt)
+    if limit is None:
+        return
+    most, unit = limit
+    for col in frame.columns:
+        s = frame[col]
+        if not (s.dtype == object or pd.api.types.is_string_dtype(s.dtype)):
+            continue
+        text = s[s.map(lambda v: isinstance(v, str))]
+        if text.empty:
+            continue
+        sizes = text.map(len) if unit == "characters" else text.map(lambda v: len(v.encode()))
+        longest = int(sizes.max())
+        if longest > most:
+            raise OutputError(
+                f"column {col!r} holds a value of {longest:,} {unit}; {_FORMAT_NAME[fmt]} cells "
+                f"hold at most {most:,} {unit} (shorten it or write CSV or Parquet)"
+            )
+
+
+def _check_excel(frame: pd.DataFrame) -> None:
+    from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+
+    if len(frame) + 1 > _EXCEL_MAX_ROWS or frame.shape[1] > _EXCEL_MAX_COLUMNS:
+        raise OutputError(
+            f"{len(frame):,} rows × {frame.shape[1]:,} columns do not fit an Excel sheet "
+            f"({_EXCEL_MAX_ROWS - 1:,} rows, {_EXCEL_MAX_COLUMNS:,} columns): write CSV or Parquet"
+        )
+    for col in frame.columns:
+        values = [str(col)] + [v for v in frame[col] if isinstance(v, str)]
+        if any(ILLEGAL_CHARACTERS_RE.search(v) for v in values):
+            raise OutputError(
+                f"column {col!r} holds control characters that Excel cannot store: "
+                f"write CSV or Parquet"
+            )
+
+
+def _write_excel(frame: pd.DataFrame, path: Path) -> None:
+    """Every text cell stays text: openpyxl would store ``=…`` as a live formula (and lose it)."""
+    with pd.ExcelWriter(path, engine="openpyxl") as xw:
+        frame.to_excel(xw, index=False)
+        for ws in xw.sheets.values():
+            for row in ws.iter_rows():
+                for cell in row:
+                    if cell.data_type == "f":
+                        cell.data_type = "s"
+
+
+def table_writer(
+    ds: Dataset | pd.DataFrame, target, *, neutralize: bool = True
+) -> Callable[[Path], None]:
+    """Check that ``ds`` fits the format of ``target`` (from its suffix) and return the function
+    that writes it to a given path. Every refusal happens here, before anything is written."""
+    if isinstance(ds, pd.DataFrame):
+        ds = Dataset(ds)
+    target = Path(target)
+    fmt = detect_format(target) if target.suffix else "csv"
+    if fmt == "sas" and target.suffix.lower() != ".xpt":
+        raise OutputError("SAS output is written as transport files (.xpt)")
+    frame = ds.frame
+    check_column_names(frame.columns, fmt)
+    check_text_lengths(frame, fmt)
+    if fmt == "excel":
+        _check_excel(frame)
+    if fmt == "csv" and neutralize:
+        frame, _ = neutralize_formulas(frame)
+
+    def write(path: Path) -> None:
+        if fmt == "csv":
+            sep = ds.options.get("sep", ",") if ds.format == "csv" else ","
+            frame.to_csv(path, index=False, sep=sep)
+        elif fmt == "parquet":
+            frame.to_parquet(path, index=False)
+        elif fmt == "excel":
+            _write_excel(frame, path)
+        else:
+            _write_stat(ds, frame, path, fmt)
+
+    return write
+
+
+def _write_stat(ds: Dataset, frame: pd.DataFrame, path: Path, fmt: str) -> None:
+    import pyreadstat
+
+    labels = [ds.variable_labels.get(c) for c in frame.columns]
+    value_labels = {c: v for c, v in ds.value_labels.items() if c in frame.columns}
+    data = _stat_frame(frame)
+    try:
+        if fmt == "stata":
+            pyreadstat.write_dta(
+                data,
+                str(path),
+                column_labels=labels,
+                variable_value_labels=_numeric_keys(value_labels, data),
+            )
+        elif fmt == "spss":
+            pyreadstat.write_sav(
+                data,
+                str(path),
+                column_labels=labels,
+                variable_value_labels=_numeric_keys(value_labels, data),
+            )
+        elif fmt == "sas":
+            pyreadstat.write_xport(data, str(path), column_labels=labels)
+        else:  # pragma: no cover
+            raise OutputError(f"cannot write format {fmt}")
+    except (pyreadstat.PyreadstatError, pyreadstat.ReadstatError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise OutputError(f"cannot write {_FORMAT_NAME[fmt]}: {first}") from None
+
+
 def write_table(
-    ds: Dataset | pd.DataFrame, target, *, private: bool = False, protect: tuple = ()
+    ds: Dataset | pd.DataFrame,
+    target,
+    *,
+    private: bool = False,
+    protect: tuple = (),
+    neutralize: bool = True,
 ) -> Path:
-    """Write ``ds`` to ``target`` (format from its suffix), never half-written."""
+    """Write ``ds`` to ``target`` (format from its suffix), never half-written.
+
+    ``neutralize`` (CSV only, on by default) makes formula-looking text inert; see
+    ``neutralize_formulas``."""
     if isinstance(ds, pd.DataFrame):
         ds = Dataset(ds)
     target = Path(target)
     protect = tuple(protect) + ((ds.path,) if ds.path else ())
-    fmt = detect_format(target) if target.suffix else "csv"
+    check_output_file(target, protect)
+    write = table_writer(ds, target, neutralize=neutralize)
     with atomic_path(target, private=private, protect=protect) as tmp:
-        frame = ds.frame
-        if fmt == "csv":
-            frame.to_csv(
-                tmp, index=False, sep=ds.options.get("sep", ",") if ds.format == "csv" else ","
-            )
-        elif fmt == "parquet":
-            frame.to_parquet(tmp, index=False)
-        elif fmt == "excel":
-            frame.to_excel(tmp, index=False, engine="openpyxl")
-        else:
-            import pyreadstat
-
-            labels = [ds.variable_labels.get(c) for c in frame.columns]
-            value_labels = {c: v for c, v in ds.value_labels.items() if c in frame.columns}
-            data = _stat_frame(frame)
-            if fmt == "stata":
-                pyreadstat.write_dta(
-                    data,
-                    str(tmp),
-                    column_labels=labels,
-                    variable_value_labels=_numeric_keys(value_labels, data),
-                )
-            elif fmt == "spss":
-                pyreadstat.write_sav(
-                    data,
-                    str(tmp),
-                    column_labels=labels,
-                    variable_value_labels=_numeric_keys(value_labels, data),
-                )
-            elif fmt == "sas":
-                if target.suffix.lower() != ".xpt":
-                    raise OptionError("SAS output is written as transport files (.xpt)")
-                pyreadstat.write_xport(data, str(tmp), column_labels=labels)
-            else:  # pragma: no cover
-                raise OptionError(f"cannot write format {fmt}")
+        write(tmp)
     return target
 
 

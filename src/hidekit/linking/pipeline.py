@@ -58,7 +58,7 @@ def save_release(
     from hidekit.linking.report import link_report
 
     out = Path(out)
-    with atomic_dir(out, overwrite=overwrite, protect=protect) as tmp:
+    with atomic_dir(out, overwrite=overwrite, protect=tuple(protect)) as tmp:
         write_table(rel.table, tmp / "table.csv")
         write_brat_dir(rel.documents, tmp / "notes")
         write_text_atomic(
@@ -119,6 +119,12 @@ def link_corpus(
     progress: Callable | None = None,
 ) -> dict:
     """Link, anonymize, write back and save; a JSON-ready summary (problems included)."""
+    from hidekit.io.atomic import check_output_dir
+
+    protect = [notes, spans] + ([records] if not isinstance(records, pd.DataFrame) else [])
+    if model is not None and Path(model).exists():
+        protect.append(model)
+    check_output_dir(out, overwrite=overwrite, protect=protect)
     frame = records if isinstance(records, pd.DataFrame) else read_table(records, sep=sep).frame
     docs = read_notes(notes, model, spans, progress=progress)
     linked = link(
@@ -147,7 +153,6 @@ def link_corpus(
 
         column = linked.columns.get(curve_attribute, curve_attribute)
         curve = hide_figure3(linked, column, ks=curve_ks, seed=seed)
-    protect = [notes] + ([records] if not isinstance(records, pd.DataFrame) else [])
     files = save_release(out, linked, rel, curve, overwrite=overwrite, protect=protect)
     return {
         **rel.summary(),

@@ -2,7 +2,7 @@
 steps to run in order, and the risk limit the release must meet. Paths are relative to the plan.
 
     [input]    path = "survey.csv"            (sep = "," optional)
-    [output]   folder = "release"              (overwrite = false)
+    [output]   folder = "release"              (overwrite = false, neutralize_formulas = true)
     [roles]    direct = [...]  keys = [...]  sensitive = [...]  reviewed = [...]
     [risk]     k = 5  rp = 0.05  cell_min = 5  (cell_min defaults to k)
     [crosswalk] passphrase_env = "HIDEKIT_PASSPHRASE"  or  key_file = "crosswalk.key"
@@ -67,6 +67,7 @@ class Plan:
     output: Path
     sep: str | None = None
     overwrite: bool = False
+    neutralize_formulas: bool = True
     direct: list[str] = field(default_factory=list)
     keys: list[str] = field(default_factory=list)
     sensitive: list[str] = field(default_factory=list)
@@ -132,6 +133,9 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
     folder = output or out.get("folder")
     if not folder:
         raise OptionError(f"plan {path}: [output] folder is required (or pass --out)")
+    neutralize = out.get("neutralize_formulas", True)
+    if not isinstance(neutralize, bool):
+        raise OptionError(f"plan {path}: [output] neutralize_formulas must be true or false")
     roles = raw.get("roles", {})
     risk = raw.get("risk", {})
     plan = Plan(
@@ -142,6 +146,7 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
         output=Path(folder) if output or Path(folder).is_absolute() else base / folder,
         sep=inp.get("sep"),
         overwrite=bool(out.get("overwrite", False)),
+        neutralize_formulas=neutralize,
         direct=_list(roles, "direct", "roles"),
         keys=_list(roles, "keys", "roles"),
         sensitive=_list(roles, "sensitive", "roles"),

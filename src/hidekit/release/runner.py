@@ -26,6 +26,7 @@ from hidekit.errors import (
     require_columns,
 )
 from hidekit.io import atomic_dir, output_suffix, read_table, write_table
+from hidekit.io.atomic import check_output_dir
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
 from hidekit.risk import measure_risk
 from hidekit.risk.metrics import RiskReport
@@ -125,6 +126,7 @@ def run_plan(
     elif output:
         plan.output = Path(output)
     overwrite = plan.overwrite if overwrite is None else overwrite
+    check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))
     ds = read_table(plan.input, sep=plan.sep)
     frame = ds.frame
     require_columns(frame.columns, plan.named_columns())
@@ -207,14 +209,29 @@ def _problems(
     return problems
 
 
+def plan_inputs(plan: Plan) -> tuple:
+    """Every file a plan reads (data, the plan itself, key files, step side files): the output
+    folder must not be, hold or sit inside any of them."""
+    files = [plan.input, plan.path]
+    key_file = plan.crosswalk.get("key_file")
+    if key_file:
+        files.append(key_file if Path(key_file).is_absolute() else plan.path.parent / key_file)
+    for step in plan.steps:
+        for key in ("path", "boundaries", "population", "hierarchy", "key_file"):
+            v = step.params.get(key)
+            if isinstance(v, str):
+                files.append(Path(v))
+    return tuple(files)
+
+
 def _write(
     plan: Plan, ds, result: ReleaseResult, crosswalks, overwrite: bool, passphrase: str | None
 ) -> None:
     from hidekit.release.report import release_report
 
     name = Path(plan.input).stem + output_suffix(ds.format)
-    with atomic_dir(plan.output, overwrite=overwrite) as tmp:
-        write_table(ds, tmp / name, protect=(plan.input,))
+    with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
+        write_table(ds, tmp / name, protect=(plan.input,), neutralize=plan.neutralize_formulas)
         result.files["data"] = name
         if crosswalks:
             result.files["crosswalk"] = _write_crosswalks(plan, crosswalks, tmp, passphrase)

@@ -9,6 +9,8 @@ Offsets are checked against the text: a mismatch is an error naming the file and
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from pathlib import Path
 
 from hidekit.errors import InputError
@@ -94,13 +96,62 @@ def write_ann(doc: Document) -> str:
     return "\n".join(lines) + ("\n" if lines else "")
 
 
+_UNSAFE_IN_NAME = re.compile(r'[\x00-\x1f\x7f/\\:*?"<>|]+')
+_WINDOWS_RESERVED = {"CON", "PRN", "AUX", "NUL"} | {
+    f"{d}{i}" for d in ("COM", "LPT") for i in range(1, 10)
+}
+_MAX_NAME_BYTES = 120
+
+
+def safe_file_stem(doc_id) -> str:
+    """A document id as a file name that stays inside its folder on every system.
+
+    Path separators, control and reserved characters become ``_``; leading dots and spaces go
+    (no hidden files, no ``..``); Windows device names get a ``_`` suffix; long ids are cut to
+    120 bytes; an id left empty becomes ``doc``."""
+    name = unicodedata.normalize("NFC", str(doc_id))
+    name = _UNSAFE_IN_NAME.sub("_", name).strip(" ").lstrip(".").rstrip(". ")
+    encoded = name.encode("utf-8")[:_MAX_NAME_BYTES]
+    name = encoded.decode("utf-8", errors="ignore").rstrip(". ")
+    if not name:
+        return "doc"
+    if name.split(".")[0].upper() in _WINDOWS_RESERVED:
+        name += "_"
+    return name
+
+
+def brat_names(docs) -> tuple[list[str], list[dict]]:
+    """One file stem per document, unique even on case-insensitive systems, and the documents
+    whose stem differs from their id (``{"id", "name"}``, in document order).
+
+    Deterministic: the first document keeps a name, later duplicates get ``-2``, ``-3``, …"""
+    names: list[str] = []
+    taken: set[str] = set()
+    renamed: list[dict] = []
+    for d in docs:
+        base = safe_file_stem(d.id)
+        name, n = base, 1
+        while name.casefold() in taken:
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name.casefold())
+        names.append(name)
+        if name != str(d.id):
+            renamed.append({"id": str(d.id), "name": name})
+    return names, renamed
+
+
 def write_brat_dir(docs, folder, write_text: bool = True) -> Path:
+    """Write ``name.txt`` + ``name.ann`` per document, names from ``brat_names`` (ids that are
+    not safe file names, or repeat, are renamed: nothing is written outside ``folder``)."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for d in docs:
+    docs = list(docs)
+    names, _ = brat_names(docs)
+    for d, name in zip(docs, names, strict=True):
         if write_text:
-            write_text_atomic(folder / f"{d.id}.txt", d.text)
-        write_text_atomic(folder / f"{d.id}.ann", write_ann(d))
+            write_text_atomic(folder / f"{name}.txt", d.text)
+        write_text_atomic(folder / f"{name}.ann", write_ann(d))
     return folder
 
 

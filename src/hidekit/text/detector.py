@@ -212,8 +212,8 @@ class Detector:
                 z.writestr(info, data)
         return buf.getvalue()
 
-    def save(self, path) -> Path:
-        return write_bytes_atomic(Path(path), self.to_bytes())
+    def save(self, path, protect: tuple = ()) -> Path:
+        return write_bytes_atomic(Path(path), self.to_bytes(), protect=protect)
 
     # ------------------------------------------------------------------ detection
     def _crf_spans(self, text: str, hits) -> tuple[list[Span], list[Span]]:

@@ -353,9 +353,14 @@ def anonymize_corpus(
     progress=None,
 ) -> dict:
     """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict."""
+    from hidekit.io.atomic import check_output_dir
+    from hidekit.text.corpus import brat_names
+
     source, out_dir = Path(source), Path(out_dir)
     if (model is None) == (spans is None):
         raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
+    protect = (source, spans, key_file, model if model and Path(model).exists() else None)
+    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
     op = get_operator(operator, seed=seed)
     docs, in_fmt = read_documents(source, annotations=True)
     if patient_pattern:
@@ -378,9 +383,10 @@ def anonymize_corpus(
         overwrite=overwrite,
         passphrase=passphrase,
         key_file=key_file,
-        protect=(source,),
+        protect=protect,
     )
-    return {**result.summary(), "files": files}
+    renamed = brat_names(result.documents)[1] if (fmt or in_fmt) == "brat" else []
+    return {**result.summary(), "files": files, "renamed_ids": renamed}
 
 
 def step_text_anonymize(out: Path, ctx: dict) -> str:

@@ -3142,13 +3142,19 @@ def write_synthetic_corpus(
     from pathlib import Path
 
     from hidekit.errors import InputError
-    from hidekit.io.atomic import atomic_dir
+    from hidekit.io.atomic import atomic_dir, check_output_dir, check_output_file
     from hidekit.text.corpus import write_brat_dir, write_jsonl
     from hidekit.text.synth import generate_notes
 
     out_path = Path(out_path)
     if fmt not in ("brat", "jsonl"):
         raise OptionError(f"unknown format {fmt!r} (brat or jsonl)")
+    protect = (patients,)
+    one_file = fmt == "jsonl" and out_path.suffix == ".jsonl"
+    if one_file:
+        check_output_file(out_path, protect)
+    else:
+        check_output_dir(out_path, overwrite=overwrite, protect=protect)
     if n < 1:
         raise OptionError(f"--n must be at least 1, got {n}")
     rows = None
@@ -3159,12 +3165,12 @@ def write_synthetic_corpus(
         if len(rows) == 0:
             raise InputError(f"{patients}: the table has no rows")
     docs = generate_notes(n, seed, locale, patients=rows, notes_per_patient=notes_per_patient)
-    if fmt == "jsonl" and out_path.suffix == ".jsonl":
+    if one_file:
         if out_path.exists() and not overwrite:
             raise OptionError(f"{out_path} exists (use --overwrite)")
         target = write_jsonl(docs, out_path)
     else:
-        with atomic_dir(out_path, overwrite=overwrite) as tmp:
+        with atomic_dir(out_path, overwrite=overwrite, protect=protect) as tmp:
             if fmt == "brat":
                 write_brat_dir(docs, tmp)
             else:

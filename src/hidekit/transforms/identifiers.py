@@ -468,6 +468,8 @@ def write_partition(
     suffix: str = ".csv",
     overwrite: bool = False,
     link_secret: dict | None = None,
+    protect: tuple = (),
+    neutralize: bool = True,
 ) -> dict[str, Path]:
     """Write the three files into a new folder, all or nothing.
 
@@ -488,13 +490,14 @@ def write_partition(
         ds.variable_labels = {**ds.variable_labels, parts.id_column: "Unique observation ID"}
         return ds
 
-    with atomic_dir(folder, overwrite=overwrite) as tmp:
-        write_table(labelled(parts.original), tmp / names["original"], private=True)
-        write_table(labelled(parts.deidentified), tmp / names["deidentified"])
+    opts = {"neutralize": neutralize}
+    with atomic_dir(folder, overwrite=overwrite, protect=protect) as tmp:
+        write_table(labelled(parts.original), tmp / names["original"], private=True, **opts)
+        write_table(labelled(parts.deidentified), tmp / names["deidentified"], **opts)
         if link_secret:
             write_crosswalk(parts.link, tmp / names["link"], **link_secret)
         else:
-            write_table(labelled(parts.link), tmp / names["link"], private=True)
+            write_table(labelled(parts.link), tmp / names["link"], private=True, **opts)
     return {k: Path(folder) / v for k, v in names.items()}
 
 
@@ -506,20 +509,24 @@ def code_width(n: int) -> int:
 # --- file-level API (what the command line calls) ----------------------------------------------
 
 
-def _prepare(data, out, sep, extra_outputs=()):
-    """Read the input and check every output path before anything is written."""
+def _prepare(data, out, sep, extra_outputs=(), protect=()):
+    """Read the input and check every output path before anything is written: no output is an
+    input or a secret file (``protect``), and no two outputs are the same file."""
     from hidekit.io import read_table
-    from hidekit.io.atomic import refuse_overwrite
-    from hidekit.io.readers import detect_format
+    from hidekit.io.atomic import check_output_file, same_file
 
+    outputs = [t for t in (out, *extra_outputs) if t is not None]
+    for i, a in enumerate(outputs):
+        for b in outputs[i + 1 :]:
+            if same_file(a, b):
+                raise OptionError(f"two outputs are the same file {b}: give each its own path")
+    for target in outputs:
+        check_output_file(target, (data, *protect))
     ds = read_table(data, sep=sep)
-    for target in (out, *extra_outputs):
-        if target is not None:
-            refuse_overwrite(target, (ds.path,))
     if out is not None:
-        fmt = detect_format(Path(out))
-        if fmt == "sas" and Path(out).suffix.lower() != ".xpt":
-            raise OptionError("SAS output is written as transport files (.xpt)")
+        from hidekit.io.writers import table_writer
+
+        table_writer(ds.frame.head(0), out)  # format problems (suffix, names) before any work
     return ds
 
 
@@ -542,23 +549,44 @@ def encode_file(
     width=None,
     seed=None,
     sep=None,
+    neutralize: bool = True,
+    protect: tuple = (),
 ) -> dict:
-    """Encode columns of a file; reuse and update the encrypted crosswalk at ``crosswalk``."""
-    from hidekit.io import write_table
-    from hidekit.transforms.crosswalk import read_crosswalk, write_crosswalk
+    """Encode columns of a file; reuse and update the encrypted crosswalk at ``crosswalk``.
 
-    ds = _prepare(data, out, sep, (crosswalk,))
-    secret = {"passphrase": passphrase, "key_file": key_file}
+    One transaction under an OS lock on the crosswalk (``hidekit.io.locking``): read the prior
+    crosswalk, encode, encrypt the new crosswalk and write the data into temporary files, then
+    move both into place, crosswalk first. A run that fails writes nothing; two runs on one
+    crosswalk take turns, so neither loses the other's codes nor hands out a code twice. Should
+    the process die between the two moves, the crosswalk holds codes the data file does not yet
+    show: harmless, a re-run reuses them (the other order would leave released codes nobody can
+    map back). ``protect`` names further files no output may be (a passphrase file).
+    """
+    from hidekit.io.atomic import write_files_together
+    from hidekit.io.locking import file_lock
+    from hidekit.io.writers import table_writer
+    from hidekit.transforms.crosswalk import encrypt_frame, read_crosswalk
+
     if (passphrase is None) == (key_file is None):
         raise OptionError("give exactly one of a passphrase or a key file for the crosswalk")
-    prior = read_crosswalk(crosswalk, **secret) if Path(crosswalk).exists() else None
-    step = Encode(columns, width=width, seed=seed, hierarchy=hierarchy, crosswalk=prior).fit(
-        ds.frame
-    )
-    frame = step.transform(ds.frame)
-    encoded = list(step.columns) + list(step.hierarchy)
-    write_crosswalk(step.crosswalk_, crosswalk, **secret, protect=(ds.path,) if ds.path else ())
-    write_table(_without_value_labels(ds, frame, encoded), out)
+    protect = (key_file, *protect)
+    ds = _prepare(data, out, sep, (crosswalk,), protect)
+    secret = {"passphrase": passphrase, "key_file": key_file}
+    with file_lock(crosswalk):
+        prior = read_crosswalk(crosswalk, **secret) if Path(crosswalk).exists() else None
+        step = Encode(columns, width=width, seed=seed, hierarchy=hierarchy, crosswalk=prior).fit(
+            ds.frame
+        )
+        frame = step.transform(ds.frame)
+        encoded = list(step.columns) + list(step.hierarchy)
+        blob = encrypt_frame(step.crosswalk_, **secret)
+        write_data = table_writer(
+            _without_value_labels(ds, frame, encoded), out, neutralize=neutralize
+        )
+        write_files_together(
+            [(crosswalk, lambda tmp: tmp.write_bytes(blob), True), (out, write_data, False)],
+            protect=(ds.path, *protect),
+        )
     cw = step.crosswalk_
     return {
         "data": str(data),
@@ -577,12 +605,19 @@ def encode_file(
     }
 
 
-def _simple_file(step: Transform, data, out, sep, replaced) -> dict:
+def _simple_file(
+    step: Transform, data, out, sep, replaced, neutralize=True, protect: tuple = ()
+) -> dict:
     from hidekit.io import write_table
 
-    ds = _prepare(data, out, sep)
+    ds = _prepare(data, out, sep, protect=protect)
     frame = step.fit_transform(ds.frame)
-    write_table(_without_value_labels(ds, frame, replaced), out)
+    write_table(
+        _without_value_labels(ds, frame, replaced),
+        out,
+        protect=(data, *protect),
+        neutralize=neutralize,
+    )
     return {
         "data": str(data),
         "out": str(out),
@@ -592,15 +627,17 @@ def _simple_file(step: Transform, data, out, sep, replaced) -> dict:
     }
 
 
-def redact_file(data, out, *, columns, constant: str = "XXXX", sep=None) -> dict:
-    return _simple_file(Redact(columns, constant), data, out, sep, _as_list(columns))
+def redact_file(
+    data, out, *, columns, constant: str = "XXXX", sep=None, neutralize: bool = True
+) -> dict:
+    return _simple_file(Redact(columns, constant), data, out, sep, _as_list(columns), neutralize)
 
 
-def remove_file(data, out, *, columns, sep=None) -> dict:
-    return _simple_file(Remove(columns), data, out, sep, _as_list(columns))
+def remove_file(data, out, *, columns, sep=None, neutralize: bool = True) -> dict:
+    return _simple_file(Remove(columns), data, out, sep, _as_list(columns), neutralize)
 
 
-def hash_file(data, out, *, columns, key_file, sep=None) -> dict:
+def hash_file(data, out, *, columns, key_file, sep=None, neutralize: bool = True) -> dict:
     from hidekit.transforms.crosswalk import KEY_FILE_MIN_BYTES, read_secret_file
 
     key = read_secret_file(key_file, "key")
@@ -609,7 +646,9 @@ def hash_file(data, out, *, columns, key_file, sep=None) -> dict:
             f"key file {key_file} is too short: it needs at least "
             f"{KEY_FILE_MIN_BYTES} bytes of random data (hidekit new-key)"
         )
-    return _simple_file(KeyedHash(columns, key), data, out, sep, _as_list(columns))
+    return _simple_file(
+        KeyedHash(columns, key), data, out, sep, _as_list(columns), neutralize, (key_file,)
+    )
 
 
 def partition_file(
@@ -624,10 +663,15 @@ def partition_file(
     key_file=None,
     overwrite: bool = False,
     sep=None,
+    neutralize: bool = True,
+    protect: tuple = (),
 ) -> dict:
     """The guide's three files in ``out_dir``: original, de-identified, link."""
+    from hidekit.io.atomic import check_output_dir
     from hidekit.io.writers import output_suffix
 
+    protect = (data, key_file, *protect)
+    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
     ds = _prepare(data, None, sep)
     parts = partition(ds.frame, identifiers, id_column=id_column, seed=seed, width=width)
     secret = None
@@ -644,6 +688,8 @@ def partition_file(
         suffix=output_suffix(ds.format),
         overwrite=overwrite,
         link_secret=secret,
+        protect=protect,
+        neutralize=neutralize,
     )
     return {
         "data": str(data),
