@@ -106,11 +106,13 @@ _MAX_NAME_BYTES = 120
 def safe_file_stem(doc_id) -> str:
     """A document id as a file name that stays inside its folder on every system.
 
-    Path separators, control and reserved characters become ``_``; leading dots and spaces go
+    Path parts are joined by ``_`` (``.`` and ``..`` parts dropped); control and reserved
+    characters become ``_``; leading dots and spaces go
     (no hidden files, no ``..``); Windows device names get a ``_`` suffix; long ids are cut to
     120 bytes; an id left empty becomes ``doc``."""
     name = unicodedata.normalize("NFC", str(doc_id))
-    name = _UNSAFE_IN_NAME.sub("_", name).strip(" ").lstrip(".").rstrip(". ")
+    parts = [p for p in re.split(r"[/\\]+", name) if p not in ("", ".", "..")]
+    name = _UNSAFE_IN_NAME.sub("_", "_".join(parts)).strip(" ").lstrip(".").rstrip(". ")
     encoded = name.encode("utf-8")[:_MAX_NAME_BYTES]
     name = encoded.decode("utf-8", errors="ignore").rstrip(". ")
     if not name:
