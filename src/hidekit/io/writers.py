@@ -225,15 +225,9 @@ def _write_stat(ds: Dataset, frame: pd.DataFrame, path: Path, fmt: str) -> None:
     value_labels = {c: v for c, v in ds.value_labels.items() if c in frame.columns}
     data = _stat_frame(frame)
     try:
-        if fmt == "stata":
-            pyreadstat.write_dta(
-                data,
-                str(path),
-                column_labels=labels,
-                variable_value_labels=_numeric_keys(value_labels, data),
-            )
-        elif fmt == "spss":
-            pyreadstat.write_sav(
+        if fmt in ("stata", "spss"):
+            writer = pyreadstat.write_dta if fmt == "stata" else pyreadstat.write_sav
+            writer(
                 data,
                 str(path),
                 column_labels=labels,
