@@ -1,0 +1,292 @@
+"""``optimal_generalization``: the least-loss full-domain generalization, as ARX finds it.
+
+The records are counted once by an engine (DuckDB by default, Spark for large data); the search
+then works on the counts of distinct key combinations only, so its cost does not grow with the
+number of records.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from hidekit.anonymize.optimal.lattice import Lattice
+from hidekit.anonymize.optimal.levels import QuasiIdentifier
+from hidekit.anonymize.optimal.metrics import make_metric
+from hidekit.anonymize.optimal.models import (
+    EqualDistanceTCloseness,
+    KAnonymity,
+    PrivacyModel,
+    make_l_model,
+)
+from hidekit.anonymize.optimal.search import EXACT_LIMIT, NodeChecker, Search
+from hidekit.engines import COUNT_COLUMN, make_engine
+from hidekit.engines.classes import ClassTable, combine_codes
+from hidekit.errors import OptionError, PolicyError, require_columns
+from hidekit.io.hierarchy import read_hierarchies
+
+SUPPRESSED_VALUE = "*"
+SUPPRESSION_MODES = ("star", "drop")
+
+
+def value_text(values: pd.Series) -> pd.Series:
+    """Values as the text a hierarchy lists them by (39.0 → "39"); missing stays missing."""
+
+    def one(v):
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return None
+        if isinstance(v, (float, np.floating)) and float(v).is_integer():
+            return str(int(v))
+        return str(v)
+
+    codes, uniques = pd.factorize(values, use_na_sentinel=True)
+    text = np.array([one(u) for u in uniques] + [None], dtype=object)
+    return pd.Series(text[codes], index=values.index, dtype=object)
+
+
+@dataclass
+class LatticeView:
+    """What the report draws: every node's levels, verdict and loss (where computed)."""
+
+    heights: list[int]
+    levels: np.ndarray
+    state: np.ndarray
+    values: dict[int, float]
+    optimum: int | None
+
+
+@dataclass
+class OptimalResult:
+    keys: list[str]
+    metric: str
+    models: list[str]
+    transformation: dict[str, int] | None
+    information_loss: float | None
+    loss_per_key: dict[str, float]
+    records: int
+    suppressed: int
+    suppression_limit: float
+    classes: int
+    smallest_class: int
+    transformations_checked: int
+    lattice_size: int
+    proven_optimal: bool
+    seconds: float
+    closest: dict[str, int] | None = None
+    notes: list[str] = field(default_factory=list)
+    lattice: LatticeView | None = field(default=None, repr=False)
+    qis: list[QuasiIdentifier] = field(default_factory=list, repr=False)
+    ok_class_keys: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def found(self) -> bool:
+        return self.transformation is not None
+
+    def to_dict(self) -> dict:
+        return {
+            "keys": self.keys,
+            "metric": self.metric,
+            "privacy_models": self.models,
+            "transformation": self.transformation,
+            "information_loss": self.information_loss,
+            "loss_per_key": self.loss_per_key,
+            "records": self.records,
+            "suppressed": self.suppressed,
+            "suppression_limit": self.suppression_limit,
+            "classes": self.classes,
+            "smallest_class": self.smallest_class,
+            "transformations_checked": self.transformations_checked,
+            "lattice_size": self.lattice_size,
+            "proven_optimal": self.proven_optimal,
+            "seconds": round(self.seconds, 4),
+            "closest": self.closest,
+            "notes": self.notes,
+        }
+
+    def apply(self, frame: pd.DataFrame, suppressed: str = "star") -> pd.DataFrame:
+        """Release ``frame`` under the optimum: keys replaced by their label at the chosen level;
+        records of classes that fail the models become ``*`` on every key (or are dropped)."""
+        if suppressed not in SUPPRESSION_MODES:
+            raise OptionError(f"suppressed records: choose star or drop, got {suppressed!r}")
+        if not self.found:
+            raise PolicyError("no generalization satisfies the privacy models: nothing to apply")
+        out = frame.reset_index(drop=True).copy()
+        codes, cards = [], []
+        for q in self.qis:
+            level = self.transformation[q.name]
+            leaf = _leaf_codes(q, out[q.name])
+            c = q.leaf_codes[level][leaf]
+            codes.append(c)
+            cards.append(q.card(level))
+            out[q.name] = q.labels[level][c]
+        bad = ~np.isin(combine_codes(codes, cards), self.ok_class_keys)
+        if suppressed == "drop":
+            return out.loc[~bad].reset_index(drop=True)
+        for q in self.qis:
+            col = out[q.name].to_numpy(dtype=object)
+            col[bad] = SUPPRESSED_VALUE
+            out[q.name] = col
+        return out
+
+
+def _leaf_codes(q: QuasiIdentifier, values: pd.Series) -> np.ndarray:
+    index = q.leaf_index()
+    text = value_text(values)
+    codes = text.map(index)
+    if codes.isna().any():
+        missing = sorted({str(v) for v in text[codes.isna()]})[:5]
+        raise OptionError(f"values of {q.name!r} not in its hierarchy: {', '.join(missing)}")
+    return codes.to_numpy(dtype=np.int64)
+
+
+def build_models(k, l=None, l_kind="distinct", c=None, t=None, overall=None) -> list[PrivacyModel]:  # noqa: E741
+    models: list[PrivacyModel] = [KAnonymity(int(k) if k is not None else 1)]
+    if l is not None:
+        models.append(make_l_model(l_kind, l, c))
+    if t is not None:
+        models.append(EqualDistanceTCloseness(float(t), overall))
+    return models
+
+
+def optimal_generalization(
+    data,
+    keys: Sequence[str],
+    hierarchies: dict,
+    *,
+    k: int = 2,
+    l: float | None = None,  # noqa: E741
+    l_kind: str = "distinct",
+    c: float | None = None,
+    t: float | None = None,
+    sensitive: str | None = None,
+    suppression: float = 0.0,
+    metric: str = "loss",
+    weights: Sequence[float] | None = None,
+    unknown_values: str = "error",
+    time_limit: float | None = None,
+    engine: str = "duckdb",
+    progress: Callable[[int, int], None] | None = None,
+) -> OptimalResult:
+    """Search every combination of hierarchy levels of ``keys`` for the one with the least
+    ``metric`` loss whose classes satisfy k-anonymity (and l-diversity / t-closeness of
+    ``sensitive``), suppressing at most ``suppression`` of the records, as ARX's optimal search
+    does. ``data``: a path, a frame or an Engine. ``hierarchies``: ``{key: path | Hierarchy}``."""
+    keys = list(keys)
+    if not keys:
+        raise OptionError("--keys is empty")
+    if not 0.0 <= float(suppression) <= 1.0:
+        raise OptionError(f"suppression must be a share between 0 and 1, got {suppression}")
+    if (l is not None or t is not None) and not sensitive:
+        raise OptionError("l-diversity and t-closeness need --sensitive")
+    if sensitive and sensitive in keys:
+        raise OptionError(f"{sensitive!r} cannot be both a key and the sensitive attribute")
+    hier = read_hierarchies(hierarchies)
+    missing = [key for key in keys if key not in hier]
+    if missing:
+        raise OptionError(
+            f"no hierarchy given for: {', '.join(missing)} (use --hierarchy KEY=FILE)"
+        )
+    extra = sorted(set(hier) - set(keys))
+    if extra:
+        raise OptionError(f"hierarchy given for a column that is not a key: {', '.join(extra)}")
+
+    eng = make_engine(data, engine)
+    require_columns(eng.columns, keys + ([sensitive] if sensitive else []))
+    n = eng.n_records
+    if n == 0:
+        raise OptionError("the data has no records")
+    counted = eng.cell_counts(keys + ([sensitive] if sensitive else []))
+    qis, leaf_cols = [], []
+    for key in keys:
+        text = value_text(counted[key])
+        present = sorted({v for v in text.dropna()}) + ([None] if text.isna().any() else [])
+        if None in present:
+            raise OptionError(
+                f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
+            )
+        q = QuasiIdentifier.from_hierarchy(key, hier[key], present, unknown_values)
+        qis.append(q)
+        leaf_cols.append(text.map(q.leaf_index()).to_numpy(dtype=np.int64))
+    counts = counted[COUNT_COLUMN].to_numpy(dtype=np.int64)
+    sens, sens_card, overall = None, 0, None
+    if sensitive:
+        sens, uniq = pd.factorize(counted[sensitive], use_na_sentinel=False)
+        sens = sens.astype(np.int64)
+        sens_card = len(uniq)
+        overall = np.bincount(sens, weights=counts, minlength=sens_card) / n
+    # two values may read as one text (39 and 39.0): merge their rows
+    base = ClassTable(tuple(leaf_cols), counts, sens).regroup(
+        leaf_cols, [q.card(0) for q in qis], sens_card
+    )
+    models = build_models(k, l, l_kind, c, t, overall)
+    freqs = [
+        np.bincount(col, weights=base.counts, minlength=q.card(0))
+        for q, col in zip(qis, base.codes, strict=True)
+    ]
+    met = make_metric(metric, qis, freqs, n, weights)
+    lattice = Lattice([q.height for q in qis])
+    max_suppressed = int(math.floor(float(suppression) * n))
+    checker = NodeChecker(qis, base, sens_card, models, max_suppressed, lattice)
+    if lattice.size > EXACT_LIMIT and time_limit is None:
+        time_limit = 60.0
+    search = Search(checker, met, time_limit=time_limit, progress=progress)
+    best, stats = search.run()
+    notes = []
+    if any(not m.proven_monotone for m in models):
+        notes.append(
+            "recursive (c, l)-diversity and t-closeness are not monotone in theory; the search "
+            "treats them as monotone, as ARX does"
+        )
+    if not stats.proven_optimal:
+        notes.append("heuristic search (time limit or lattice size): not proven optimal")
+    view = LatticeView(
+        [q.height for q in qis],
+        lattice.levels,
+        lattice.state.copy(),
+        stats.values,
+        best.node if best else None,
+    )
+    common = dict(
+        keys=keys,
+        metric=met.name,
+        models=[m.describe() for m in models],
+        records=n,
+        suppression_limit=float(suppression),
+        transformations_checked=stats.checked,
+        lattice_size=lattice.size,
+        proven_optimal=stats.proven_optimal,
+        seconds=stats.seconds,
+        notes=notes,
+        lattice=view,
+        qis=qis,
+    )
+    if best is None:
+        closest = min(search.checks.values(), key=lambda ch: (ch.suppressed, ch.node))
+        return OptimalResult(
+            transformation=None,
+            information_loss=None,
+            loss_per_key={},
+            suppressed=0,
+            classes=0,
+            smallest_class=0,
+            closest=dict(zip(keys, map(int, lattice.levels[closest.node]), strict=True)),
+            **common,
+        )
+    cls = best.classes
+    kept = cls.sizes[cls.ok]
+    cards = [q.card(lv) for q, lv in zip(qis, cls.levels, strict=True)]
+    ok_keys = combine_codes([c[cls.ok] for c in cls.codes], cards)
+    return OptimalResult(
+        transformation=dict(zip(keys, cls.levels, strict=True)),
+        information_loss=best.value,
+        loss_per_key=met.per_key(cls) or {},
+        suppressed=cls.suppressed,
+        classes=int(cls.ok.sum()),
+        smallest_class=int(kept.min()) if kept.size else 0,
+        ok_class_keys=ok_keys,
+        **common,
+    )

@@ -1,0 +1,204 @@
+"""Information-loss metrics, computed as ARX 3.9 computes them so the optimum and its loss agree.
+
+Every metric gives the loss of a node from its classes, and two lower bounds the search prunes
+with: ``cheap_bounds`` (from the levels alone, for every node at once) and ``post_bound`` (from a
+node's classes, valid for the node and every generalization of it).
+
+- ``loss``: ARX's default *Loss*. Per key, the average over records of (g − 1)/(S − 1), with g the
+  number of hierarchy rows under the released value and S all rows (a suppressed record counts
+  1); each figure cut to 10 decimals; keys combined by a geometric mean of (1 + w·loss), minus 1.
+- ``ncp``: the same per-key figures combined by an arithmetic mean (NCP / GenILoss).
+- ``precision``: per key the mean of level/height (1 for a suppressed record), averaged.
+- ``discernibility``: Σ |class|² plus n per suppressed record.
+- ``aecs``: records per class, suppressed records forming one class.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from hidekit.anonymize.optimal.levels import QuasiIdentifier
+from hidekit.errors import OptionError
+
+FACTOR = 10.0**10
+
+
+def arx_round(value: float) -> float:
+    """ARX keeps the first ten decimals of each key's loss (``Math.floor(v * 1e10) / 1e10``)."""
+    return math.floor(value * FACTOR) / FACTOR
+
+
+@dataclass(frozen=True)
+class NodeClasses:
+    """What a metric needs of a node: per class its codes at the node's levels, size, verdict."""
+
+    levels: tuple[int, ...]
+    codes: tuple[np.ndarray, ...]
+    sizes: np.ndarray
+    ok: np.ndarray
+
+    @property
+    def suppressed(self) -> int:
+        return int(self.sizes[~self.ok].sum())
+
+
+class Metric:
+    name = "metric"
+    # with no suppression, is loss monotone in generalization? (then only minimal anonymous
+    # nodes can be optimal)
+    monotone_without_suppression = True
+
+    def __init__(self, qis: list[QuasiIdentifier], freqs: list[np.ndarray], n: int, weights):
+        self.qis = qis
+        self.freqs = freqs  # per key: record count of each leaf
+        self.n = n
+        w = np.asarray(weights if weights is not None else [0.5] * len(qis), dtype=float)
+        if len(w) != len(qis) or (w < 0).any():
+            raise OptionError("attribute weights must be one non-negative number per key")
+        # ARX scales weights by their maximum (all equal → all 1)
+        self.weights = w / w.max() if w.max() > 0 else np.ones_like(w)
+
+    def cheap_bounds(self, levels: np.ndarray) -> np.ndarray:
+        return np.zeros(len(levels))
+
+    def value(self, node: NodeClasses) -> float:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def post_bound(self, node: NodeClasses) -> float:
+        return -math.inf
+
+    def per_key(self, node: NodeClasses) -> dict[str, float] | None:
+        return None
+
+
+class _ShareMetric(Metric):
+    """Metrics built on ARX's per-key generalization loss."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        # loss of each key at each level when nothing is suppressed: the bound
+        self.level_loss = [
+            np.array(
+                [
+                    self._normalize(q, float(f @ q.shares[lv][q.leaf_codes[lv]]))
+                    for lv in range(q.height + 1)
+                ]
+            )
+            for q, f in zip(self.qis, self.freqs, strict=True)
+        ]
+
+    def _normalize(self, q: QuasiIdentifier, aggregate: float) -> float:
+        lo = self.n / q.domain_size
+        if self.n - lo <= 0:
+            return 0.0
+        return arx_round(max((aggregate - lo) / (self.n - lo), 0.0))
+
+    def key_losses(self, node: NodeClasses) -> list[float]:
+        out = []
+        sizes, ok = node.sizes, node.ok
+        supp = float(sizes[~ok].sum())
+        for q, lv, codes in zip(self.qis, node.levels, node.codes, strict=True):
+            agg = float(sizes[ok] @ q.shares[lv][codes[ok]]) + supp
+            out.append(self._normalize(q, agg))
+        return out
+
+    def per_key(self, node: NodeClasses) -> dict[str, float]:
+        return {q.name: v for q, v in zip(self.qis, self.key_losses(node), strict=True)}
+
+    def _bound_matrix(self, levels: np.ndarray) -> np.ndarray:
+        return np.stack([self.level_loss[j][levels[:, j]] for j in range(len(self.qis))], axis=1)
+
+
+class Loss(_ShareMetric):
+    name = "loss"
+
+    def aggregate(self, values) -> float:
+        result = 1.0
+        d = float(len(values))
+        for v, w in zip(values, self.weights, strict=True):
+            result *= math.pow(float(v) * float(w) + 1.0, 1.0 / d)
+        return result - 1.0
+
+    def cheap_bounds(self, levels):
+        m = self._bound_matrix(levels) * self.weights + 1.0
+        return np.prod(m ** (1.0 / len(self.qis)), axis=1) - 1.0
+
+    def value(self, node):
+        return self.aggregate(self.key_losses(node))
+
+
+class NCP(_ShareMetric):
+    name = "ncp"
+
+    def aggregate(self, values) -> float:
+        d = float(len(values))
+        return float(
+            sum(float(v) / d * float(w) for v, w in zip(values, self.weights, strict=True))
+        )
+
+    def cheap_bounds(self, levels):
+        return (self._bound_matrix(levels) * self.weights).sum(axis=1) / len(self.qis)
+
+    def value(self, node):
+        return self.aggregate(self.key_losses(node))
+
+
+class Precision(Metric):
+    name = "precision"
+
+    def _ratios(self, levels) -> np.ndarray:
+        heights = np.array([q.height for q in self.qis], dtype=float)
+        lv = np.asarray(levels, dtype=float)
+        return np.divide(lv, heights, out=np.zeros_like(lv), where=heights > 0)
+
+    def per_key(self, node):
+        supp = float(node.sizes[~node.ok].sum())
+        kept = float(self.n) - supp
+        ratios = self._ratios(np.array(node.levels))
+        return {q.name: (kept * r + supp) / self.n for q, r in zip(self.qis, ratios, strict=True)}
+
+    def value(self, node):
+        d = float(len(self.qis))
+        vals = self.per_key(node).values()
+        return float(sum(v / d * w for v, w in zip(vals, self.weights, strict=True)))
+
+    def cheap_bounds(self, levels):
+        return (self._ratios(levels) * self.weights).sum(axis=1) / len(self.qis)
+
+
+class Discernibility(Metric):
+    name = "discernibility"
+
+    def value(self, node):
+        s = node.sizes.astype(float)
+        return float((s[node.ok] ** 2).sum() + s[~node.ok].sum() * self.n)
+
+    def post_bound(self, node):
+        return float((node.sizes.astype(float) ** 2).sum())
+
+
+class AECS(Metric):
+    name = "aecs"
+
+    def value(self, node):
+        groups = int(node.ok.sum()) + (0 if node.ok.all() else 1)
+        return self.n / groups if groups else math.inf
+
+    def post_bound(self, node):
+        return self.n / len(node.sizes) if len(node.sizes) else math.inf
+
+
+METRICS: dict[str, type[Metric]] = {m.name: m for m in (Loss, NCP, Precision, Discernibility, AECS)}
+
+
+def make_metric(name: str, qis, freqs, n, weights=None) -> Metric:
+    try:
+        cls = METRICS[name]
+    except KeyError:
+        raise OptionError(
+            f"unknown metric {name!r} (known: {', '.join(sorted(METRICS))})"
+        ) from None
+    return cls(qis, freqs, n, weights)

@@ -1,0 +1,172 @@
+"""Privacy models as tests on equivalence classes.
+
+Each model looks at the classes of one generalization and says which classes satisfy it; records
+of the others are suppressed (up to the limit). All the models here are *monotone*: merging classes
+that satisfy a model gives a class that satisfies it, so a generalization of an anonymous node is
+anonymous — the property the search relies on. (Recursive (c, l)-diversity and t-closeness are not
+monotone in theory; ARX treats them as such, and so do we, saying so in the result.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hidekit.errors import OptionError
+
+EPS = 1e-10
+
+
+@dataclass(frozen=True)
+class ClassView:
+    """The classes of one node: ``class_of_row`` maps table rows (class, sensitive value) to
+    classes; ``sizes`` per class; ``row_counts`` and ``row_sensitive`` per row."""
+
+    class_of_row: np.ndarray
+    sizes: np.ndarray
+    row_counts: np.ndarray
+    row_sensitive: np.ndarray | None
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.sizes)
+
+    def distinct(self) -> np.ndarray:
+        return np.bincount(self.class_of_row, minlength=self.n_classes)
+
+
+class PrivacyModel:
+    """A class-level privacy requirement."""
+
+    needs_sensitive = False
+    proven_monotone = True
+
+    def ok(self, view: ClassView) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def describe(self) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class KAnonymity(PrivacyModel):
+    k: int
+
+    def __post_init__(self):
+        if isinstance(self.k, bool) or int(self.k) != self.k or self.k < 1:
+            raise OptionError(f"k must be a whole number ≥ 1, got {self.k!r}")
+
+    def ok(self, view: ClassView) -> np.ndarray:
+        return view.sizes >= self.k
+
+    def describe(self) -> str:
+        return f"{self.k}-anonymity"
+
+
+def _check_l(l) -> None:  # noqa: E741
+    if isinstance(l, bool) or float(l) < 1:
+        raise OptionError(f"l must be ≥ 1, got {l!r}")
+
+
+@dataclass(frozen=True)
+class DistinctLDiversity(PrivacyModel):
+    l: int  # noqa: E741
+    needs_sensitive = True
+
+    def __post_init__(self):
+        _check_l(self.l)
+
+    def ok(self, view: ClassView) -> np.ndarray:
+        return view.distinct() >= self.l
+
+    def describe(self) -> str:
+        return f"distinct-{self.l}-diversity"
+
+
+@dataclass(frozen=True)
+class EntropyLDiversity(PrivacyModel):
+    l: float  # noqa: E741
+    needs_sensitive = True
+
+    def __post_init__(self):
+        _check_l(self.l)
+
+    def ok(self, view: ClassView) -> np.ndarray:
+        p = view.row_counts / view.sizes[view.class_of_row]
+        ent = -np.bincount(view.class_of_row, weights=p * np.log(p), minlength=view.n_classes)
+        return ent >= np.log(self.l) - EPS
+
+    def describe(self) -> str:
+        return f"entropy-{self.l}-diversity"
+
+
+@dataclass(frozen=True)
+class RecursiveCLDiversity(PrivacyModel):
+    """r1 < c · (r_l + … + r_m) with r1 ≥ r2 ≥ … the sensitive counts of a class."""
+
+    c: float
+    l: int  # noqa: E741
+    needs_sensitive = True
+    proven_monotone = False
+
+    def __post_init__(self):
+        _check_l(self.l)
+        if not self.c > 0:
+            raise OptionError(f"c must be > 0, got {self.c!r}")
+
+    def ok(self, view: ClassView) -> np.ndarray:
+        cls, counts = view.class_of_row, view.row_counts
+        order = np.lexsort((-counts, cls))
+        cls_s, cnt_s = cls[order], counts[order]
+        starts = np.searchsorted(cls_s, np.arange(view.n_classes))
+        rank = np.arange(len(cls_s)) - starts[cls_s]
+        top = np.zeros(view.n_classes, dtype=np.int64)
+        top[cls_s[rank == 0]] = cnt_s[rank == 0]
+        tail_rows = rank >= self.l - 1
+        tail = np.bincount(cls_s[tail_rows], weights=cnt_s[tail_rows], minlength=view.n_classes)
+        return (view.distinct() >= self.l) & (top < self.c * tail)
+
+    def describe(self) -> str:
+        return f"recursive-({self.c},{self.l})-diversity"
+
+
+@dataclass(frozen=True)
+class EqualDistanceTCloseness(PrivacyModel):
+    """Earth mover's distance with equal ground distance (half the L1 distance) between a class's
+    sensitive distribution and the whole table's is at most t."""
+
+    t: float
+    overall: np.ndarray  # distribution of the sensitive codes over the table
+    needs_sensitive = True
+    proven_monotone = False
+
+    def __post_init__(self):
+        if not 0 <= self.t <= 1:
+            raise OptionError(f"t must be between 0 and 1, got {self.t!r}")
+
+    def ok(self, view: ClassView) -> np.ndarray:
+        q = self.overall[view.row_sensitive]
+        p = view.row_counts / view.sizes[view.class_of_row]
+        diff = np.bincount(view.class_of_row, weights=np.abs(p - q), minlength=view.n_classes)
+        covered = np.bincount(view.class_of_row, weights=q, minlength=view.n_classes)
+        return 0.5 * (diff + 1.0 - covered) <= self.t + EPS
+
+    def describe(self) -> str:
+        return f"{self.t}-closeness (equal distance)"
+
+    def __hash__(self):
+        return hash((self.t, self.overall.tobytes()))
+
+
+def make_l_model(kind: str, l, c=None) -> PrivacyModel:  # noqa: E741
+    """``distinct``, ``entropy`` or ``recursive`` l-diversity."""
+    if kind == "distinct":
+        return DistinctLDiversity(int(l))
+    if kind == "entropy":
+        return EntropyLDiversity(float(l))
+    if kind == "recursive":
+        if c is None:
+            raise OptionError("recursive (c, l)-diversity needs c")
+        return RecursiveCLDiversity(float(c), int(l))
+    raise OptionError(f"l-diversity kind must be distinct, entropy or recursive, got {kind!r}")

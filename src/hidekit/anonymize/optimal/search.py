@@ -1,0 +1,276 @@
+"""Find the generalization with the least information loss that satisfies the privacy models.
+
+Two phases, as in ARX's Flash:
+
+1. *Tag the lattice.* Anonymity is monotone: if a node is anonymous so is every generalization of
+   it; if not, no specialization is. Starting from the least generalized untagged node, walk up
+   one key at a time to the top, binary-search the walk for the first anonymous node, and tag
+   everything above each anonymous node and below each non-anonymous one. Each check regroups
+   the class counts of the nearest checked node below (``ClassTable.regroup``), never the records.
+2. *Find the least loss among anonymous nodes.* Nodes are visited in order of a lower bound of
+   their loss; the search stops when the bound reaches the best loss found. Without suppression,
+   a monotone metric is minimal at a minimal anonymous node, so only those are looked at.
+
+A time limit (or a lattice too large to tag) switches to a heuristic that climbs from the bottom
+and then descends greedily; its result is marked as not proven optimal.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hidekit.anonymize.optimal.lattice import ANONYMOUS, UNKNOWN, Lattice
+from hidekit.anonymize.optimal.levels import QuasiIdentifier
+from hidekit.anonymize.optimal.metrics import Metric, NodeClasses
+from hidekit.anonymize.optimal.models import ClassView, PrivacyModel
+from hidekit.engines.classes import ClassTable, first_index
+
+CACHE_TABLES = 48
+EXACT_LIMIT = 2_000_000  # nodes; beyond this the lattice is searched heuristically
+
+
+@dataclass
+class Check:
+    """The outcome of checking one node."""
+
+    node: int
+    anonymous: bool
+    suppressed: int
+    classes: NodeClasses
+    value: float | None = None
+    post_bound: float = -math.inf
+
+
+@dataclass
+class SearchStats:
+    checked: int = 0
+    proven_optimal: bool = True
+    seconds: float = 0.0
+    values: dict[int, float] = field(default_factory=dict)
+
+
+class NodeChecker:
+    """Checks nodes: regroups class counts, applies the models and the suppression limit."""
+
+    def __init__(
+        self,
+        qis: list[QuasiIdentifier],
+        base: ClassTable,
+        sens_card: int,
+        models: list[PrivacyModel],
+        max_suppressed: int,
+        lattice: Lattice,
+    ):
+        self.qis, self.models, self.lattice = qis, models, lattice
+        self.sens_card = sens_card
+        self.max_suppressed = max_suppressed
+        self.cache: OrderedDict[int, ClassTable] = OrderedDict({0: base})
+        self.checked = 0
+
+    def table(self, node: int) -> ClassTable:
+        """The class-count table of ``node``, rolled up from the smallest cached table below."""
+        if node in self.cache:
+            self.cache.move_to_end(node)
+            return self.cache[node]
+        target = self.lattice.levels[node]
+        nodes = np.fromiter(self.cache.keys(), dtype=np.int64, count=len(self.cache))
+        rows = np.fromiter((t.rows for t in self.cache.values()), dtype=np.int64, count=len(nodes))
+        below = (self.lattice.levels[nodes] <= target).all(axis=1)
+        best = int(nodes[below][np.argmin(rows[below])])
+        src = self.cache[best]
+        src_levels = self.lattice.levels[best]
+        codes = [
+            q.recode(c, int(a), int(b))
+            for q, c, a, b in zip(self.qis, src.codes, src_levels, target, strict=True)
+        ]
+        cards = [q.card(int(b)) for q, b in zip(self.qis, target, strict=True)]
+        tab = src.regroup(codes, cards, self.sens_card)
+        self.cache[node] = tab
+        if len(self.cache) > CACHE_TABLES:
+            for key in self.cache:
+                if key != 0:
+                    del self.cache[key]
+                    break
+        return tab
+
+    def check(self, node: int) -> Check:
+        self.checked += 1
+        levels = tuple(int(v) for v in self.lattice.levels[node])
+        tab = self.table(node)
+        cards = [q.card(lv) for q, lv in zip(self.qis, levels, strict=True)]
+        class_of_row, n_classes = tab.classes(cards)
+        sizes = np.bincount(class_of_row, weights=tab.counts, minlength=n_classes).astype(np.int64)
+        view = ClassView(class_of_row, sizes, tab.counts, tab.sensitive)
+        ok = np.ones(n_classes, dtype=bool)
+        for model in self.models:
+            ok &= model.ok(view)
+        first = first_index(class_of_row, n_classes)
+        classes = NodeClasses(levels, tuple(c[first] for c in tab.codes), sizes, ok)
+        suppressed = classes.suppressed
+        return Check(node, suppressed <= self.max_suppressed, suppressed, classes)
+
+
+def _walk_up(lattice: Lattice, start: int, lb: np.ndarray, limit: float) -> list[int]:
+    """From ``start``, step to the untagged generalization with the smallest bound (staying
+    below ``limit``), up to where no such step is left."""
+    path, cur = [start], start
+    while True:
+        nxt = [s for s in lattice.successors(cur) if lattice.state[s] == UNKNOWN and lb[s] < limit]
+        if not nxt:
+            return path
+        cur = min(nxt, key=lambda s: (lb[s], s))
+        path.append(cur)
+
+
+class Search:
+    """One search over a prepared problem; ``run`` returns the best check and the statistics.
+
+    ``lb`` holds a lower bound of every node's loss: the metric's bound from the levels, raised
+    by what checks of nodes below it showed. Only nodes whose bound is below the best loss found
+    so far are ever tagged or checked.
+    """
+
+    def __init__(
+        self,
+        checker: NodeChecker,
+        metric: Metric,
+        time_limit: float | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ):
+        self.checker, self.metric = checker, metric
+        self.lattice = checker.lattice
+        self.time_limit = time_limit
+        self.progress = progress or (lambda done, total: None)
+        self.bounds = metric.cheap_bounds(self.lattice.levels)
+        self.lb = self.bounds.astype(float).copy()
+        self.checks: dict[int, Check] = {}
+        self.best: Check | None = None
+        self.stats = SearchStats()
+        self.started = time.perf_counter()
+
+    @property
+    def limit(self) -> float:
+        return math.inf if self.best is None else float(self.best.value)
+
+    def _timed_out(self) -> bool:
+        return self.time_limit is not None and time.perf_counter() - self.started > self.time_limit
+
+    def _check(self, node: int) -> Check:
+        if node in self.checks:
+            return self.checks[node]
+        lat = self.lattice
+        res = self.checker.check(node)
+        if res.anonymous:
+            res.value = self.metric.value(res.classes)
+            lat.tag_anonymous(node)
+            best = self.best
+            if (
+                best is None
+                or res.value < best.value
+                or (res.value == best.value and _before(lat, node, best.node))
+            ):
+                self.best = res
+        else:
+            lat.tag_not_anonymous(node)
+        res.post_bound = self.metric.post_bound(res.classes)
+        if res.post_bound > -math.inf:
+            mask = lat.above(node)
+            self.lb[mask] = np.maximum(self.lb[mask], res.post_bound)
+        self.checks[node] = res
+        self.progress(len(self.checks), lat.size)
+        return res
+
+    def tag(self) -> bool:
+        """Tag every node whose bound is below the best loss; False when the time ran out."""
+        lat = self.lattice
+        order = np.lexsort((self.bounds, lat.height_sum))
+        for start in order.tolist():
+            if lat.state[start] != UNKNOWN or self.lb[start] >= self.limit:
+                continue
+            if self._timed_out():
+                return False
+            # without suppression anonymity sits high: walk to the top, so that one check of
+            # a high non-anonymous node tags a large part of the lattice below it
+            walk_limit = math.inf if self.checker.max_suppressed == 0 else self.limit
+            path = _walk_up(lat, start, self.lb, walk_limit)
+            lo, hi = 0, len(path) - 1
+            while lo <= hi:
+                mid = (lo + hi) // 2
+                if self._check(path[mid]).anonymous:
+                    hi = mid - 1
+                else:
+                    lo = mid + 1
+        return True
+
+    def settle(self) -> None:
+        """Check the anonymous nodes left below the best loss, lowest bound first."""
+        lat = self.lattice
+        if self.checker.max_suppressed == 0 and self.metric.monotone_without_suppression:
+            candidates = lat.minimal_anonymous()
+        else:
+            candidates = np.nonzero(lat.state == ANONYMOUS)[0]
+        candidates = np.array(
+            [c for c in candidates.tolist() if c not in self.checks], dtype=np.int64
+        )
+        if not len(candidates):
+            return
+        keys = self.lb[candidates]
+        sort = np.lexsort((candidates, lat.height_sum[candidates], keys))
+        for node, key in zip(candidates[sort].tolist(), keys[sort].tolist(), strict=True):
+            if key >= self.limit:
+                break  # every later node starts from a bound at least this high
+            if self.lb[node] >= self.limit:
+                continue
+            if self._timed_out():
+                self.stats.proven_optimal = False
+                return
+            self._check(node)
+
+    def run(self) -> tuple[Check | None, SearchStats]:
+        if self.tag():
+            self.settle()
+        else:
+            self.stats.proven_optimal = False
+            heuristic(self)
+        self.stats.checked = self.checker.checked
+        self.stats.seconds = time.perf_counter() - self.started
+        self.stats.values = {n: c.value for n, c in self.checks.items() if c.anonymous}
+        return self.best, self.stats
+
+
+def _before(lat: Lattice, a: int, b: int) -> bool:
+    """Tie-break between equal losses: the less generalized node, then the lower index."""
+    return (int(lat.height_sum[a]), a) < (int(lat.height_sum[b]), b)
+
+
+def heuristic(search: Search) -> Check | None:
+    """Climb from the bottom along the step closest to anonymity until anonymous, then move to a
+    neighbour that stays anonymous and loses less while one exists. Not proven optimal."""
+    lat = search.lattice
+    res = search._check(0)
+    while not res.anonymous:
+        succ = lat.successors(res.node)
+        if not succ:
+            return search.best
+        checked = [search._check(s) for s in succ]
+        anon = [c for c in checked if c.anonymous]
+        res = (
+            min(anon, key=lambda c: (c.value, c.node))
+            if anon
+            else min(checked, key=lambda c: (c.suppressed, search.bounds[c.node], c.node))
+        )
+    improved = True
+    while improved:
+        improved = False
+        for nb in lat.predecessors(res.node) + lat.successors(res.node):
+            cand = search._check(nb)
+            if cand.anonymous and cand.value < res.value:
+                res, improved = cand, True
+                break
+    return search.best
