@@ -3,27 +3,30 @@
 An engine counts the records once (``Engine.cell_counts``); everything coarser is a regrouping of
 those counts: recode each key column to a coarser level and add up the rows that now agree. A
 table of m rows regroups in O(m), whatever the number of records behind it, which is what makes a
-search over thousands of generalizations cheap.
+search over thousands of generalizations cheap. The regrouping is one compiled pass (recode,
+mixed-radix key, open-addressing hash) when the key fits in 62 bits, pandas' factorize otherwise.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
 _LIMIT = 1 << 62
 
 
-def combine_codes(columns: list[np.ndarray], cards: list[int]) -> np.ndarray:
+def combine_codes(columns, cards) -> np.ndarray:
     """One int64 key per row that is equal exactly when all ``columns`` are (mixed radix; the key
     is re-factorized when the radix product would overflow)."""
+    columns = list(columns)
     if not columns:
         return np.zeros(0, dtype=np.int64)
     key = np.asarray(columns[0], dtype=np.int64)
     span = max(int(cards[0]), 1)
-    for col, card in zip(columns[1:], cards[1:], strict=True):
+    for col, card in zip(columns[1:], list(cards)[1:], strict=True):
         card = max(int(card), 1)
         if span * card >= _LIMIT:
             key, uniq = pd.factorize(key)
@@ -42,15 +45,121 @@ def first_index(inverse: np.ndarray, groups: int) -> np.ndarray:
     return first
 
 
+@numba.njit(cache=True)
+def _hash_group(keys):  # pragma: no cover - compiled
+    """Group equal keys: (group of each row, first row of each group, number of groups)."""
+    m = keys.shape[0]
+    bits = 1
+    while (1 << bits) < 2 * m + 2:
+        bits += 1
+    cap = 1 << bits
+    mask = np.uint64(cap - 1)
+    slots = np.full(cap, -1, dtype=np.int64)
+    slot_keys = np.empty(cap, dtype=np.int64)
+    inverse = np.empty(m, dtype=np.int64)
+    first = np.empty(m, dtype=np.int64)
+    groups = 0
+    mult = np.uint64(0x9E3779B97F4A7C15)
+    shift = np.uint64(64 - bits)
+    for i in range(m):
+        key = keys[i]
+        h = (np.uint64(key) * mult) >> shift
+        while True:
+            s = slots[h]
+            if s == -1:
+                slots[h] = groups
+                slot_keys[h] = key
+                first[groups] = i
+                inverse[i] = groups
+                groups += 1
+                break
+            if slot_keys[h] == key:
+                inverse[i] = s
+                break
+            h = (h + np.uint64(1)) & mask
+    return inverse, first[:groups], groups
+
+
+@numba.njit(cache=True)
+def _direct_group(keys, span):  # pragma: no cover - compiled
+    """``_hash_group`` for keys below a small ``span``: an array indexed by the key itself."""
+    m = keys.shape[0]
+    slots = np.full(span, -1, dtype=np.int64)
+    inverse = np.empty(m, dtype=np.int64)
+    first = np.empty(m, dtype=np.int64)
+    groups = 0
+    for i in range(m):
+        key = keys[i]
+        s = slots[key]
+        if s == -1:
+            slots[key] = groups
+            first[groups] = i
+            inverse[i] = groups
+            groups += 1
+        else:
+            inverse[i] = s
+    return inverse, first[:groups], groups
+
+
+@numba.njit(cache=True)
+def _regroup(codes, maps, offsets, cards, sens, sens_card, counts):  # pragma: no cover
+    """Recode, key, hash-group and sum counts in one pass; returns the merged table."""
+    d, m = codes.shape
+    keys = np.zeros(m, dtype=np.int64)
+    for j in range(d):
+        off = offsets[j]
+        card = cards[j]
+        for i in range(m):
+            keys[i] = keys[i] * card + maps[off + codes[j, i]]
+    if sens_card > 0:
+        for i in range(m):
+            keys[i] = keys[i] * sens_card + sens[i]
+    inverse, first, groups = _hash_group(keys)
+    out_counts = np.zeros(groups, dtype=np.int64)
+    for i in range(m):
+        out_counts[inverse[i]] += counts[i]
+    out_codes = np.empty((d, groups), dtype=codes.dtype)
+    for j in range(d):
+        off = offsets[j]
+        for g in range(groups):
+            out_codes[j, g] = maps[off + codes[j, first[g]]]
+    out_sens = np.empty(groups, dtype=sens.dtype)
+    if sens_card > 0:
+        for g in range(groups):
+            out_sens[g] = sens[first[g]]
+    return out_codes, out_counts, out_sens
+
+
+def group_keys(keys: np.ndarray, span: int | None = None) -> tuple[np.ndarray, np.ndarray, int]:
+    """(group of each row, first row of each group, number of groups), groups numbered by first
+    appearance. ``span``, when known, bounds the keys (0 ≤ key < span)."""
+    if len(keys) == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
+    keys = np.ascontiguousarray(keys, dtype=np.int64)
+    if span is not None and span <= 4 * len(keys):
+        return _direct_group(keys, int(span))
+    return _hash_group(keys)
+
+
+def _span(cards) -> int | None:
+    """Product of ``cards``, or None when it would not fit a 62-bit key."""
+    span = 1
+    for c in cards:
+        span *= max(int(c), 1)
+        if span >= _LIMIT:
+            return None
+    return span
+
+
 @dataclass(frozen=True)
 class ClassTable:
     """Rows of distinct (key codes…, sensitive code) with their record counts.
 
-    ``codes`` has one array per key; ``sensitive`` is ``None`` when no sensitive attribute is
+    ``codes`` is a (keys × rows) array; ``sensitive`` is ``None`` when no sensitive attribute is
     tracked (then rows are the classes themselves).
     """
 
-    codes: tuple[np.ndarray, ...]
+    codes: np.ndarray
     counts: np.ndarray
     sensitive: np.ndarray | None = None
 
@@ -58,27 +167,39 @@ class ClassTable:
     def rows(self) -> int:
         return len(self.counts)
 
-    def regroup(self, codes: list[np.ndarray], cards: list[int], sens_card: int = 0) -> ClassTable:
-        """The table with its key columns replaced by ``codes`` (coarser), rows merged."""
-        cols = list(codes)
-        all_cards = list(cards)
-        if self.sensitive is not None:
-            cols.append(self.sensitive)
-            all_cards.append(sens_card)
-        key = combine_codes(cols, all_cards)
-        inverse, uniq = pd.factorize(key)
-        groups = len(uniq)
+    def regroup(self, maps: list[np.ndarray], cards: list[int], sens_card: int = 0) -> ClassTable:
+        """Recode key column j through ``maps[j]`` (to a coarser level with ``cards[j]`` values)
+        and merge the rows that now agree."""
+        all_cards = list(cards) + ([sens_card] if self.sensitive is not None else [])
+        span = _span(all_cards)
+        if span is not None and self.rows:
+            offsets = np.cumsum([0] + [len(mp) for mp in maps[:-1]]).astype(np.int64)
+            flat = np.concatenate(maps).astype(np.int64, copy=False)
+            sens = self.sensitive if self.sensitive is not None else np.zeros(0, np.int64)
+            codes, counts, sens = _regroup(
+                self.codes,
+                flat,
+                offsets,
+                np.asarray(cards, dtype=np.int64),
+                sens,
+                int(sens_card) if self.sensitive is not None else 0,
+                self.counts,
+            )
+            return ClassTable(codes, counts, sens if self.sensitive is not None else None)
+        cols = [mp[c] for mp, c in zip(maps, self.codes, strict=True)]
+        cols += [self.sensitive] if self.sensitive is not None else []
+        inverse, first, groups = group_keys(combine_codes(cols, all_cards), span)
         counts = np.bincount(inverse, weights=self.counts, minlength=groups).astype(np.int64)
-        first = first_index(inverse, groups)
         return ClassTable(
-            codes=tuple(c[first] for c in codes),
+            codes=np.stack([c[first] for c in cols[: len(maps)]]).astype(self.codes.dtype),
             counts=counts,
             sensitive=None if self.sensitive is None else self.sensitive[first],
         )
 
-    def classes(self, cards: list[int]) -> tuple[np.ndarray, int]:
-        """Class id of each row (classes = distinct key codes) and the number of classes."""
+    def classes(self, cards: list[int]) -> tuple[np.ndarray, np.ndarray, int]:
+        """Class of each row (classes = distinct key codes), first row of each class, and the
+        number of classes."""
         if self.sensitive is None:
-            return np.arange(self.rows, dtype=np.int64), self.rows
-        inverse, uniq = pd.factorize(combine_codes(list(self.codes), cards))
-        return inverse.astype(np.int64), len(uniq)
+            idx = np.arange(self.rows, dtype=np.int64)
+            return idx, idx, self.rows
+        return group_keys(combine_codes(self.codes, cards), _span(cards))

@@ -16,14 +16,14 @@ import pandas as pd
 
 from hidekit.anonymize.optimal.lattice import Lattice
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
-from hidekit.anonymize.optimal.metrics import make_metric
+from hidekit.anonymize.optimal.metrics import Metric, make_metric
 from hidekit.anonymize.optimal.models import (
     EqualDistanceTCloseness,
     KAnonymity,
     PrivacyModel,
     make_l_model,
 )
-from hidekit.anonymize.optimal.search import EXACT_LIMIT, NodeChecker, Search
+from hidekit.anonymize.optimal.search import EXACT_LIMIT, Check, NodeChecker, Search
 from hidekit.engines import COUNT_COLUMN, make_engine
 from hidekit.engines.classes import ClassTable, combine_codes
 from hidekit.errors import OptionError, PolicyError, require_columns
@@ -152,7 +152,48 @@ def build_models(k, l=None, l_kind="distinct", c=None, t=None, overall=None) -> 
     return models
 
 
-def optimal_generalization(
+@dataclass
+class Problem:
+    """Everything a search needs, prepared once: keys in codes, the base class table, models,
+    metric, lattice and the suppression limit in records."""
+
+    keys: list[str]
+    qis: list[QuasiIdentifier]
+    base: ClassTable
+    sens_card: int
+    models: list[PrivacyModel]
+    metric: Metric
+    n: int
+    max_suppressed: int
+    suppression: float
+
+    def checker(self) -> NodeChecker:
+        lattice = Lattice([q.height for q in self.qis])
+        return NodeChecker(
+            self.qis, self.base, self.sens_card, self.models, self.max_suppressed, lattice
+        )
+
+
+def _check_options(keys, hier, sensitive, suppression, l, t) -> None:  # noqa: E741
+    if not keys:
+        raise OptionError("--keys is empty")
+    if not 0.0 <= float(suppression) <= 1.0:
+        raise OptionError(f"suppression must be a share between 0 and 1, got {suppression}")
+    if (l is not None or t is not None) and not sensitive:
+        raise OptionError("l-diversity and t-closeness need --sensitive")
+    if sensitive and sensitive in keys:
+        raise OptionError(f"{sensitive!r} cannot be both a key and the sensitive attribute")
+    missing = [key for key in keys if key not in hier]
+    if missing:
+        raise OptionError(
+            f"no hierarchy given for: {', '.join(missing)} (use --hierarchy KEY=FILE)"
+        )
+    extra = sorted(set(hier) - set(keys))
+    if extra:
+        raise OptionError(f"hierarchy given for a column that is not a key: {', '.join(extra)}")
+
+
+def prepare(
     data,
     keys: Sequence[str],
     hierarchies: dict,
@@ -167,33 +208,12 @@ def optimal_generalization(
     metric: str = "loss",
     weights: Sequence[float] | None = None,
     unknown_values: str = "error",
-    time_limit: float | None = None,
     engine: str = "duckdb",
-    progress: Callable[[int, int], None] | None = None,
-) -> OptimalResult:
-    """Search every combination of hierarchy levels of ``keys`` for the one with the least
-    ``metric`` loss whose classes satisfy k-anonymity (and l-diversity / t-closeness of
-    ``sensitive``), suppressing at most ``suppression`` of the records, as ARX's optimal search
-    does. ``data``: a path, a frame or an Engine. ``hierarchies``: ``{key: path | Hierarchy}``."""
+) -> Problem:
+    """Count the records once (through the engine) and encode keys, hierarchies and models."""
     keys = list(keys)
-    if not keys:
-        raise OptionError("--keys is empty")
-    if not 0.0 <= float(suppression) <= 1.0:
-        raise OptionError(f"suppression must be a share between 0 and 1, got {suppression}")
-    if (l is not None or t is not None) and not sensitive:
-        raise OptionError("l-diversity and t-closeness need --sensitive")
-    if sensitive and sensitive in keys:
-        raise OptionError(f"{sensitive!r} cannot be both a key and the sensitive attribute")
     hier = read_hierarchies(hierarchies)
-    missing = [key for key in keys if key not in hier]
-    if missing:
-        raise OptionError(
-            f"no hierarchy given for: {', '.join(missing)} (use --hierarchy KEY=FILE)"
-        )
-    extra = sorted(set(hier) - set(keys))
-    if extra:
-        raise OptionError(f"hierarchy given for a column that is not a key: {', '.join(extra)}")
-
+    _check_options(keys, hier, sensitive, suppression, l, t)
     eng = make_engine(data, engine)
     require_columns(eng.columns, keys + ([sensitive] if sensitive else []))
     n = eng.n_records
@@ -203,12 +223,11 @@ def optimal_generalization(
     qis, leaf_cols = [], []
     for key in keys:
         text = value_text(counted[key])
-        present = sorted({v for v in text.dropna()}) + ([None] if text.isna().any() else [])
-        if None in present:
+        if text.isna().any():
             raise OptionError(
                 f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
             )
-        q = QuasiIdentifier.from_hierarchy(key, hier[key], present, unknown_values)
+        q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(set(text)), unknown_values)
         qis.append(q)
         leaf_cols.append(text.map(q.leaf_index()).to_numpy(dtype=np.int64))
     counts = counted[COUNT_COLUMN].to_numpy(dtype=np.int64)
@@ -219,53 +238,37 @@ def optimal_generalization(
         sens_card = len(uniq)
         overall = np.bincount(sens, weights=counts, minlength=sens_card) / n
     # two values may read as one text (39 and 39.0): merge their rows
-    base = ClassTable(tuple(leaf_cols), counts, sens).regroup(
-        leaf_cols, [q.card(0) for q in qis], sens_card
+    base = ClassTable(np.stack(leaf_cols).astype(np.int32), counts, sens).regroup(
+        [q.level_map(0, 0) for q in qis], [q.card(0) for q in qis], sens_card
     )
-    models = build_models(k, l, l_kind, c, t, overall)
     freqs = [
         np.bincount(col, weights=base.counts, minlength=q.card(0))
         for q, col in zip(qis, base.codes, strict=True)
     ]
-    met = make_metric(metric, qis, freqs, n, weights)
-    lattice = Lattice([q.height for q in qis])
-    max_suppressed = int(math.floor(float(suppression) * n))
-    checker = NodeChecker(qis, base, sens_card, models, max_suppressed, lattice)
-    if lattice.size > EXACT_LIMIT and time_limit is None:
-        time_limit = 60.0
-    search = Search(checker, met, time_limit=time_limit, progress=progress)
-    best, stats = search.run()
-    notes = []
-    if any(not m.proven_monotone for m in models):
-        notes.append(
-            "recursive (c, l)-diversity and t-closeness are not monotone in theory; the search "
-            "treats them as monotone, as ARX does"
-        )
-    if not stats.proven_optimal:
-        notes.append("heuristic search (time limit or lattice size): not proven optimal")
-    view = LatticeView(
-        [q.height for q in qis],
-        lattice.levels,
-        lattice.state.copy(),
-        stats.values,
-        best.node if best else None,
-    )
-    common = dict(
+    return Problem(
         keys=keys,
-        metric=met.name,
-        models=[m.describe() for m in models],
-        records=n,
-        suppression_limit=float(suppression),
-        transformations_checked=stats.checked,
-        lattice_size=lattice.size,
-        proven_optimal=stats.proven_optimal,
-        seconds=stats.seconds,
-        notes=notes,
-        lattice=view,
+        qis=qis,
+        base=base,
+        sens_card=sens_card,
+        models=build_models(k, l, l_kind, c, t, overall),
+        metric=make_metric(metric, qis, freqs, n, weights),
+        n=n,
+        max_suppressed=int(math.floor(float(suppression) * n)),
+        suppression=float(suppression),
+    )
+
+
+def _result(problem: Problem, check: Check | None, **common) -> OptimalResult:
+    qis, keys = problem.qis, problem.keys
+    common.update(
+        keys=keys,
+        metric=problem.metric.name,
+        models=[m.describe() for m in problem.models],
+        records=problem.n,
+        suppression_limit=problem.suppression,
         qis=qis,
     )
-    if best is None:
-        closest = min(search.checks.values(), key=lambda ch: (ch.suppressed, ch.node))
+    if check is None or not check.anonymous:
         return OptimalResult(
             transformation=None,
             information_loss=None,
@@ -273,20 +276,104 @@ def optimal_generalization(
             suppressed=0,
             classes=0,
             smallest_class=0,
-            closest=dict(zip(keys, map(int, lattice.levels[closest.node]), strict=True)),
             **common,
         )
-    cls = best.classes
+    cls = check.classes
     kept = cls.sizes[cls.ok]
     cards = [q.card(lv) for q, lv in zip(qis, cls.levels, strict=True)]
-    ok_keys = combine_codes([c[cls.ok] for c in cls.codes], cards)
     return OptimalResult(
         transformation=dict(zip(keys, cls.levels, strict=True)),
-        information_loss=best.value,
-        loss_per_key=met.per_key(cls) or {},
+        information_loss=check.value,
+        loss_per_key=problem.metric.per_key(cls) or {},
         suppressed=cls.suppressed,
         classes=int(cls.ok.sum()),
         smallest_class=int(kept.min()) if kept.size else 0,
-        ok_class_keys=ok_keys,
+        ok_class_keys=combine_codes([c[cls.ok] for c in cls.codes], cards),
         **common,
+    )
+
+
+def optimal_generalization(
+    data,
+    keys: Sequence[str],
+    hierarchies: dict,
+    *,
+    time_limit: float | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    **options,
+) -> OptimalResult:
+    """Search every combination of hierarchy levels of ``keys`` for the one with the least
+    ``metric`` loss whose classes satisfy k-anonymity (and l-diversity / t-closeness of
+    ``sensitive``), suppressing at most ``suppression`` of the records, as ARX's optimal search
+    does. ``data``: a path, a frame or an Engine; ``hierarchies``: ``{key: path | Hierarchy}``;
+    ``options``: those of :func:`prepare` (k, l, l_kind, c, t, sensitive, suppression, metric,
+    weights, unknown_values, engine)."""
+    problem = prepare(data, keys, hierarchies, **options)
+    checker = problem.checker()
+    lattice = checker.lattice
+    if lattice.size > EXACT_LIMIT and time_limit is None:
+        time_limit = 60.0
+    search = Search(checker, problem.metric, time_limit=time_limit, progress=progress)
+    best, stats = search.run()
+    notes = []
+    if any(not m.proven_monotone for m in problem.models):
+        notes.append(
+            "recursive (c, l)-diversity and t-closeness are not monotone in theory; the search "
+            "treats them as monotone, as ARX does"
+        )
+    if not stats.proven_optimal:
+        notes.append("heuristic search (time limit or lattice size): not proven optimal")
+    closest = None
+    if best is None and search.checks:
+        near = min(search.checks.values(), key=lambda ch: (ch.suppressed, ch.node))
+        closest = dict(zip(problem.keys, map(int, lattice.levels[near.node]), strict=True))
+        notes.append(
+            f"no transformation satisfies {', '.join(m.describe() for m in problem.models)}: "
+            f"even the most general release fails them (one class of {problem.n} records); "
+            f"the closest node suppresses {near.suppressed} of {problem.n} records"
+        )
+    view = LatticeView(
+        [q.height for q in problem.qis],
+        lattice.levels,
+        lattice.state.copy(),
+        stats.values,
+        best.node if best else None,
+    )
+    return _result(
+        problem,
+        best,
+        transformations_checked=stats.checked,
+        lattice_size=lattice.size,
+        proven_optimal=stats.proven_optimal,
+        seconds=stats.seconds,
+        closest=closest,
+        notes=notes,
+        lattice=view,
+    )
+
+
+def evaluate_transformation(
+    data, keys: Sequence[str], hierarchies: dict, levels: dict[str, int], **options
+) -> OptimalResult:
+    """Loss, suppression and classes of one given transformation (``{key: level}``), checked
+    against the same models: to compare a chosen node with the optimum."""
+    problem = prepare(data, keys, hierarchies, **options)
+    checker = problem.checker()
+    lattice = checker.lattice
+    vec = []
+    for q in problem.qis:
+        level = levels.get(q.name)
+        if level is None or not 0 <= int(level) <= q.height:
+            raise OptionError(f"level of {q.name!r} must be between 0 and {q.height}, got {level}")
+        vec.append(int(level))
+    check = checker.check(lattice.index(vec))
+    if check.anonymous:
+        check.value = problem.metric.value(check.classes)
+    return _result(
+        problem,
+        check,
+        transformations_checked=1,
+        lattice_size=lattice.size,
+        proven_optimal=False,
+        seconds=0.0,
     )

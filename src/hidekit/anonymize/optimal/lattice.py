@@ -22,6 +22,8 @@ class Lattice:
         self.levels = grids.astype(np.int16)  # row i = levels of node i
         self.height_sum = self.levels.sum(axis=1)
         self.state = np.zeros(self.size, dtype=np.int8)
+        self._heights = self.heights.tolist()
+        self._strides = self.strides.tolist()
 
     def index(self, levels) -> int:
         return int(np.dot(np.asarray(levels, dtype=np.int64), self.strides))
@@ -32,8 +34,8 @@ class Lattice:
         return [node + int(self.strides[j]) for j in range(len(lv)) if lv[j] < self.heights[j]]
 
     def predecessors(self, node: int) -> list[int]:
-        lv = self.levels[node]
-        return [node - int(self.strides[j]) for j in range(len(lv)) if lv[j] > 0]
+        lv = self.levels[node].tolist()
+        return [node - st for v, st in zip(lv, self._strides, strict=True) if v > 0]
 
     def above(self, node: int) -> np.ndarray:
         """Mask of the node and all its generalizations."""

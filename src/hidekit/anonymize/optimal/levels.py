@@ -41,11 +41,9 @@ class QuasiIdentifier:
     def card(self, level: int) -> int:
         return len(self.labels[level])
 
-    def recode(self, codes: np.ndarray, src: int, dst: int) -> np.ndarray:
-        """Codes at level ``src`` → codes at level ``dst`` (``dst`` ≥ ``src``)."""
-        if src == dst:
-            return codes
-        return self.up[src][dst][codes]
+    def level_map(self, src: int, dst: int) -> np.ndarray:
+        """Code at level ``src`` → code at level ``dst`` (``dst`` ≥ ``src``), as an array."""
+        return self.up[src][dst]
 
     @classmethod
     def from_hierarchy(
@@ -80,6 +78,7 @@ class QuasiIdentifier:
         up = []
         for src in range(depth):
             maps: list[np.ndarray | None] = [None] * depth
+            maps[src] = np.arange(len(labels[src]), dtype=np.int64)
             for dst in range(src + 1, depth):
                 m = np.full(len(labels[src]), -1, dtype=np.int64)
                 m[leaf_codes[src]] = leaf_codes[dst]

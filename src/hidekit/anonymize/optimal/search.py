@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -29,9 +28,9 @@ from hidekit.anonymize.optimal.lattice import ANONYMOUS, UNKNOWN, Lattice
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
 from hidekit.anonymize.optimal.metrics import Metric, NodeClasses
 from hidekit.anonymize.optimal.models import ClassView, PrivacyModel
-from hidekit.engines.classes import ClassTable, first_index
+from hidekit.engines.classes import ClassTable
 
-CACHE_TABLES = 48
+CACHE_ROWS = 4_000_000  # rows of class tables kept for roll-ups (≈ 160 MB at 8 keys)
 EXACT_LIMIT = 2_000_000  # nodes; beyond this the lattice is searched heuristically
 
 
@@ -56,7 +55,11 @@ class SearchStats:
 
 
 class NodeChecker:
-    """Checks nodes: regroups class counts, applies the models and the suppression limit."""
+    """Checks nodes: regroups class counts, applies the models and the suppression limit.
+
+    Tables of checked nodes are kept (up to ``CACHE_ROWS`` rows in all, the largest dropped
+    first) so that each new node is rolled up from the smallest table below it.
+    """
 
     def __init__(
         self,
@@ -70,33 +73,31 @@ class NodeChecker:
         self.qis, self.models, self.lattice = qis, models, lattice
         self.sens_card = sens_card
         self.max_suppressed = max_suppressed
-        self.cache: OrderedDict[int, ClassTable] = OrderedDict({0: base})
+        self.tables: dict[int, ClassTable] = {0: base}
         self.checked = 0
 
     def table(self, node: int) -> ClassTable:
-        """The class-count table of ``node``, rolled up from the smallest cached table below."""
-        if node in self.cache:
-            self.cache.move_to_end(node)
-            return self.cache[node]
+        """The class-count table of ``node``, rolled up from the smallest kept table below."""
+        if node in self.tables:
+            return self.tables[node]
         target = self.lattice.levels[node]
-        nodes = np.fromiter(self.cache.keys(), dtype=np.int64, count=len(self.cache))
-        rows = np.fromiter((t.rows for t in self.cache.values()), dtype=np.int64, count=len(nodes))
+        nodes = np.fromiter(self.tables.keys(), dtype=np.int64, count=len(self.tables))
+        rows = np.fromiter((len(t.counts) for t in self.tables.values()), np.int64, len(nodes))
         below = (self.lattice.levels[nodes] <= target).all(axis=1)
         best = int(nodes[below][np.argmin(rows[below])])
-        src = self.cache[best]
-        src_levels = self.lattice.levels[best]
-        codes = [
-            q.recode(c, int(a), int(b))
-            for q, c, a, b in zip(self.qis, src.codes, src_levels, target, strict=True)
+        src = self.tables[best]
+        maps = [
+            q.level_map(int(a), int(b))
+            for q, a, b in zip(self.qis, self.lattice.levels[best], target, strict=True)
         ]
         cards = [q.card(int(b)) for q, b in zip(self.qis, target, strict=True)]
-        tab = src.regroup(codes, cards, self.sens_card)
-        self.cache[node] = tab
-        if len(self.cache) > CACHE_TABLES:
-            for key in self.cache:
+        tab = src.regroup(maps, cards, self.sens_card)
+        self.tables[node] = tab
+        if int(rows.sum()) + tab.rows > CACHE_ROWS:
+            # drop the largest tables but the base: small tables are the useful sources
+            for key in sorted(self.tables, key=lambda n: -self.tables[n].rows)[: len(nodes) // 4]:
                 if key != 0:
-                    del self.cache[key]
-                    break
+                    del self.tables[key]
         return tab
 
     def check(self, node: int) -> Check:
@@ -104,14 +105,13 @@ class NodeChecker:
         levels = tuple(int(v) for v in self.lattice.levels[node])
         tab = self.table(node)
         cards = [q.card(lv) for q, lv in zip(self.qis, levels, strict=True)]
-        class_of_row, n_classes = tab.classes(cards)
+        class_of_row, first, n_classes = tab.classes(cards)
         sizes = np.bincount(class_of_row, weights=tab.counts, minlength=n_classes).astype(np.int64)
         view = ClassView(class_of_row, sizes, tab.counts, tab.sensitive)
         ok = np.ones(n_classes, dtype=bool)
         for model in self.models:
             ok &= model.ok(view)
-        first = first_index(class_of_row, n_classes)
-        classes = NodeClasses(levels, tuple(c[first] for c in tab.codes), sizes, ok)
+        classes = NodeClasses(levels, tuple(tab.codes[:, first]), sizes, ok)
         suppressed = classes.suppressed
         return Check(node, suppressed <= self.max_suppressed, suppressed, classes)
 
