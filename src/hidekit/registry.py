@@ -37,6 +37,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "hidekit.transforms.geo",
         "hidekit.transforms.suppression",
         "hidekit.anonymize.mondrian",
+        "hidekit.anonymize.optimal.transform",
     ),
     "operator": ("hidekit.text.operators",),
     "recognizer": (

@@ -10,6 +10,16 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
+from hidekit.cli.optimal_cmd import (
+    MetricOpt,
+    SuppressedOpt,
+    SuppressionOpt,
+    TimeLimitOpt,
+    UnknownOpt,
+    WeightsOpt,
+    parse_weights,
+    run_optimal,
+)
 from hidekit.cli.options import DataArg, EngineOpt, FormulasOpt, JsonOpt, ReportOpt, SepOpt
 from hidekit.errors import OptionError
 from hidekit.io.atomic import check_output_file
@@ -88,14 +98,57 @@ def register(app: typer.Typer) -> None:
         sep: str = SepOpt,
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
+        method: str = typer.Option(
+            "mondrian", "--method", help="mondrian (HIDE) or optimal (ARX's lattice search)."
+        ),
+        t_closeness: float = typer.Option(
+            None, "--t", help="t-closeness of --sensitive (--method optimal)."
+        ),
+        suppression: float = SuppressionOpt,
+        metric: str = MetricOpt,
+        suppressed: str = SuppressedOpt,
+        unknown_values: str = UnknownOpt,
+        time_limit: float = TimeLimitOpt,
+        weights: str = WeightsOpt,
+        report: Path = ReportOpt,
     ):
-        """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity)."""
+        """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity), or
+        find the least-loss full-domain generalization over hierarchies (--method optimal)."""
         from hidekit.anonymize import mondrian
         from hidekit.engines import check_engine
         from hidekit.io import read_table, write_table
         from hidekit.io.atomic import check_output_file
 
         key_list = split_list(keys, required="--keys")
+        if method == "optimal":
+            if identifiers or order:
+                raise OptionError("--identifiers and --order belong to --method mondrian")
+            run_optimal(
+                data,
+                key_list,
+                parse_pairs(hierarchy, "--hierarchy"),
+                output or default_output(data),
+                json=json,
+                sep=sep,
+                report=report,
+                suppressed=suppressed,
+                k=k,
+                l=l,
+                l_kind=l_kind,
+                c=c,
+                t=t_closeness,
+                sensitive=sensitive,
+                suppression=suppression,
+                metric=metric,
+                weights=parse_weights(weights, key_list),
+                unknown_values=unknown_values,
+                time_limit=time_limit,
+                engine=engine,
+                neutralize=neutralize,
+            )
+            return
+        if method != "mondrian":
+            raise OptionError(f"--method must be mondrian or optimal, got {method!r}")
         check_engine(engine)
         target = check_output_file(output or default_output(data), (data,))
         ds = read_table(data, sep=sep)

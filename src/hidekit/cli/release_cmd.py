@@ -12,8 +12,10 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
+from hidekit.cli.anonymize_cmd import parse_pairs
 from hidekit.cli.common import err, handle_errors, out, print_json, progress_bar, split_list
-from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, SepOpt
+from hidekit.cli.optimal_cmd import MetricOpt, SuppressedOpt, SuppressionOpt, run_optimal
+from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, ReportOpt, SepOpt
 from hidekit.errors import OptionError
 
 OutOpt = typer.Option(
@@ -131,25 +133,53 @@ def register(app: typer.Typer) -> None:
         width: float = typer.Option(None, "--width", help="Numeric bins of this width."),
         edges: str = typer.Option(None, "--edges", help="Numeric bin edges, comma-separated."),
         to: str = typer.Option(None, "--to", help="Dates to year, quarter or month."),
-        hierarchy: Path = typer.Option(
-            None, "--hierarchy", help="ARX hierarchy file (one column)."
+        hierarchy: list[str] = typer.Option(
+            None,
+            "--hierarchy",
+            help="ARX hierarchy file (one column), or COLUMN=FILE for each key with --optimal.",
         ),
         level: int = typer.Option(1, "--level", help="Hierarchy level (0 = raw)."),
+        optimal: bool = typer.Option(
+            False, "--optimal", help="Choose every column's level by ARX's optimal search."
+        ),
+        k: int = typer.Option(2, "--k", help="With --optimal: classes of at least k records."),
+        suppression: float = SuppressionOpt,
+        metric: str = MetricOpt,
+        suppressed: str = SuppressedOpt,
+        report: Path = ReportOpt,
         sep: str = SepOpt,
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
-        """Aggregate values: numeric bins, dates to month/quarter/year, or an ARX hierarchy."""
+        """Aggregate values: numeric bins, dates to month/quarter/year, or an ARX hierarchy;
+        with --optimal, the least-loss levels of all columns that make the table k-anonymous."""
         from hidekit.transforms.generalize import Bin, CoarsenDate, Hierarchy
 
         cols = split_list(columns)
-        chosen = [o for o in (width, edges, to, hierarchy) if o is not None]
+        if optimal:
+            run_optimal(
+                data,
+                cols,
+                parse_pairs(hierarchy, "--hierarchy"),
+                out_file,
+                json=json,
+                sep=sep,
+                report=report,
+                suppressed=suppressed,
+                k=k,
+                suppression=suppression,
+                metric=metric,
+                neutralize=neutralize,
+            )
+            return
+        chosen = [o for o in (width, edges, to, hierarchy or None) if o is not None]
         if len(chosen) != 1:
             raise OptionError("give exactly one of --width, --edges, --to, --hierarchy")
-        if hierarchy is not None:
-            if len(cols) != 1:
-                raise OptionError("--hierarchy applies to one column")
-            t = Hierarchy(cols[0], hierarchy, level=level)
+        if hierarchy:
+            if len(cols) != 1 or len(hierarchy) != 1:
+                raise OptionError("--hierarchy applies to one column (or use --optimal)")
+            path = hierarchy[0].partition("=")[2] if "=" in hierarchy[0] else hierarchy[0]
+            t = Hierarchy(cols[0], Path(path), level=level)
         elif to is not None:
             t = CoarsenDate(cols, to=to)
         else:

@@ -173,6 +173,11 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
         for key in ("path", "boundaries", "population"):  # file parameters are plan-relative
             if isinstance(params.get(key), str) and not Path(params[key]).is_absolute():
                 params[key] = str(base / params[key])
+        if isinstance(params.get("hierarchies"), dict):  # {column: file} of the optimal step
+            params["hierarchies"] = {
+                col: str(base / f) if isinstance(f, str) and not Path(f).is_absolute() else f
+                for col, f in params["hierarchies"].items()
+            }
         step = Step(str(s["use"]), params)
         step.make()  # fail now, before reading data, on unknown steps or bad parameters
         plan.steps.append(step)

@@ -45,6 +45,10 @@ STEP_EXAMPLES: dict[str, tuple[dict, dict]] = {
     "suppress": ({"keys": ["sex", "education"], "k": 2}, {"k": 0}),
     "topcode": ({"columns": ["income"], "top_percentile": 95}, {"top_percentile": 120}),
     "mondrian": ({"keys": ["sex", "age"], "k": 3, "seed": 1}, {"k": 0}),
+    "optimal": (
+        {"keys": ["education"], "hierarchies": {"education": HIERARCHY}, "k": 2},
+        {"k": 0},
+    ),
 }
 
 
@@ -71,7 +75,9 @@ def resolve(params: dict, folder: Path) -> dict:
     """``params`` with the hierarchy placeholder replaced by a real file in ``folder``."""
     out = {}
     for key, value in params.items():
-        if value == HIERARCHY:
+        if isinstance(value, dict):  # e.g. {column: hierarchy} of the optimal step
+            value = resolve(value, folder)
+        elif value == HIERARCHY:
             value = str(write_hierarchy(folder))
         out[key] = value
     return out

@@ -81,6 +81,7 @@ class OptimalResult:
     lattice: LatticeView | None = field(default=None, repr=False)
     qis: list[QuasiIdentifier] = field(default_factory=list, repr=False)
     ok_class_keys: np.ndarray | None = field(default=None, repr=False)
+    class_sizes: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), repr=False)
 
     @property
     def found(self) -> bool:
@@ -289,6 +290,7 @@ def _result(problem: Problem, check: Check | None, **common) -> OptimalResult:
         classes=int(cls.ok.sum()),
         smallest_class=int(kept.min()) if kept.size else 0,
         ok_class_keys=combine_codes([c[cls.ok] for c in cls.codes], cards),
+        class_sizes=kept,
         **common,
     )
 

@@ -1,0 +1,84 @@
+"""The release-plan step ``optimal``: ARX-style optimal generalization in the transform shape
+(configure, ``fit`` searches the lattice, ``transform`` releases the records it was fitted on)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from hidekit.anonymize.optimal.api import OptimalResult, optimal_generalization
+from hidekit.errors import InputError, OptionError, PolicyError
+from hidekit.transforms.base import Transform, register
+
+
+@register("optimal")
+class OptimalGeneralization(Transform):
+    """Generalize ``keys`` with their ``hierarchies`` to the least-loss level combination that
+    satisfies k-anonymity (and l-diversity / t-closeness of ``sensitive``), suppressing at most
+    ``suppression`` of the records (kept as ``*`` rows, or dropped with ``suppressed="drop"``)."""
+
+    def __init__(
+        self,
+        keys: Sequence[str],
+        hierarchies: dict,
+        k: int = 2,
+        l: float | None = None,  # noqa: E741
+        l_kind: str = "distinct",
+        c: float | None = None,
+        t: float | None = None,
+        sensitive: str | None = None,
+        suppression: float = 0.0,
+        metric: str = "loss",
+        weights: Sequence[float] | None = None,
+        unknown_values: str = "error",
+        suppressed: str = "star",
+        time_limit: float | None = None,
+    ):
+        self.keys = list(keys)
+        self.hierarchies = hierarchies
+        self.k = k
+        self.l = l
+        self.l_kind = l_kind
+        self.c = c
+        self.t = t
+        self.sensitive = sensitive
+        self.suppression = suppression
+        self.metric = metric
+        self.weights = weights
+        self.unknown_values = unknown_values
+        self.suppressed = suppressed
+        self.time_limit = time_limit
+
+    def fit(self, frame: pd.DataFrame) -> OptimalGeneralization:
+        if self.suppressed not in ("star", "drop"):
+            raise OptionError(f"suppressed must be star or drop, got {self.suppressed!r}")
+        result: OptimalResult = optimal_generalization(
+            frame,
+            self.keys,
+            dict(self.hierarchies or {}),
+            k=self.k,
+            l=self.l,
+            l_kind=self.l_kind,
+            c=self.c,
+            t=self.t,
+            sensitive=self.sensitive,
+            suppression=self.suppression,
+            metric=self.metric,
+            weights=self.weights,
+            unknown_values=self.unknown_values,
+            time_limit=self.time_limit,
+        )
+        if not result.found:
+            raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
+        self.result_ = result
+        self.n_records_ = len(frame)
+        self.warnings_ = list(result.notes)
+        return self
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        if not hasattr(self, "result_"):
+            raise OptionError("fit the optimal step before transform")
+        if len(frame) != self.n_records_:
+            raise InputError("the optimal step releases the records it was fitted on")
+        return self.result_.apply(frame, suppressed=self.suppressed)
