@@ -8,6 +8,7 @@ from hidekit import __version__
 from hidekit.cli import (
     anonymize_cmd,
     demo_cmd,
+    hierarchy_cmd,
     link_cmd,
     release_cmd,
     risk_cmd,
@@ -50,6 +51,7 @@ def main(
 
 for module in (risk_cmd, select_cmd, scan_cmd, release_cmd, anonymize_cmd, link_cmd, demo_cmd):
     module.register(app)
+hierarchy_cmd.register(app)
 for module in (text_cmds, text_anon_cmd, text_risk_cmd):
     module.register(text_app)
 

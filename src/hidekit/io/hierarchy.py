@@ -6,6 +6,7 @@ released value is the label of the smallest node covering a class.
 from __future__ import annotations
 
 import csv
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,6 +93,18 @@ class Hierarchy:
             offset = int(anc[lev].max()) + 1
         labels = [np.array([r[lev] for r in rows], dtype=object) for lev in range(width)]
         return [r[0] for r in rows], anc, labels
+
+    def to_csv(self) -> str:
+        """The hierarchy in ARX's format: ``;``-separated, one row per value, no header."""
+        buf = io.StringIO()
+        csv.writer(buf, delimiter=";", lineterminator="\n").writerows(self.rows)
+        return buf.getvalue()
+
+    def write(self, path) -> Path:
+        """Save in ARX's format (atomically), readable by ``Hierarchy.read`` and by ARX."""
+        from hidekit.io.atomic import write_text_atomic
+
+        return write_text_atomic(path, self.to_csv())
 
     def leaf_labels(self, label: str) -> set[str]:
         """Values covered by ``label`` (a value itself or any node label)."""
