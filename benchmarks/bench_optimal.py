@@ -27,9 +27,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from _common import ADULT_KEYS, ROOT, peak_memory_mb, shared_data
 
 from hidekit.anonymize.optimal import optimal_generalization
+
+from _common import ADULT_KEYS, ROOT, best_of, peak_memory_mb, shared_data
 
 ARX = ROOT.parent / "shared" / "tools" / "arx" / "arx-optimal"
 METRICS = {"loss_default": "loss", "discernability": "discernibility", "precision": "precision"}
@@ -52,43 +53,46 @@ def run_arx(csv: Path, hier_prefix: str, out: Path, heap: str) -> list[dict] | N
     if code:
         print(f"ARX failed (exit {code})")
         return None
-    print(f"ARX: whole run {time.perf_counter() - t:.1f} s, peak RSS {max(after, before) / 1024:.0f} MB")
+    print(
+        f"ARX: whole run {time.perf_counter() - t:.1f} s, peak RSS {max(after, before) / 1024:.0f} MB"
+    )
     return json.loads(out.read_text())["runs"]
 
 
-def ours(frame: pd.DataFrame, hier: dict, k: int, supp: float, metric: str, repeat: int = 3):
-    def once():
-        return optimal_generalization(
+def ours(frame: pd.DataFrame, hier: dict, k: int, supp: float, metric: str):
+    """Best of three searches after a warm-up (numba's compiled kernels loaded)."""
+    return best_of(
+        lambda: optimal_generalization(
             frame, ADULT_KEYS, hier, k=k, suppression=supp, metric=metric
-        )
-
-    res = once()  # warm-up (and numba's compiled kernels loaded)
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        res = once()
-        best = min(best, time.perf_counter() - t)
-    return best, res
+        ),
+        repeat=3,
+    )
 
 
 def compare(label: str, frame: pd.DataFrame, hier: dict, arx_runs: list[dict] | None) -> list[dict]:
     rows = []
     print(f"\n{label}: {len(frame):,} records")
-    print(f"{'k':>3} {'supp':>5} {'metric':>15} {'hidekit s':>10} {'ARX s':>8} {'ARX/hk':>7}  same loss  checked hk/ARX")
+    print(
+        f"{'k':>3} {'supp':>5} {'metric':>15} {'hidekit s':>10} {'ARX s':>8} {'ARX/hk':>7}  same loss  checked hk/ARX"
+    )
     for k in (5, 10):
         for supp in (0.0, 0.05):
             for arx_metric, metric in METRICS.items():
                 secs, res = ours(frame, hier, k, supp, metric)
-                arx = next(
-                    (
-                        r
-                        for r in arx_runs or []
-                        if r["k"] == k
-                        and r["suppression_limit"] == supp
-                        and r["metric"] == arx_metric
-                    ),
-                    None,
-                ) if arx_runs else None
+                arx = (
+                    next(
+                        (
+                            r
+                            for r in arx_runs or []
+                            if r["k"] == k
+                            and r["suppression_limit"] == supp
+                            and r["metric"] == arx_metric
+                        ),
+                        None,
+                    )
+                    if arx_runs
+                    else None
+                )
                 arx_s = arx["anonymize_wall_ms_best_of_3"] / 1000 if arx else float("nan")
                 same = arx is not None and arx["information_loss"] == res.information_loss
                 print(
@@ -97,13 +101,22 @@ def compare(label: str, frame: pd.DataFrame, hier: dict, arx_runs: list[dict] | 
                     f"{res.transformations_checked}/{arx['transformations_checked'] if arx else '-'}"
                 )
                 rows.append(
-                    dict(k=k, suppression=supp, metric=metric, hidekit_s=secs, arx_s=arx_s,
-                         same_loss=same, loss=res.information_loss)
+                    dict(
+                        k=k,
+                        suppression=supp,
+                        metric=metric,
+                        hidekit_s=secs,
+                        arx_s=arx_s,
+                        same_loss=same,
+                        loss=res.information_loss,
+                    )
                 )
     ratios = [r["arx_s"] / r["hidekit_s"] for r in rows if r["arx_s"] == r["arx_s"]]
     if ratios:
-        print(f"ARX/hidekit time: min {min(ratios):.2f}×, median {float(np.median(ratios)):.2f}×, "
-              f"max {max(ratios):.2f}×; losses equal in {sum(r['same_loss'] for r in rows)}/{len(rows)}")
+        print(
+            f"ARX/hidekit time: min {min(ratios):.2f}×, median {float(np.median(ratios)):.2f}×, "
+            f"max {max(ratios):.2f}×; losses equal in {sum(r['same_loss'] for r in rows)}/{len(rows)}"
+        )
     return rows
 
 

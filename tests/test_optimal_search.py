@@ -17,17 +17,10 @@ from hidekit.anonymize.optimal import evaluate_transformation, optimal_generaliz
 from hidekit.errors import InputError, OptionError, PolicyError
 from hidekit.io.hierarchy import Hierarchy
 
+from conftest import ADULT_KEYS
+
 ADULT = Path(__file__).parent / "fixtures" / "adult"
-QI = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-]
+QI = ADULT_KEYS
 
 # ARX 3.9.2's optima on Adult (../shared/oracles/arx/optimal_adult_k5.json and
 # optimal_adult_k5_l2.json): model, suppression limit, metric, levels, loss, suppressed, classes.
