@@ -131,6 +131,9 @@ CASES = {
     "anonymize": lambda d, o: [
         "anonymize", d / "people.csv", "--keys", "sex,age", "--k", "2", "--out", o,
     ],
+    "hierarchy": lambda d, o: [
+        "hierarchy", d / "people.csv", "--column", "age", "--intervals", "10", "--out", o,
+    ],
     "utility": lambda d, o: [
         "utility", d / "people.csv", d / "people.csv", "--keys", "sex", "--report", o,
     ],

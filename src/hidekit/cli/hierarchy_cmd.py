@@ -33,12 +33,12 @@ def hierarchy(
     """Build a hierarchy for one column and save it in ARX's format (for --hierarchy)."""
     from hidekit.io import hierarchy_builders as hb
     from hidekit.io import read_table
-    from hidekit.io.atomic import refuse_overwrite
+    from hidekit.io.atomic import check_output_file
 
     chosen = [o for o in (intervals, dates, mask or None, order) if o is not None]
     if len(chosen) != 1:
         raise OptionError("give exactly one of --intervals, --dates, --mask, --order")
-    refuse_overwrite(out_file, (data,))
+    out_file = check_output_file(out_file, (data,))
     frame = read_table(data, sep=sep).frame
     if column not in frame.columns:
         raise OptionError(f"column not in the data: {column!r}")
