@@ -96,4 +96,15 @@ def run_demo(
     with atomic_dir(out, overwrite=overwrite) as tmp:
         for step in STEPS:
             echo(step(tmp, ctx).replace(str(tmp), str(out)))
+        _name_final_folder(tmp, out)
     return ctx
+
+
+def _name_final_folder(tmp: Path, out: Path) -> None:
+    """The steps ran in the temporary folder; where their JSON and HTML outputs name it (input
+    paths in ``scan.json`` and the audit), name the folder the demo ends up in instead."""
+    for path in tmp.rglob("*"):
+        if path.suffix in (".json", ".jsonl", ".html") and path.is_file():
+            text = path.read_text(encoding="utf-8")
+            if str(tmp) in text:
+                path.write_text(text.replace(str(tmp), str(out)), encoding="utf-8")
