@@ -18,6 +18,8 @@ import click
 import pandas as pd
 import pytest
 import typer.main
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hidekit.cli.main import app
@@ -636,3 +638,47 @@ def test_read_only_error_is_translated(tmp_path, monkeypatch):
     monkeypatch.setattr(atomic.tempfile, "mkstemp", refuse)
     with pytest.raises(OutputError, match="permission denied"):
         atomic.write_text_atomic(tmp_path / "x.txt", "x")
+
+
+@given(st.lists(st.text(max_size=40), min_size=1, max_size=12))
+@settings(max_examples=150)
+def test_any_ids_give_distinct_safe_names(ids):
+    """Whatever the ids, the file names are distinct (even ignoring case), plain (no separator,
+    not hidden, not empty) and the same on every call."""
+    from hidekit.text.corpus import brat_names
+    from hidekit.text.spans import Document
+
+    docs = [Document(i, "t") for i in ids]
+    names, renamed = brat_names(docs)
+    assert len({n.casefold() for n in names}) == len(names) == len(ids)
+    for n in names:
+        assert n and not n.startswith(".") and "/" not in n and "\\" not in n and "\x00" not in n
+        assert Path(n).name == n and n not in (".", "..")
+    assert brat_names(docs) == (names, renamed)
+    assert {r["id"] for r in renamed} <= set(ids)
+
+
+def test_check_output_dir_rules(tmp_path):
+    from hidekit.io.atomic import MARKER, check_output_dir, write_marker
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.txt").write_text("x")
+    for target, words in [
+        (corpus, "is the input"),
+        (tmp_path, "holds the input"),
+        (corpus / "sub", "inside the input folder"),
+    ]:
+        with pytest.raises(OutputError, match=words):
+            check_output_dir(target, overwrite=True, protect=(corpus,))
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "r.csv").write_text("1")
+    with pytest.raises(OutputError, match="not written by hidekit"):
+        check_output_dir(out, overwrite=True)
+    write_marker(out)
+    assert json.loads((out / MARKER).read_text())["files"] == ["r.csv"]
+    check_output_dir(out, overwrite=True)  # marked and nothing else: may be replaced
+    (out / "sub").mkdir()
+    with pytest.raises(OutputError, match="did not write"):
+        check_output_dir(out, overwrite=True)
