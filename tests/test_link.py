@@ -227,8 +227,11 @@ def test_band_and_range_cover_the_value(age, width):
     band = fallback(AGE, age)
     lo, _, hi = band.partition("-")
     assert band == "90+" if age > 89 else int(lo) <= age <= int(hi) and int(hi) - int(lo) == 9
-    label = f"[{max(age - width, 0)}-{age + width}]"
-    assert covers(AGE, label, age) and not covers(AGE, label, age + width + 1)
+    # ages are top-coded at 90 (Safe Harbor): ranges end at 90 at most, and 90 means 90 or older
+    hi = min(age + width, 90)
+    label = f"[{min(max(age - width, 0), hi)}-{hi}]"
+    assert covers(AGE, label, age)
+    assert covers(AGE, label, age + width + 1) == (hi == 90)
 
 
 # End to end ----------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from datetime import date
 import pandas as pd
 
 from hidekit.text.surrogates import parse_date
+from hidekit.transforms.generalize import number_text
 
 NUMBER, DATE, TEXT = "number", "date", "text"
 
@@ -74,12 +75,18 @@ def normalize(attr: Attribute, value) -> object | None:
     return text or None
 
 
-def qi_value(attr: Attribute, value):
-    """What Mondrian generalizes: the age, the year of a date (HIPAA lets years stay), the text."""
+AGE_TOP = 90  # Safe Harbor: every age over 89 is one category, "90+"
+
+
+def qi_value(attr: Attribute, value, top: bool = True):
+    """What Mondrian generalizes: the age top-coded at 90 unless ``top`` is False (Safe Harbor:
+    ages over 89 are one category), the year of a date (HIPAA lets years stay), the text."""
     if value is None:
         return None
     if attr.kind == DATE:
         return int(str(value)[:4])
+    if attr.name == "age" and top:
+        return min(int(value), AGE_TOP)
     return value
 
 
@@ -91,6 +98,20 @@ def same(attr: Attribute, a, b) -> bool:
 
 # Generalized values ---------------------------------------------------------------------------
 _RANGE = re.compile(r"^\[\s*(-?\d+(?:\.\d+)?)\s*-\s*(-?\d+(?:\.\d+)?)\s*\]$")
+_OPEN = re.compile(r"^(\d+)\+$")
+
+
+def top_coded_label(label: str) -> str:
+    """A Mondrian age label with the top category written out: ``90`` → ``90+``, ``[85-90]`` →
+    ``85+`` (85 or older); other labels unchanged. Released tables never show an age over 89."""
+    top = float(AGE_TOP)
+    m = _RANGE.match(label)
+    if m and float(m.group(2)) >= top:
+        return f"{number_text(float(m.group(1)))}+"
+    try:
+        return f"{AGE_TOP}+" if float(label) >= top else label
+    except ValueError:
+        return label
 
 
 def covers(attr: Attribute, label: str, value) -> bool:
@@ -102,6 +123,9 @@ def covers(attr: Attribute, label: str, value) -> bool:
         return any(same(attr, x.strip(), value) for x in inner)
     v = float(qi_value(attr, value))
     m = _RANGE.match(label)
+    o = _OPEN.match(label)
+    if o:
+        return v >= float(o.group(1))
     if m:
         return float(m.group(1)) <= v <= float(m.group(2))
     try:

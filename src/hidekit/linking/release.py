@@ -10,9 +10,12 @@ A mention of an attribute, in statistical mode: if the attribute is a key and th
 covers the mention, it becomes the class value ("77" → "70-79" in "77 year old"; "6/22/01" →
 "2001"); otherwise (a relative's age, an earlier date, an attribute that is not a key) it is
 generalized on its own to the Safe Harbor level: a ten-year band (90+), the year, or the operator
-for places. When age is a key, such dates go to the operator too: a birth year written beside a
-visit year would tell the age the table generalized. In full mode every mention becomes its tag
-("[AGE]").
+for places. When age is a key (generalized), such dates become their tag ("[DATE]"), whatever the
+operator: a birth year beside a visit year, or a birth and an admission date shifted by one
+offset per patient (the surrogate operator), would give back the exact age the table
+generalized. Ages are top-coded at 90 before Mondrian (Safe Harbor: ages over 89 are one
+category), so no released label names an age over 89 ("85+", "90+", never "70-102"). In full
+mode every mention becomes its tag ("[AGE]").
 
 Persons are renamed ``person-00001`` … in a seeded random order, in the table and in the note
 names alike; the crosswalk to the real keys is private.
@@ -31,7 +34,15 @@ from hidekit.anonymize import mondrian
 from hidekit.anonymize.modes import check_mode
 from hidekit.engines import make_engine
 from hidekit.errors import InputError, OptionError, require_columns
-from hidekit.linking.attributes import BY_LABEL, covers, fallback, normalize, qi_value, render
+from hidekit.linking.attributes import (
+    BY_LABEL,
+    covers,
+    fallback,
+    normalize,
+    qi_value,
+    render,
+    top_coded_label,
+)
 from hidekit.linking.link import KEY_COLUMN, Linked
 from hidekit.text.operators import (
     Operator,
@@ -80,9 +91,11 @@ class ViewOperator(Operator):
         label = self.released[patient].get(col) if col in self.keys else None
         if label is not None and covers(attr, label, value):
             return self._act("generalized", render(label))
-        own = fallback(attr, value)
         if attr.kind == "date" and self.columns["age"] in self.keys:
-            own = None  # a birth year beside a visit year would give the age away
+            # a birth year beside a visit year, or two dates shifted by one per-patient offset,
+            # would give back the exact age the table generalized: the date is withheld
+            return self._act("date_withheld", self.tag.replacement(span, patient))
+        own = fallback(attr, value)
         if own is not None:
             return self._act("banded", own)
         return self._act("operator", self.inner.replacement(span, patient))
@@ -121,8 +134,8 @@ class LinkedRelease:
 def qi_frame(
     linked: Linked, keys: Sequence[str], extra: Sequence[str] = (), years: bool = True
 ) -> pd.DataFrame:
-    """The view's keys as Mondrian sees them (ages as numbers, dates as years unless ``years`` is
-    False) plus ``extra``."""
+    """The view's keys as Mondrian sees them (ages as numbers top-coded at 90, dates as years;
+    neither when ``years`` is False, as partial mode keeps them) plus ``extra``."""
     view = linked.view
     require_columns(view.columns, list(keys) + list(extra))
     frame = pd.DataFrame(index=view.index)
@@ -131,7 +144,7 @@ def qi_frame(
         if attr is None or (attr.kind == "date" and not years):
             values = view[col]
         else:
-            values = view[col].map(lambda v, a=attr: qi_value(a, v))
+            values = view[col].map(lambda v, a=attr: qi_value(a, v, top=years))
         missing = int(values.isna().sum())
         if col in keys and missing:
             raise InputError(
@@ -179,6 +192,9 @@ def release(
         frame, keys, int(k), l=l, sensitive=sensitive, mode=mode, seed=seed, shuffle=False
     )
     released = result.released  # row i is view row i (shuffle=False)
+    age = linked.columns["age"]
+    if mode == "statistical" and age in keys and age in released.columns:
+        released[age] = released[age].map(lambda v: top_coded_label(str(v)))
 
     n = len(released)
     order = np.random.default_rng(seed).permutation(n)

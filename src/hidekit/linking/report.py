@@ -11,6 +11,8 @@ ACTIONS = {
     "banded": "mention outside the person's class: ten-year band or year",
     "kept": "indirect identifier kept (partial mode)",
     "suppressed": "indirect identifier removed (full mode)",
+    "date_withheld": "date outside the person's class while age is generalized: its tag "
+    "(a date shifted per patient would give the exact age back)",
     "operator": "direct identifier replaced by the operator",
 }
 
