@@ -90,9 +90,16 @@ def test_plan_runs_and_writes_everything(tmp_path):
     assert (released["email"] == "XXXX").all()
     assert res.after.k >= 5 and res.after.rp == 0.0
     lines = [json.loads(x) for x in (out / "audit.jsonl").read_text().splitlines()]
-    assert [x["use"] for x in lines] == ["input", "map_values", "hierarchy", "bin", "suppress"]
+    assert [x["use"] for x in lines] == [
+        "input",
+        "map_values",
+        "hierarchy",
+        "bin",
+        "suppress",
+        "information_loss",
+    ]
     assert lines[0]["risk_after"]["k"] == res.before.k
-    assert lines[-1]["risk_after"]["k"] == res.after.k
+    assert lines[-2]["risk_after"]["k"] == res.after.k
     assert (
         lines[2]["cells_changed"]["education"]
         == (source["education"] != released["education"].fillna("?")).sum()

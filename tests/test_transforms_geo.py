@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hidekit.errors import InputError
+from hidekit.errors import InputError, OptionError
 from hidekit.transforms.geo import Jitter, destination, haversine_km
 
 
@@ -127,3 +127,109 @@ def test_points_stay_inside_their_boundary_area(tmp_path):
         bad = tmp_path / "bad.geojson"
         bad.write_text("{nope")
         Jitter(boundaries=str(bad)).fit(f)
+
+
+# Value labels (issue 16 item 5): urban/rural by label, in several languages -------------------
+def _urban_frame(codes, n=200, seed=3):
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "latitude": rng.uniform(-50, 50, n),
+            "longitude": rng.uniform(-150, 150, n),
+            "area": rng.choice(codes, n),
+        }
+    )
+
+
+def _moved(f, t):
+    out = t.fit_transform(f)
+    return haversine_km(f["latitude"], f["longitude"], out["latitude"], out["longitude"]), t
+
+
+def test_labelled_codes_are_read_through_their_labels_not_their_numbers():
+    """0 = Urban, 1 = Rural: the old rule took 1 as urban, i.e. backwards."""
+    f = _urban_frame([0, 1])
+    d, t = _moved(
+        f,
+        Jitter(urban="area", value_labels={0: "Urban", 1: "Rural"}, rural_far_share=0, seed=1),
+    )
+    urban = (f["area"] == 0).to_numpy()
+    assert (d[urban] <= 2.0 + 1e-6).all() and d[~urban].max() > 2.0
+    assert t.decisions_["urban"] == {
+        "column": "area",
+        "read_from": "value labels",
+        "codes": {"0 (Urban)": "urban", "1 (Rural)": "rural"},
+    }
+
+
+@pytest.mark.parametrize(
+    "urban, rural",
+    [("Urbano", "Rural"), ("Urbaine", "Rurale"), ("URBANA", "rural"), ("Urban area", "Rural area")],
+)
+def test_urban_words_in_several_languages(urban, rural):
+    f = _urban_frame([urban, rural])
+    d, t = _moved(f, Jitter(urban="area", rural_far_share=0, seed=2))
+    is_urban = (f["area"] == urban).to_numpy()
+    assert (d[is_urban] <= 2.0 + 1e-6).all() and d[~is_urban].max() > 2.0
+    assert t.decisions_["urban"]["codes"] == {urban: "urban", rural: "rural"}
+
+
+@pytest.mark.parametrize(
+    "codes, labels",
+    [
+        ([1, 2], None),  # bare codes: which is urban?
+        (["Urban", "Peri-urban"], None),
+        (["Urbano", "No urbano"], None),
+        ([1, 2], {1: "Urban", 2: "Semi-rural"}),
+    ],
+)
+def test_refuses_when_it_cannot_tell(codes, labels):
+    f = _urban_frame(codes)
+    with pytest.raises(OptionError, match="cannot tell whether .* is urban or rural") as e:
+        Jitter(urban="area", value_labels=labels).fit(f)
+    assert "urban_codes" in str(e.value) and "\n" not in str(e.value)
+
+
+def test_explicit_mapping_wins_and_is_checked():
+    f = _urban_frame([1, 2])
+    d, t = _moved(f, Jitter(urban="area", urban_codes={"2": "urban", "1": "rural"}, seed=4))
+    assert (d[(f["area"] == 2).to_numpy()] <= 2.0 + 1e-6).all()
+    assert t.decisions_["urban"]["read_from"] == "urban_codes"
+    with pytest.raises(OptionError, match="cannot tell"):
+        Jitter(urban="area", urban_codes={"2": "urban"}).fit(f)
+    with pytest.raises(OptionError, match="must be urban or rural"):
+        Jitter(urban="area", urban_codes={"1": "town", "2": "rural"}).fit(f)
+
+
+def test_stata_value_labels_reach_jitter_in_cli_and_plan(tmp_path):
+    """A labelled .dta file: the CLI and a release plan both read 0 = Urbano as urban, and say so
+    in --json and in the audit."""
+    import pyreadstat
+    from typer.testing import CliRunner
+
+    from hidekit.cli.main import app
+    from hidekit.release import run_plan
+
+    f = _urban_frame([0, 1], n=60).assign(id=range(60), age=30)
+    f["area"] = f["area"].astype(float)
+    dta = tmp_path / "gps.dta"
+    pyreadstat.write_dta(f, str(dta), variable_value_labels={"area": {0: "Urbano", 1: "Rural"}})
+    res = CliRunner().invoke(
+        app,
+        ["jitter", str(dta), "--urban", "area", "--out", str(tmp_path / "o.dta"), "--json"],
+    )
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)["decisions"]["urban"]
+    assert got["codes"] == {"0 (Urbano)": "urban", "1 (Rural)": "rural"}
+    plan = tmp_path / "plan.toml"
+    plan.write_text(
+        '[input]\npath = "gps.dta"\n[output]\nfolder = "rel"\n'
+        '[roles]\ndirect = ["latitude", "longitude"]\nkeys = ["age"]\n[risk]\nk = 1\n'
+        '[[steps]]\nuse = "jitter"\nurban = "area"\n',
+        encoding="utf-8",
+    )
+    result = run_plan(plan, scan=False)
+    audit = [json.loads(x) for x in (tmp_path / "rel" / "audit.jsonl").read_text().splitlines()]
+    assert audit[1]["decisions"]["urban"]["codes"] == {"0 (Urbano)": "urban", "1 (Rural)": "rural"}
+    assert "0 (Urbano)" in (tmp_path / "rel" / "report.html").read_text(encoding="utf-8")
+    assert result.released

@@ -34,6 +34,7 @@ def apply_transform(
 
     check_output_file(target, (data, *transform_inputs(transform)))
     ds = read_table(data, sep=sep)
+    transform = transform.with_value_labels(ds.value_labels)
     new = transform.fit_transform(ds.frame)
     write_table(
         ds.with_frame(new),
@@ -49,6 +50,7 @@ def apply_transform(
         "parameters": transform.get_params(),
         "cells_changed": cells_changed(ds.frame, new),
         "warnings": list(getattr(transform, "warnings_", [])),
+        "decisions": dict(getattr(transform, "decisions_", {})),
     }
 
 
@@ -60,12 +62,28 @@ def transform_inputs(transform) -> tuple:
     )
 
 
+def parse_codes(text: str) -> dict[str, str]:
+    """``'1=urban,2=rural'`` as ``{"1": "urban", "2": "rural"}``; a clear error otherwise."""
+    out = {}
+    for part in split_list(text):
+        code, sep, meaning = part.partition("=")
+        if not sep or not code.strip() or not meaning.strip():
+            raise OptionError(f"--urban-codes: expected CODE=urban or CODE=rural, got {part!r}")
+        out[code.strip()] = meaning.strip()
+    return out
+
+
 def _show(summary: dict, json: bool) -> None:
     if json:
         print_json(summary)
         return
     for w in summary.get("warnings", []):
         err.print(f"[yellow]warning:[/] {w}", markup=True, highlight=False)
+    for what, d in summary.get("decisions", {}).items():
+        codes = ", ".join(f"{c} -> {v}" for c, v in d.get("codes", {}).items())
+        out.print(
+            f"{what}: {d.get('column')} read from {d.get('read_from')}: {codes}", markup=False
+        )
     changed = ", ".join(f"{c}: {n:,}" for c, n in summary["cells_changed"].items()) or "none"
     out.print(
         f"{summary['step']}: {summary['records']:,} records, cells changed: {changed} "
@@ -122,6 +140,14 @@ def register(app: typer.Typer) -> None:
             f"risk before: k={result.before.k}, RP={result.before.rp:.4f}; after: "
             + (f"k={a.k}, RP={a.rp:.4f}" if a else "no key left")
         )
+        worst = max(result.loss, key=lambda v: v.share, default=None)
+        if worst is not None:
+            out.print(
+                f"information lost: at most {worst.share:.1%} of a variable's cells "
+                f"({worst.column}); warning above {p.max_loss:.0%}"
+            )
+        for w in result.loss_warnings:
+            err.print(f"[yellow]warning:[/] information loss: {w}", markup=True, highlight=False)
         out.print(f"released into {p.output}: " + ", ".join(result.files.values()))
 
     @app.command("generalize")
@@ -252,6 +278,12 @@ def register(app: typer.Typer) -> None:
         lat: str = typer.Option("latitude", "--lat"),
         lon: str = typer.Option("longitude", "--lon"),
         urban: str = typer.Option(None, "--urban", help="Column saying urban or rural."),
+        urban_codes: str = typer.Option(
+            None,
+            "--urban-codes",
+            help="Which value is which, e.g. '1=urban,2=rural' (default: read value labels, "
+            "then the values, in en/es/fr/pt/it/de).",
+        ),
         cluster: str = typer.Option(
             None, "--cluster", help="Cluster column: aggregate to its mean point first."
         ),
@@ -270,6 +302,7 @@ def register(app: typer.Typer) -> None:
             lat=lat,
             lon=lon,
             urban=urban,
+            urban_codes=parse_codes(urban_codes) if urban_codes else None,
             cluster=cluster,
             boundaries=str(boundaries) if boundaries else None,
             seed=seed,

@@ -5,6 +5,7 @@ steps to run in order, and the risk limit the release must meet. Paths are relat
     [output]   folder = "release"              (overwrite = false, neutralize_formulas = true)
     [roles]    direct = [...]  keys = [...]  sensitive = [...]  reviewed = [...]
     [risk]     k = 5  rp = 0.05  cell_min = 5  (cell_min defaults to k)
+               max_loss = 0.2  (warn when a variable loses more of its cells; default 0.2)
     [crosswalk] passphrase_env = "HIDEKIT_PASSPHRASE"  or  key_file = "crosswalk.key"
     [[steps]]  use = "encode"  columns = ["name"]  ... (the other fields are the step's parameters)
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hidekit.errors import InputError, OptionError, require_fraction
+from hidekit.evaluation.loss import DEFAULT_MAX_LOSS
 from hidekit.transforms.base import get_transform
 
 if sys.version_info >= (3, 11):
@@ -48,17 +50,6 @@ class Step:
         except TypeError as exc:
             raise OptionError(f"step {self.use!r}: {exc}") from None
 
-    def columns(self) -> list[str]:
-        """Columns the step names (whatever the parameter is called)."""
-        out: list[str] = []
-        for key in ("columns", "column", "keys", "lat", "lon", "ages", "dates", "zips"):
-            v = self.params.get(key)
-            if isinstance(v, str):
-                out.append(v)
-            elif isinstance(v, (list, tuple)):
-                out.extend(str(x) for x in v)
-        return out
-
 
 @dataclass
 class Plan:
@@ -75,6 +66,7 @@ class Plan:
     k: int = 5
     rp: float | None = None
     cell_min: int | None = None
+    max_loss: float = DEFAULT_MAX_LOSS
     crosswalk: dict = field(default_factory=dict)
     steps: list[Step] = field(default_factory=list)
 
@@ -96,7 +88,12 @@ class Plan:
                 "sensitive": self.sensitive,
                 "reviewed": self.reviewed,
             },
-            "risk": {"k": self.k, "rp": self.rp, "cell_min": self.cell_min or self.k},
+            "risk": {
+                "k": self.k,
+                "rp": self.rp,
+                "cell_min": self.cell_min or self.k,
+                "max_loss": self.max_loss,
+            },
             "steps": [{"use": s.use, **s.params} for s in self.steps],
         }
 
@@ -154,11 +151,14 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
         k=int(risk.get("k", 5)),
         rp=risk.get("rp"),
         cell_min=risk.get("cell_min"),
+        max_loss=risk.get("max_loss", DEFAULT_MAX_LOSS),
         crosswalk=dict(raw.get("crosswalk", {})),
     )
     if plan.k < 1:
         raise OptionError(f"plan {path}: [risk] k must be at least 1, got {plan.k}")
     require_fraction("[risk] rp", plan.rp)
+    require_fraction("[risk] max_loss", plan.max_loss)
+    plan.max_loss = float(plan.max_loss)
     if not plan.keys:
         raise OptionError(
             f"plan {path}: [roles] keys must name the key variables (quasi-identifiers)"

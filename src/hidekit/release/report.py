@@ -18,12 +18,22 @@ def release_report(result) -> Report:
     )
     after = result.after
     ok = not result.problems
-    rep.verdict(
-        ok,
-        "The release meets the plan's risk limit and no direct identifier remains."
-        if ok
-        else "Release refused: " + "; ".join(result.problems),
-    )
+    lost = result.loss_warnings
+    if not ok:
+        text = "Release refused: " + "; ".join(result.problems)
+    elif lost:
+        text = (
+            "The release meets the plan's risk limit and no direct identifier remains, "
+            f"but at a high information loss (above {plan.max_loss:.0%}): " + "; ".join(lost)
+        )
+    else:
+        text = (
+            "The release meets the plan's risk limit and no direct identifier remains; "
+            f"no variable lost more than {plan.max_loss:.0%} of its cells."
+        )
+    rep.verdict(ok, text, warn=bool(lost))
+    if result.loss:
+        loss_section(rep, result.loss, plan.max_loss)
     rep.heading("Risk before and after")
     rows = [
         {
@@ -74,6 +84,21 @@ def release_report(result) -> Report:
             for s in result.steps
         ]
     )
+    readings = [(s.step, what, d) for s in result.steps for what, d in s.decisions.items()]
+    if readings:
+        rep.heading("How the data were read")
+        rep.table(
+            [
+                {
+                    "step": i,
+                    "what": what,
+                    "column": d.get("column"),
+                    "read from": d.get("read_from"),
+                    "codes": ", ".join(f"{c} → {v}" for c, v in d.get("codes", {}).items()),
+                }
+                for i, what, d in readings
+            ]
+        )
     warnings = [(s.step, w) for s in result.steps for w in s.warnings]
     if warnings:
         rep.heading("Warnings")
@@ -83,5 +108,36 @@ def release_report(result) -> Report:
             "Columns the PII scan still flags as direct identifiers (each treated by an "
             "identifier step or reviewed): " + ", ".join(result.scan_flagged),
             "note",
+        )
+    return rep
+
+
+def loss_section(rep: Report, losses, max_loss: float) -> Report:
+    """Information lost per variable: table and bars, the plan's limit drawn across."""
+    rep.heading("Information lost")
+    rep.table(
+        [
+            {
+                "variable": v.column,
+                "suppressed": v.suppressed,
+                "generalized": v.generalized,
+                "share lost": v.share,
+                "above limit": v.share > max_loss + 1e-12,
+            }
+            for v in losses
+        ],
+        caption=f"cells blanked or changed per variable (warning above {max_loss:.0%})",
+    )
+    shown = [v for v in losses if v.share > 0]
+    if shown:
+        rep.figure(
+            bar_chart(
+                [v.column for v in shown],
+                {"share lost": [v.share for v in shown]},
+                title="Share of cells lost per variable",
+                xlabel="variable",
+                ylabel="share",
+            ),
+            f"Suppressed or generalized cells; the plan warns above {max_loss:.0%}.",
         )
     return rep

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from hidekit.errors import (
@@ -25,6 +24,7 @@ from hidekit.errors import (
     PolicyError,
     require_columns,
 )
+from hidekit.evaluation.loss import VariableLoss, information_loss, loss_warnings, same_cells
 from hidekit.io import atomic_dir, output_suffix, read_table, write_table
 from hidekit.io.atomic import check_output_dir
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
@@ -42,6 +42,7 @@ class StepRecord:
     warnings: list[str]
     risk_after: dict
     seconds: float
+    decisions: dict = field(default_factory=dict)  # how the step read the data (codes → meaning)
 
     def to_dict(self) -> dict:
         return self.__dict__.copy()
@@ -58,6 +59,16 @@ class ReleaseResult:
     records: int = 0
     files: dict[str, str] = field(default_factory=dict)
     scan_flagged: list[str] = field(default_factory=list)
+    loss: list[VariableLoss] = field(default_factory=list)
+    loss_warnings: list[str] = field(default_factory=list)
+
+    def loss_dict(self) -> dict:
+        """Information lost per variable beside the plan's limit, and what goes over it."""
+        return {
+            "max_loss": self.plan.max_loss,
+            "variables": [v.to_dict() for v in self.loss],
+            "warnings": self.loss_warnings,
+        }
 
     def to_dict(self) -> dict:
         return {
@@ -68,6 +79,7 @@ class ReleaseResult:
             "files": self.files,
             "risk_before": _risk_dict(self.before),
             "risk_after": _risk_dict(self.after) if self.after else None,
+            "information_loss": self.loss_dict(),
             "steps": [s.to_dict() for s in self.steps],
             "plan": self.plan.to_dict(),
             "scan_flagged_direct": self.scan_flagged,
@@ -94,14 +106,7 @@ def cells_changed(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, int]:
         if col not in before.columns:
             out[col] = len(after)
             continue
-        a, b = before[col], after[col]
-        if a.dtype == b.dtype:
-            same = (a == b).fillna(False).to_numpy(dtype=bool) | (a.isna() & b.isna()).to_numpy()
-        else:
-            from hidekit.transforms.generalize import value_key
-
-            same = np.array([value_key(x) == value_key(y) for x, y in zip(a, b, strict=True)])
-        n = int((~same).sum())
+        n = int((~same_cells(before[col], after[col])).sum())
         if n:
             out[col] = n
     return out
@@ -137,7 +142,7 @@ def run_plan(
     handled: set[str] = set()
     for i, step in enumerate(plan.steps, 1):
         t0 = time.perf_counter()
-        transform = step.make()
+        transform = step.make().with_value_labels(ds.value_labels)
         try:
             new = transform.fit_transform(frame)
         except HidekitError as exc:
@@ -153,7 +158,7 @@ def run_plan(
         if hasattr(transform, "crosswalk_"):
             crosswalks.append((step, transform.crosswalk_))
         if step.use in IDENTIFIER_STEPS:
-            handled.update(step.columns())
+            handled.update(transform.handled_columns())
         result.steps.append(
             StepRecord(
                 step=i,
@@ -164,12 +169,17 @@ def run_plan(
                 warnings=list(getattr(transform, "warnings_", [])),
                 risk_after=_risk_dict(risk) if risk else {},
                 seconds=round(time.perf_counter() - t0, 4),
+                decisions=dict(getattr(transform, "decisions_", {})),
             )
         )
         frame = new
         if progress:
             progress(1)
     keys_left = [c for c in plan.keys if c in frame.columns]
+    if len(frame) == len(ds.frame):  # loss per variable kept, identifiers (handled) aside
+        measured = [c for c in frame.columns if c not in handled and c not in plan.direct]
+        result.loss = information_loss(ds.frame, frame, measured)
+        result.loss_warnings = loss_warnings(result.loss, plan.max_loss)
     result.after = _risk(frame, keys_left, cell_min) if keys_left else None
     result.problems = _problems(plan, frame, handled, result, scan)
     if result.problems:
@@ -247,6 +257,7 @@ def _write(
             )
         ]
         lines += [json.dumps(s.to_dict(), default=str) for s in result.steps]
+        lines.append(json.dumps({"use": "information_loss", **result.loss_dict()}))
         (tmp / "audit.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
         result.files["audit"] = "audit.jsonl"
         release_report(result).save(tmp / "report.html")

@@ -14,7 +14,7 @@ h2{font-size:1.25rem;margin-top:2rem;color:#1f3b5a}
 table{border-collapse:collapse;margin:.6rem 0;font-size:.9rem}
 th,td{border:1px solid #ccc;padding:.25rem .5rem;text-align:right}
 th{background:#f2f5f9} td.l,th.l{text-align:left}
-.ok{color:#1a7f37;font-weight:bold}.bad{color:#c62828;font-weight:bold}
+.ok{color:#1a7f37;font-weight:bold}.bad{color:#c62828;font-weight:bold}.warn{color:#9a6700;font-weight:bold}
 .meta{color:#666;font-size:.85rem}
 caption{text-align:left;font-weight:600;padding:.2rem 0}
 figure{margin:1rem 0} svg.hk-chart{max-width:100%;height:auto;background:#fff}
@@ -55,8 +55,11 @@ class Report:
         self.parts.append(f"<p{c}>{escape(text)}</p>")
         return self
 
-    def verdict(self, ok: bool, text: str) -> Report:
-        self.parts.append(f'<p class="{"ok" if ok else "bad"}">{escape(text)}</p>')
+    def verdict(self, ok: bool, text: str, warn: bool = False) -> Report:
+        """A one-line verdict: green when ``ok``, red when not, amber when ``ok`` with ``warn``
+        (the limit is met but something the reader must weigh, such as information lost)."""
+        cls = ("warn" if warn else "ok") if ok else "bad"
+        self.parts.append(f'<p class="{cls}">{escape(text)}</p>')
         return self
 
     def table(

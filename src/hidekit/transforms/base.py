@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import inspect
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import ClassVar
 
 import pandas as pd
@@ -18,6 +19,8 @@ from hidekit.registry import TRANSFORMS as REGISTRY
 
 register = REGISTRY.register  # class decorator: @register("name"); release plans use these names
 get_transform = REGISTRY.lookup
+# Parameters that name the columns a step treats (``handled_columns``).
+COLUMN_PARAMS = ("columns", "column", "keys", "lat", "lon", "ages", "dates", "zips", "identifiers")
 
 
 def _keeping_arguments(init):
@@ -63,6 +66,24 @@ class Transform(ABC):
     @abstractmethod
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         """Return a new frame; the input is left untouched."""
+
+    def handled_columns(self) -> list[str]:
+        """Columns this step treats, whatever its parameters are called (a release plan counts a
+        direct identifier as handled when an identifier step treats it)."""
+        out: list[str] = []
+        params = self.get_params()
+        for key in COLUMN_PARAMS:
+            v = params.get(key)
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (list, tuple)):
+                out.extend(str(x) for x in v)
+        return out
+
+    def with_value_labels(self, labels: Mapping[str, Mapping]) -> Transform:
+        """This step configured with the file's value labels (column -> {code: label}) where it
+        reads them; the default step does not, and is returned as is."""
+        return self
 
     def fit_transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         return self.fit(frame).transform(frame)

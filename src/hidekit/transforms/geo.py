@@ -6,13 +6,19 @@ to 2 km, rural clusters up to 5 km, and a random 1% of rural clusters up to 10 k
 cluster gets the same displaced point. With a GeoJSON boundary file, a draw that leaves the area
 (feature) holding the cluster point is redrawn, so the point stays in its district. Seeded: the
 same seed gives the same points.
+
+Which clusters are urban is read from the ``urban`` column through its value labels when the file
+has them (Stata/SPSS: ``0 = Urban, 1 = Rural`` is read as labelled, not as "1 is urban"), else
+from its values, in several languages ("Urbano", "urbain", "rural"); ``urban_codes`` says it
+explicitly. A value that cannot be told is an error; ``decisions_`` records which code was taken
+as which, for the audit (``hidekit.transforms.labels``).
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -20,11 +26,12 @@ import pandas as pd
 
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.transforms.base import Transform, register
+from hidekit.transforms.generalize import value_key
+from hidekit.transforms.labels import classify_codes
 
 log = logging.getLogger("hidekit.transforms")
 
 EARTH_RADIUS_KM = 6371.0088
-URBAN_VALUES = ("urban", "u", "1", "true", "yes")
 
 
 def check_coordinates(lat: np.ndarray, lon: np.ndarray, lat_col: str, lon_col: str) -> None:
@@ -129,7 +136,8 @@ class Jitter(Transform):
         lat: str = "latitude",
         lon: str = "longitude",
         urban: str | None = None,
-        urban_values: Sequence[str] = URBAN_VALUES,
+        urban_codes: Mapping | None = None,
+        value_labels: Mapping | None = None,
         cluster: str | None = None,
         urban_km: float = 2.0,
         rural_km: float = 5.0,
@@ -140,7 +148,10 @@ class Jitter(Transform):
         max_tries: int = 1000,
     ):
         self.lat, self.lon, self.urban, self.cluster = lat, lon, urban, cluster
-        self.urban_values = [str(v).lower() for v in urban_values]
+        self.urban_codes = dict(urban_codes) if urban_codes is not None else None
+        self.value_labels = dict(value_labels) if value_labels is not None else None
+        if self.urban_codes is not None and not urban:
+            raise OptionError("jitter: urban_codes needs the urban column (urban = ...)")
         self.urban_km, self.rural_km, self.rural_far_km = urban_km, rural_km, rural_far_km
         self.rural_far_share = rural_far_share
         self.boundaries = boundaries
@@ -154,6 +165,17 @@ class Jitter(Transform):
                 f"jitter: rural_far_share must be between 0 and 1, got {rural_far_share}"
             )
 
+    def with_value_labels(self, labels: Mapping[str, Mapping]) -> Jitter:
+        """This step reading the urban column through the file's value labels (unless given)."""
+        if not self.urban or self.value_labels is not None or self.urban not in labels:
+            return self
+        params = {**self.get_params(), "value_labels": dict(labels[self.urban])}
+        return type(self)(**params)
+
+    def handled_columns(self) -> list[str]:
+        """The coordinates are what jitter protects (the urban and cluster columns are read)."""
+        return [self.lat, self.lon]
+
     def _columns(self) -> list[str]:
         return [c for c in (self.lat, self.lon, self.urban, self.cluster) if c]
 
@@ -161,6 +183,12 @@ class Jitter(Transform):
         require_columns(frame.columns, self._columns())
         self.areas_ = read_boundaries(self.boundaries) if self.boundaries else None
         self.warnings_: list[str] = []
+        self.decisions_: dict = {}
+        self.urban_codes_: dict[str, str] = {}
+        if self.urban:
+            self.urban_codes_, self.decisions_["urban"] = classify_codes(
+                frame[self.urban], self.urban, labels=self.value_labels, mapping=self.urban_codes
+            )
         lat, lon = self._coords(frame)
         missing = int((np.isnan(lat) | np.isnan(lon)).sum())
         if missing:
@@ -203,7 +231,14 @@ class Jitter(Transform):
         clon = _mean_longitude(ids[keep], lon[keep], n)
         urban = np.zeros(n, dtype=bool)
         if self.urban:
-            is_urban = frame[self.urban].astype(str).str.lower().isin(self.urban_values).to_numpy()
+            cats = frame[self.urban].map(lambda v: self.urban_codes_.get(value_key(v)))
+            if (frame[self.urban].notna() & cats.isna()).any():
+                first = frame[self.urban][frame[self.urban].notna() & cats.isna()].iloc[0]
+                raise OptionError(
+                    f"jitter: value {first!r} of {self.urban!r} was not seen in fit: "
+                    "refit, or name it in urban_codes"
+                )
+            is_urban = (cats == "urban").to_numpy()
             urban = np.bincount(ids[keep], weights=is_urban[keep], minlength=n) > counts / 2
         rng = np.random.default_rng(self.seed)
         far = rng.random(n) < float(self.rural_far_share)

@@ -149,6 +149,10 @@ class Encode(Transform):
         if len(set(self.hierarchy)) != len(self.hierarchy):
             raise OptionError("a hierarchy level is listed twice")
 
+    def handled_columns(self) -> list[str]:
+        """Flat columns and every hierarchy level are encoded."""
+        return list(self.columns) + list(self.hierarchy)
+
     def _level_width(self, i: int) -> int | None:
         if isinstance(self.width, (list, tuple)):
             if len(self.width) != len(self.hierarchy):

@@ -1,0 +1,64 @@
+"""Information lost per variable: the share of cells a release blanked (suppressed) or changed
+(generalized, top-coded, perturbed). A verdict states it beside the risk, so a release that meets
+its risk limit by blanking most of a variable does not read as a plain success.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+DEFAULT_MAX_LOSS = 0.2  # warn when more than a fifth of a variable's cells is lost
+
+
+def same_cells(a: pd.Series, b: pd.Series) -> np.ndarray:
+    """Per row, whether two columns hold the same value (missing equals missing; 3 equals "3")."""
+    if a.dtype == b.dtype:
+        eq = (a == b).fillna(False).to_numpy(dtype=bool)
+        return eq | (a.isna() & b.isna()).to_numpy()
+    from hidekit.transforms.generalize import value_key
+
+    return np.array([value_key(x) == value_key(y) for x, y in zip(a, b, strict=True)])
+
+
+@dataclass
+class VariableLoss:
+    column: str
+    records: int
+    suppressed: int  # present before, missing after
+    generalized: int  # present before and after, with another value
+
+    @property
+    def share(self) -> float:
+        return (self.suppressed + self.generalized) / self.records if self.records else 0.0
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "share": round(self.share, 6)}
+
+
+def information_loss(
+    before: pd.DataFrame, after: pd.DataFrame, columns: Sequence[str] | None = None
+) -> list[VariableLoss]:
+    """Loss per column present in both frames (rows aligned), in ``columns`` order if given."""
+    cols = [c for c in (columns or before.columns) if c in before.columns and c in after.columns]
+    out = []
+    for c in cols:
+        a, b = before[c].reset_index(drop=True), after[c].reset_index(drop=True)
+        was = a.notna().to_numpy()
+        blank = was & b.isna().to_numpy()
+        changed = was & ~blank & ~same_cells(a, b)
+        out.append(VariableLoss(c, len(b), int(blank.sum()), int(changed.sum())))
+    return out
+
+
+def loss_warnings(losses: Sequence[VariableLoss], max_loss: float = DEFAULT_MAX_LOSS) -> list[str]:
+    """One line per variable losing more than ``max_loss`` of its cells."""
+    return [
+        f"{v.column}: {v.share:.0%} of cells lost ({v.suppressed:,} suppressed, "
+        f"{v.generalized:,} generalized) > {max_loss:.0%}"
+        for v in losses
+        if v.share > max_loss + 1e-12
+    ]
