@@ -40,7 +40,9 @@ def dated_age(survey) -> dict[str, int]:
     """Record id -> the age its birth and visit dates give (what the notes' dates tell)."""
     return {
         str(r): _years(date.fromisoformat(b), date.fromisoformat(v))
-        for r, b, v in zip(survey["record_id"], survey["birth_date"], survey["visit_date"])
+        for r, b, v in zip(
+            survey["record_id"], survey["birth_date"], survey["visit_date"], strict=True
+        )
     }
 
 
