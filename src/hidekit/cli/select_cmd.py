@@ -138,3 +138,5 @@ def _print_result(r, quiet: bool) -> None:
         f"[bold]selected:[/] {' '.join(r.selected)}  (RP {r.final['rp']:.3f}, CR {r.final['cr']:.3f})"
     )
     out.print(f"[bold]stopped:[/] {r.stop_reason}")
+    if r.above_limit:
+        err.print(f"[yellow]warning:[/] {r.limit_warning()}", markup=True, highlight=False)

@@ -56,6 +56,8 @@ def selection_report(
             f"Selected: {' '.join(res.selected)} — RP {res.final['rp']:.3f}, "
             f"CR {res.final['cr']:.3f}. {res.stop_reason}."
         )
+        if res.above_limit:
+            rep.verdict(False, f"Warning: {res.limit_warning()}.")
         rep.figure(rp_cr_chart(res, stop))
         rep.table(step_rows(res), caption="Summary of steps")
         for s in res.steps:

@@ -64,10 +64,26 @@ class SelectionResult:
     stop_reason: str
     final: dict
     group: object = None
+    stop: float | None = None
 
     @property
     def taken(self) -> list[Step]:
         return [s for s in self.steps if s.taken]
+
+    @property
+    def above_limit(self) -> bool:
+        """Whether the selected set's RP is above the stop limit (backward selection stops
+        before RP falls below the limit, so its result is always at or above it)."""
+        return self.stop is not None and self.final["rp"] > float(self.stop) + 1e-12
+
+    def limit_warning(self) -> str | None:
+        """One line saying the result is above the limit, or None."""
+        if not self.above_limit:
+            return None
+        return (
+            f"the selected set has RP {self.final['rp']:.3f}, above the stop limit {self.stop}: "
+            "releasing these keys does not meet the limit"
+        )
 
     def to_dict(self, detail: bool = True) -> dict:
         d = {
@@ -81,6 +97,9 @@ class SelectionResult:
             "steps": [s.summary() for s in self.taken],
             "stop_reason": self.stop_reason,
             "final": self.final,
+            "stop": self.stop,
+            "above_limit": self.above_limit,
+            "warning": self.limit_warning(),
         }
         if detail:
             d["evaluations"] = [
@@ -309,6 +328,7 @@ def select_variables(
             reason,
             final,
             group,
+            stop,
         )
 
     if by is None:
