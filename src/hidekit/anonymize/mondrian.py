@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -386,6 +387,19 @@ class Mondrian(Transform):
     Its job includes reordering: rows come out shuffled (seeded) unless ``shuffle=False``.
     ``transform`` applies to the frame ``fit`` saw (classes are learned from those very records).
     """
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "keys": "key variables to generalize",
+        "k": "smallest class size",
+        "l": "l-diversity of the sensitive column (needs sensitive)",
+        "sensitive": "sensitive column",
+        "l_kind": "distinct, entropy or recursive",
+        "c": "c of recursive (c, l)-diversity",
+        "hierarchies": "table key = ARX hierarchy file, for categorical keys",
+        "order": "table key = list of values in their order, for ordinal keys",
+        "seed": "seed of the row shuffle",
+        "shuffle": "shuffle the released rows (true) or keep their order",
+    }
 
     def __init__(
         self,

@@ -150,6 +150,26 @@ def register(app: typer.Typer) -> None:
             err.print(f"[yellow]warning:[/] information loss: {w}", markup=True, highlight=False)
         out.print(f"released into {p.output}: " + ", ".join(result.files.values()))
 
+    @app.command("plan-steps")
+    @handle_errors
+    def plan_steps(
+        out_file: Path = typer.Option(
+            None, "--out", "-o", help="Write the Markdown reference here (docs/plan-steps.md)."
+        ),
+        json: bool = JsonOpt,
+    ):
+        """Every release-plan step with every parameter, from the step registry."""
+        from hidekit.io import write_text_atomic
+        from hidekit.release.steps_doc import plan_steps_markdown, step_docs
+
+        if json:
+            print_json(step_docs())
+        elif out_file:
+            write_text_atomic(out_file, plan_steps_markdown())
+            out.print(f"plan steps written to {out_file}", markup=False)
+        else:
+            out.print(plan_steps_markdown(), markup=False, highlight=False)
+
     @app.command("generalize")
     @handle_errors
     def generalize(
@@ -226,7 +246,12 @@ def register(app: typer.Typer) -> None:
         bottom: float = typer.Option(None, "--bottom", help="Values ≤ this read '<=bottom'."),
         top_percentile: float = typer.Option(None, "--top-percentile"),
         bottom_percentile: float = typer.Option(None, "--bottom-percentile"),
-        no_labels: bool = typer.Option(False, "--no-labels", help="Cap values, keep numbers."),
+        no_labels: bool = typer.Option(
+            False, "--no-labels", "--numeric", help="Cap values at the thresholds, keep numbers."
+        ),
+        flag: bool = typer.Option(
+            False, "--flag", help="Add <column>_topcoded: 1 top-coded, -1 bottom-coded, 0 not."
+        ),
         sep: str = SepOpt,
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
@@ -241,6 +266,7 @@ def register(app: typer.Typer) -> None:
             top_percentile=top_percentile,
             bottom_percentile=bottom_percentile,
             labels=not no_labels,
+            flag=flag,
         )
         _show(apply_transform(data, t, out_file, sep, neutralize), json)
 
@@ -255,6 +281,9 @@ def register(app: typer.Typer) -> None:
         population: Path = typer.Option(
             None, "--population", help="CSV zip3,population: areas under 20,000 -> 000."
         ),
+        numeric_ages: bool = typer.Option(
+            False, "--numeric-ages", help="Ages over 89 become 90 plus an <age>_topcoded flag."
+        ),
         sep: str = SepOpt,
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
@@ -267,6 +296,7 @@ def register(app: typer.Typer) -> None:
             dates=split_list(dates),
             zips=split_list(zips),
             population=str(population) if population else None,
+            numeric_ages=numeric_ages,
         )
         _show(apply_transform(data, t, out_file, sep, neutralize), json)
 

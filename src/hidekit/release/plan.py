@@ -12,6 +12,7 @@ steps to run in order, and the risk limit the release must meet. Paths are relat
 
 from __future__ import annotations
 
+import inspect
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,26 @@ def load_transforms() -> None:
     import hidekit.transforms  # noqa: F401
 
 
+def step_parameters(cls) -> list[inspect.Parameter]:
+    """The parameters a step takes in a plan (its constructor's, ``self`` aside)."""
+    params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    return [p for p in params if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+
+def check_step_params(use: str, cls, params: dict) -> None:
+    """An unknown parameter is a one-line error naming the known ones."""
+    sig = inspect.signature(cls.__init__).parameters.values()
+    if any(p.kind == p.VAR_KEYWORD for p in sig):
+        return
+    known = [p.name for p in step_parameters(cls)]
+    unknown = [k for k in params if k not in known]
+    if unknown:
+        raise OptionError(
+            f"step {use!r}: unknown parameter(s) {', '.join(map(repr, unknown))} "
+            f"(known: {', '.join(known)})"
+        )
+
+
 @dataclass
 class Step:
     use: str
@@ -45,6 +66,7 @@ class Step:
         """The configured transform (unknown names and bad parameters are clear errors)."""
         load_transforms()
         cls = get_transform(self.use)
+        check_step_params(self.use, cls, self.params)
         try:
             return cls(**self.params)
         except TypeError as exc:

@@ -50,6 +50,9 @@ def _checking_params(fit):
 
 class Transform(ABC):
     name: ClassVar[str] = "transform"
+    # One line per constructor parameter: docs/plan-steps.md is generated from these
+    # (``hidekit plan-steps``), and a test checks every parameter has one.
+    param_docs: ClassVar[dict[str, str]] = {}
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

@@ -12,6 +12,7 @@ import logging
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -81,6 +82,13 @@ class Bin(Transform):
     ``2.5-<5`` otherwise; with edges, values below the first read ``<e0`` and from the last on ``eN+``.
     """
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "column(s) to bin",
+        "width": "bin width (give width or edges)",
+        "edges": "explicit bin edges, increasing (give width or edges)",
+        "origin": "where the first bin of width starts",
+    }
+
     def __init__(
         self,
         columns,
@@ -138,6 +146,11 @@ class Bin(Transform):
 class CoarsenDate(Transform):
     """Dates to ``year`` (``2023``), ``quarter`` (``2023-Q2``) or ``month`` (``2023-04``)."""
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "date column(s)",
+        "to": "year, quarter or month",
+    }
+
     def __init__(self, columns, to: str = "year"):
         self.columns = as_columns(columns)
         if to not in DATE_UNITS:
@@ -181,6 +194,12 @@ def parse_dates(frame: pd.DataFrame, column: str) -> pd.Series:
 class MapValues(Transform):
     """Replace values through a user map ({"Widowed": "Other", ...}); unmapped values are kept,
     or replaced by ``other`` when given. Keys match the value's text (``"3"`` matches 3)."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "column(s) to recode",
+        "mapping": "table of value = replacement (keys match the value's text)",
+        "other": "replacement for every value the mapping does not list (default: keep it)",
+    }
 
     def __init__(self, columns, mapping: dict, other: str | None = None):
         self.columns = as_columns(columns)
@@ -232,6 +251,13 @@ class Hierarchy(Transform):
     stop the run (``unseen="error"``). A hierarchy that lists none of the column's values is an
     error either way: it was written for other data.
     """
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "column": "the column to generalize",
+        "path": "ARX hierarchy file (CSV; plan-relative)",
+        "level": "level to generalize to (0 = raw, last = *)",
+        "unseen": "top (unlisted values go to the top level, with a warning) or error",
+    }
 
     def __init__(self, column: str, path: str | Path, level: int = 1, unseen: str = "top"):
         self.column = column

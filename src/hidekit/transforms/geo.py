@@ -20,6 +20,7 @@ import json
 import logging
 from collections.abc import Mapping
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -130,6 +131,22 @@ def area_of(lon: np.ndarray, lat: np.ndarray, areas) -> np.ndarray:
 @register("jitter")
 class Jitter(Transform):
     """Aggregate to cluster points, then displace them the DHS way; see the module docstring."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "lat": "latitude column",
+        "lon": "longitude column",
+        "urban": "column saying urban or rural (read through its value labels when the file has them)",
+        "urban_codes": 'explicit table value = "urban" or "rural" (wins over labels and values)',
+        "value_labels": "code = label of the urban column (default: the file's own value labels)",
+        "cluster": "cluster column: points of a cluster are aggregated to their mean first",
+        "urban_km": "largest displacement of an urban cluster, km",
+        "rural_km": "largest displacement of a rural cluster, km",
+        "rural_far_km": "largest displacement of the far rural share, km",
+        "rural_far_share": "share of rural clusters displaced up to rural_far_km",
+        "boundaries": "GeoJSON file of areas a point must stay in (plan-relative)",
+        "seed": "seed of the displacements",
+        "max_tries": "redraws allowed for a point to stay in its area",
+    }
 
     def __init__(
         self,

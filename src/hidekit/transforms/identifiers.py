@@ -16,6 +16,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -132,6 +133,14 @@ def _check_crosswalk(cw) -> pd.DataFrame:
 @register("encode")
 class Encode(Transform):
     """Replace values by random fixed-width IDs; hierarchical codes for nested units."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "identifier column(s) to replace by random fixed-width codes",
+        "width": "code width (a list: one per hierarchy level)",
+        "seed": "seed of the codes",
+        "hierarchy": "nested unit columns, outermost first (district, village, household): codes nest",
+        "crosswalk": "an earlier crosswalk to extend (Python API; codes already given stay)",
+    }
 
     def __init__(self, columns=(), width=None, seed=None, hierarchy=None, crosswalk=None):
         self.columns = _as_list(columns)
@@ -316,6 +325,11 @@ class Encode(Transform):
 class Redact(Transform):
     """Every present value becomes the same constant (missing stays missing), as LSMS does."""
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "column(s) whose every present value becomes the constant",
+        "constant": "the replacement text",
+    }
+
     def __init__(self, columns=(), constant: str = "XXXX"):
         self.columns = _as_list(columns)
         self.constant = constant
@@ -333,6 +347,10 @@ class Redact(Transform):
 @register("remove")
 class Remove(Transform):
     """Drop the columns altogether."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "column(s) to drop",
+    }
 
     def __init__(self, columns=()):
         self.columns = _as_list(columns)
@@ -359,6 +377,11 @@ def _key_bytes(key) -> bytes:
 class KeyedHash(Transform):
     """HMAC-SHA256 of each value under a secret key: same value → same token, no key → no lookup."""
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "column(s) to hash",
+        "key": "the secret HMAC key (bytes or text; never written to the audit)",
+    }
+
     def __init__(self, columns=(), key=None):
         self.columns = _as_list(columns)
         self._key = _key_bytes(key)  # private: never in get_params / audit logs
@@ -383,6 +406,13 @@ class KeyedHash(Transform):
 @register("partition")
 class Partition(Transform):
     """Replace the identifier columns by one random observation ID; ``link_`` keeps the link."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "identifiers": "identifier columns moved out of the data",
+        "id_column": "name of the new observation ID column",
+        "seed": "seed of the observation IDs",
+        "width": "width of the observation IDs",
+    }
 
     def __init__(self, identifiers=(), id_column: str = "hk_id", seed=None, width=None):
         self.identifiers = _as_list(identifiers)

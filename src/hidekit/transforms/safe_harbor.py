@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import ClassVar
 
 import pandas as pd
 
@@ -50,8 +51,26 @@ def read_population(source) -> dict[str, int]:
 
 @register("safe_harbor")
 class SafeHarbor(Transform):
+    """HIPAA Safe Harbor for ages (over 89 -> 90+), dates (-> year) and ZIP codes (-> 3 digits,
+    000 for areas under 20,000 people)."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "ages": "age column(s): over 89 -> 90+",
+        "dates": "date column(s): -> year",
+        "zips": "ZIP column(s): -> first 3 digits",
+        "population": "CSV zip3,population (plan-relative): areas under min_population -> 000",
+        "min_population": "smallest ZIP3 population kept",
+        "numeric_ages": "ages over 89 become 90 (numeric) plus an <age>_topcoded flag, instead of the text 90+",
+    }
+
     def __init__(
-        self, ages=(), dates=(), zips=(), population=None, min_population: int = MIN_POPULATION
+        self,
+        ages=(),
+        dates=(),
+        zips=(),
+        population=None,
+        min_population: int = MIN_POPULATION,
+        numeric_ages: bool = False,
     ):
         self.ages = as_columns(ages) if ages else []
         self.dates = as_columns(dates) if dates else []
@@ -60,6 +79,7 @@ class SafeHarbor(Transform):
             raise OptionError("safe_harbor: name at least one age, date or ZIP column")
         self.population = population
         self.min_population = int(min_population)
+        self.numeric_ages = bool(numeric_ages)
 
     def fit(self, frame: pd.DataFrame) -> SafeHarbor:
         require_columns(frame.columns, self.ages + self.dates + self.zips)
@@ -79,7 +99,10 @@ class SafeHarbor(Transform):
             raise OptionError("safe_harbor: call fit (or fit_transform) before transform")
         out = frame
         if self.ages:
-            out = TopCode(self.ages, top=90).fit_transform(out)
+            # "90+" as text, or (numeric_ages) 90 with an <age>_topcoded flag column
+            out = TopCode(
+                self.ages, top=90, labels=not self.numeric_ages, flag=self.numeric_ages
+            ).fit_transform(out)
         if self.dates:
             out = CoarsenDate(self.dates, to="year").transform(out)
         out = out.copy() if out is frame else out

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -359,6 +360,13 @@ def _with_missing(s: pd.Series, rows: np.ndarray) -> pd.Series:
 class LocalSuppression(Transform):
     """Local suppression to k-anonymity on ``keys``; ``importance`` lists keys most important
     first (suppressed last). ``suppressed_`` holds the suppressed cell count per variable."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "keys": "key variables",
+        "k": "every record must share its key values with at least k records",
+        "importance": "keys most important first (suppressed last)",
+        "missing": "category (a missing value is a category of its own) or wildcard (sdcMicro's rule)",
+    }
 
     def __init__(
         self, keys, k: int = 5, importance: Sequence[str] | None = None, missing: str = CATEGORY

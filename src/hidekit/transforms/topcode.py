@@ -2,10 +2,14 @@
 
 Thresholds are given as values or as percentiles of the data (learned in ``fit``, so the same
 threshold applies to later data). With ``labels`` the column becomes text (``52000``, ``250000+``);
-without, values are capped at the thresholds and stay numeric.
+with ``labels = false`` values are capped at the thresholds and the column stays numeric (a mean
+or a regression still runs on it); ``flag`` then adds ``<column>_topcoded`` saying which values
+were capped (1 top-coded, -1 bottom-coded, 0 as observed), so a capped 90 is not read as exactly 90.
 """
 
 from __future__ import annotations
+
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -24,6 +28,16 @@ def _check_percentile(name: str, p):
 class TopCode(Transform):
     """Values ≥ ``top`` read ``top+``; values ≤ ``bottom`` read ``<=bottom``."""
 
+    param_docs: ClassVar[dict[str, str]] = {
+        "columns": "numeric column(s)",
+        "top": "values at or above read top+",
+        "bottom": "values at or below read <=bottom",
+        "top_percentile": "top threshold as a percentile of the data (0-100)",
+        "bottom_percentile": "bottom threshold as a percentile of the data (0-100)",
+        "labels": "true: text labels (250000+); false: values capped at the thresholds, the column stays numeric",
+        "flag": "add <column>_topcoded: 1 top-coded, -1 bottom-coded, 0 as observed",
+    }
+
     def __init__(
         self,
         columns,
@@ -32,6 +46,7 @@ class TopCode(Transform):
         top_percentile: float | None = None,
         bottom_percentile: float | None = None,
         labels: bool = True,
+        flag: bool = False,
     ):
         self.columns = as_columns(columns)
         self.top = top
@@ -39,6 +54,7 @@ class TopCode(Transform):
         self.top_percentile = top_percentile
         self.bottom_percentile = bottom_percentile
         self.labels = labels
+        self.flag = bool(flag)
         if top is not None and top_percentile is not None:
             raise OptionError("topcode: give top or top_percentile, not both")
         if bottom is not None and bottom_percentile is not None:
@@ -75,6 +91,11 @@ class TopCode(Transform):
             x = numeric_column(frame, col)
             hi = x >= top if top is not None else pd.Series(False, index=x.index)
             lo = x <= bottom if bottom is not None else pd.Series(False, index=x.index)
+            if self.flag:
+                if f"{col}_topcoded" in frame.columns:
+                    raise OptionError(f"topcode: column {col}_topcoded exists already")
+                mark = np.where(hi.fillna(False), 1, np.where(lo.fillna(False), -1, 0))
+                out[f"{col}_topcoded"] = pd.Series(mark.astype(np.int8), index=frame.index)
             if not self.labels:
                 out[col] = x.clip(lower=bottom, upper=top)
                 if pd.api.types.is_integer_dtype(frame[col].dtype) and all(
