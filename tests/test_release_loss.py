@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
-from hidekit.evaluation.loss import information_loss, loss_warnings
+from hidekit.risk.loss import information_loss, loss_warnings
 from hidekit.release import load_plan, run_plan
 
 runner = CliRunner()

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hidekit.errors import InputError, OptionError, require_fraction
-from hidekit.evaluation.loss import DEFAULT_MAX_LOSS
+from hidekit.risk.loss import DEFAULT_MAX_LOSS
 from hidekit.transforms.base import get_transform
 
 if sys.version_info >= (3, 11):
