@@ -24,11 +24,11 @@ from hidekit.errors import (
     PolicyError,
     require_columns,
 )
-from hidekit.risk.loss import VariableLoss, information_loss, loss_warnings, same_cells
 from hidekit.io import atomic_dir, output_suffix, read_table, write_table
 from hidekit.io.atomic import check_output_dir
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
 from hidekit.risk import measure_risk
+from hidekit.risk.loss import VariableLoss, information_loss, loss_warnings, same_cells
 from hidekit.risk.metrics import RiskReport
 
 
