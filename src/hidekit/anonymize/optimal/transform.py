@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import ClassVar
 
 import pandas as pd
 
@@ -17,6 +18,23 @@ class OptimalGeneralization(Transform):
     """Generalize ``keys`` with their ``hierarchies`` to the least-loss level combination that
     satisfies k-anonymity (and l-diversity / t-closeness of ``sensitive``), suppressing at most
     ``suppression`` of the records (kept as ``*`` rows, or dropped with ``suppressed="drop"``)."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "keys": "key variables to generalize",
+        "hierarchies": "table key = ARX hierarchy file, one per key",
+        "k": "smallest class size",
+        "l": "l-diversity of the sensitive column (needs sensitive)",
+        "l_kind": "distinct, entropy or recursive",
+        "c": "c of recursive (c, l)-diversity",
+        "t": "t-closeness of the sensitive column (equal ground distance)",
+        "sensitive": "sensitive column",
+        "suppression": "largest share of records that may be suppressed",
+        "metric": "loss, ncp, precision, discernibility or aecs (what the search minimizes)",
+        "weights": "one weight per key (ARX's attribute weights)",
+        "unknown_values": "error (a value missing from its hierarchy) or top (released as the top level)",
+        "suppressed": "star (suppressed records kept as * rows) or drop",
+        "time_limit": "seconds; past it the search turns heuristic and says it is not proven optimal",
+    }
 
     def __init__(
         self,
