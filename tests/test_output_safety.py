@@ -145,6 +145,7 @@ CASES = {
         "--spans", d / "notes", "--note-pattern", r"^note-(?P<patient>\d+)-\d+\.txt$", "--out", o,
     ],
     "demo": lambda d, o: ["demo", "--records", "50", "--out", o],
+    "plan-steps": lambda d, o: ["plan-steps", "--out", o],
     "text detect": lambda d, o: ["text", "detect", d / "notes", "--out", o],
     "text train": lambda d, o: ["text", "train", "--data", d / "corpus.jsonl", "--out", o],
     "text synth": lambda d, o: ["text", "synth", "--n", "2", "--patients", d / "people.csv", "--out", o],

@@ -165,7 +165,9 @@ def register(app: typer.Typer) -> None:
         if json:
             print_json(step_docs())
         elif out_file:
-            write_text_atomic(out_file, plan_steps_markdown())
+            from hidekit.io.atomic import check_output_file
+
+            write_text_atomic(check_output_file(out_file), plan_steps_markdown())
             out.print(f"plan steps written to {out_file}", markup=False)
         else:
             out.print(plan_steps_markdown(), markup=False, highlight=False)
