@@ -228,9 +228,11 @@ def prepare(
             raise OptionError(
                 f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
             )
-        q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(set(text)), unknown_values)
+        codes, uniques = pd.factorize(text)
+        q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(uniques), unknown_values)
         qis.append(q)
-        leaf_cols.append(text.map(q.leaf_index()).to_numpy(dtype=np.int64))
+        index = q.leaf_index()
+        leaf_cols.append(np.array([index[u] for u in uniques], dtype=np.int64)[codes])
     counts = counted[COUNT_COLUMN].to_numpy(dtype=np.int64)
     sens, sens_card, overall = None, 0, None
     if sensitive:
