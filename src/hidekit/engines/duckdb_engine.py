@@ -50,7 +50,9 @@ class DuckDBEngine(Engine):
     name = "duckdb"
 
     def __init__(self, frame: pd.DataFrame, threads: int | None = None):
-        self._frame = frame.reset_index(drop=True)
+        idx = frame.index
+        plain = isinstance(idx, pd.RangeIndex) and idx.start == 0 and idx.step == 1
+        self._frame = frame if plain else frame.reset_index(drop=True)  # no copy when not needed
         self._threads = threads
         self._connection: duckdb.DuckDBPyConnection | None = None
         self._codes: dict[str, tuple[np.ndarray, int]] = {}
