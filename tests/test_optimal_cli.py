@@ -149,3 +149,20 @@ def test_report_renders_in_chromium(tmp_path):
     ).stdout
     assert "Optimum found" in dom
     assert len(re.findall(r"<circle", dom)) == 2 * 5 * 2  # sex × age × race lattice
+
+
+@pytest.mark.spark
+@pytest.mark.xdist_group("spark")
+def test_spark_counts_give_the_same_optimum(spark, adult_frame):
+    """The records are counted on Spark, the search runs on the counts: same result."""
+    keys = ["sex", "age", "race", "education"]
+    hier = {q: ADULT / f"adult_hierarchy_{q}.csv" for q in keys}
+    from hidekit.anonymize.optimal import optimal_generalization
+
+    frame = adult_frame.astype(str)
+    opts = dict(k=5, l=2, sensitive="salary-class", suppression=0.02, metric="loss")
+    local = optimal_generalization(frame, keys, hier, **opts)
+    on_spark = optimal_generalization(frame, keys, hier, engine="spark", **opts)
+    assert on_spark.transformation == local.transformation
+    assert on_spark.information_loss == local.information_loss
+    assert (on_spark.suppressed, on_spark.classes) == (local.suppressed, local.classes)

@@ -145,6 +145,15 @@ def _brute_force(frame, keys, hiers, k, l, sensitive, supp, metric):  # noqa: E7
                 for lv, hgt in zip(levels, heights, strict=True)
             ]
             value = float(np.mean(vals))
+        elif metric == "entropy":
+            value = 0.0
+            for key in keys:
+                fv = frame[key].map(frame[key].value_counts())
+                fg = gen[key].map(gen[key].value_counts())
+                value += float(np.log2(np.where(ok, fg, n) / fv).sum())
+        elif metric == "aecs":
+            groups = gen[ok].drop_duplicates().shape[0] + (0 if ok.all() else 1)
+            value = n / groups
         else:  # discernibility
             value = float((size[ok]).sum() + (~ok).sum() * n)
         if best is None or value < best[0] - 1e-12:
@@ -167,7 +176,7 @@ def small_problems(draw):
     k = draw(st.integers(1, 5))
     l = draw(st.sampled_from([None, 2]))  # noqa: E741
     supp = draw(st.sampled_from([0.0, 0.1, 0.3]))
-    metric = draw(st.sampled_from(["loss", "precision", "discernibility"]))
+    metric = draw(st.sampled_from(["loss", "precision", "discernibility", "entropy", "aecs"]))
     return pd.DataFrame(cols), keys, hiers, k, l, supp, metric
 
 

@@ -17,7 +17,7 @@ SuppressionOpt = typer.Option(
 MetricOpt = typer.Option(
     "loss",
     "--metric",
-    help="Information loss to minimize: loss (ARX's default), ncp, precision, discernibility, aecs.",
+    help="Information loss to minimize: loss (ARX's default), ncp, precision, discernibility, aecs, entropy.",
 )
 SuppressedOpt = typer.Option(
     "star", "--suppressed", help="Suppressed records: star (kept with * keys) or drop."

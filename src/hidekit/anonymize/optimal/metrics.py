@@ -11,6 +11,7 @@ node's classes, valid for the node and every generalization of it).
 - ``precision``: per key the mean of level/height (1 for a suppressed record), averaged.
 - ``discernibility``: Σ |class|² plus n per suppressed record.
 - ``aecs``: records per class, suppressed records forming one class.
+- ``entropy``: non-uniform entropy, Σ log2(f(label) / f(value)) over records and keys.
 """
 
 from __future__ import annotations
@@ -191,7 +192,60 @@ class AECS(Metric):
         return self.n / len(node.sizes) if len(node.sizes) else math.inf
 
 
-METRICS: dict[str, type[Metric]] = {m.name: m for m in (Loss, NCP, Precision, Discernibility, AECS)}
+class Entropy(Metric):
+    """Non-uniform entropy: per key, Σ over records of log2(f(g) / f(v)), f(v) the frequency of a
+    record's value and f(g) of its released label (n for a suppressed record); keys summed with
+    their weights. Coarser labels and suppression only add to it, so the loss without suppression
+    bounds every generalization from below."""
+
+    name = "entropy"
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.level_freqs = []  # per key, per level: frequency of each code
+        self.base = []  # per key: -Σ f(v) log2 f(v)
+        self.level_loss = []
+        for q, f in zip(self.qis, self.freqs, strict=True):
+            per_level = [
+                np.bincount(q.leaf_codes[lv], weights=f, minlength=q.card(lv))
+                for lv in range(q.height + 1)
+            ]
+            self.level_freqs.append(per_level)
+            base = -float(_xlog2(f).sum())
+            self.base.append(base)
+            self.level_loss.append(
+                np.array([base + float(_xlog2(per_level[lv]).sum()) for lv in range(q.height + 1)])
+            )
+
+    def per_key(self, node):
+        supp = float(node.sizes[~node.ok].sum())
+        out = {}
+        for j, (q, lv, codes) in enumerate(zip(self.qis, node.levels, node.codes, strict=True)):
+            kept = node.ok
+            released = float(node.sizes[kept] @ np.log2(self.level_freqs[j][lv][codes[kept]]))
+            out[q.name] = self.base[j] + released + supp * math.log2(self.n)
+        return out
+
+    def value(self, node):
+        vals = self.per_key(node).values()
+        return float(sum(v * w for v, w in zip(vals, self.weights, strict=True)))
+
+    def cheap_bounds(self, levels):
+        cols = [self.level_loss[j][levels[:, j]] * self.weights[j] for j in range(len(self.qis))]
+        return np.sum(cols, axis=0)
+
+
+def _xlog2(f: np.ndarray) -> np.ndarray:
+    """f·log2 f, 0 where f is 0."""
+    out = np.zeros(len(f), dtype=float)
+    nz = f > 0
+    out[nz] = f[nz] * np.log2(f[nz])
+    return out
+
+
+METRICS: dict[str, type[Metric]] = {
+    m.name: m for m in (Loss, NCP, Precision, Discernibility, AECS, Entropy)
+}
 
 
 def make_metric(name: str, qis, freqs, n, weights=None) -> Metric:
