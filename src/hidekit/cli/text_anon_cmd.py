@@ -9,8 +9,9 @@ import typer
 
 from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
 from hidekit.cli.options import JsonOpt
-from hidekit.text.operators import anonymize_corpus
+from hidekit.text.operators import CLINICAL, anonymize_corpus
 from hidekit.text.synth import write_synthetic_corpus
+from hidekit.text.termlists import read_terms
 
 
 def register(app: typer.Typer) -> None:
@@ -93,12 +94,26 @@ def register(app: typer.Typer) -> None:
         key_file: Path = typer.Option(
             None, "--key-file", help="Encrypt the mapping with this key file instead."
         ),
+        allow: Path = typer.Option(
+            None, "--allow", help="Allow-list file: terms never PHI, one a line."
+        ),
+        deny: Path = typer.Option(
+            None,
+            "--deny",
+            help="Deny-list file: terms always PHI, one a line (TERM<TAB>LABEL gives the type).",
+        ),
+        no_safelist: bool = typer.Option(
+            False,
+            "--no-safelist",
+            help="Replace every span, even clinical terms (AFib, E. coli, BP 120/80).",
+        ),
         overwrite: bool = typer.Option(
             False, "--overwrite", help="Replace an existing output folder."
         ),
         json: bool = JsonOpt,
     ):
         """Redact, tag or replace PHI by consistent surrogates; writes an audit JSONL."""
+        allow_terms, deny_terms = read_terms(allow), read_terms(deny, labelled=True)
         total = None
         if model is not None:
             total = sum(1 for _ in source.glob("*.txt")) if source.is_dir() else None
@@ -117,6 +132,9 @@ def register(app: typer.Typer) -> None:
                 key_file,
                 overwrite,
                 progress=advance,
+                allow=allow_terms,
+                deny=deny_terms,
+                safelist=None if no_safelist else CLINICAL,
             )
         if json:
             print_json(summary)
@@ -127,5 +145,11 @@ def register(app: typer.Typer) -> None:
         )
         out.print(", ".join(f"{k} {v:,}" for k, v in summary["by_label"].items()))
         print_renamed(summary["renamed_ids"])
+        if summary["kept_by_safelist"]:
+            reasons = ", ".join(f"{k} {v:,}" for k, v in summary["kept_by_reason"].items())
+            out.print(
+                f"{summary['kept_by_safelist']:,} detected spans kept as written by the clinical "
+                f"safe-list ({reasons})"
+            )
         for k, v in summary["files"].items():
             out.print(f"{k}: {v}")

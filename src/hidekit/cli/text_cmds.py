@@ -13,10 +13,10 @@ from hidekit.errors import OptionError
 from hidekit.text.corpus import (
     brat_names,
     read_documents,
-    read_text_file,
     write_brat_dir,
     write_jsonl,
 )
+from hidekit.text.termlists import read_terms
 
 FORMATS = ("brat", "jsonl")
 
@@ -25,19 +25,6 @@ def _check_format(fmt: str) -> str:
     if fmt not in FORMATS:
         raise OptionError(f"--format must be brat or jsonl, got {fmt!r}")
     return fmt
-
-
-def _read_terms(path: Path | None, labelled: bool):
-    if path is None:
-        return None
-    lines = [ln for ln in read_text_file(path, keep_bom=False).splitlines() if ln.strip()]
-    if not labelled:
-        return [ln.strip() for ln in lines]
-    terms = {}
-    for ln in lines:
-        term, _, label = ln.partition("\t")
-        terms[term.strip()] = label.strip() or "PHI"
-    return terms
 
 
 def detect_corpus(
@@ -141,12 +128,12 @@ def register(app: typer.Typer) -> None:
         ),
         column: str = typer.Option(None, "--column", help="Text column of a table file."),
         allow: Path = typer.Option(
-            None, "--allow", help="Allow-list: terms never reported, one a line."
+            None, "--allow", help="Allow-list file: terms never PHI, one a line."
         ),
         deny: Path = typer.Option(
             None,
             "--deny",
-            help="Deny-list: terms always reported, one a line (optionally TERM<TAB>LABEL).",
+            help="Deny-list file: terms always PHI, one a line (TERM<TAB>LABEL gives the type).",
         ),
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Worker processes."),
         overwrite: bool = typer.Option(
@@ -162,8 +149,8 @@ def register(app: typer.Typer) -> None:
                 out_dir,
                 fmt,
                 column,
-                _read_terms(allow, False),
-                _read_terms(deny, True),
+                read_terms(allow),
+                read_terms(deny, labelled=True),
                 jobs,
                 advance,
                 overwrite=overwrite,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
@@ -52,6 +53,15 @@ def _print_result(d: dict) -> None:
     out.print(t)
     out.print(f"DI: {di['reason']}")
     out.print(f"QI: {qi['reason']}")
+    sample = d["sample"]
+    if sample["too_small"]:
+        out.print(
+            "[yellow]warning: the sample is too small for these intervals; they understate "
+            "the uncertainty:[/]"
+        )
+        for w in sample["warnings"]:
+            out.print(f"[yellow]  {escape(w)}[/]")
+        out.print(f"[dim]{escape(sample['rule'])}[/]")
     c = Table(title="Conventional figures beside the risk-based ones (paper's Tables 1, 3, 6)")
     for col in (
         "",

@@ -44,6 +44,17 @@ def text_risk_report(
     rep.heading("Verdicts")
     rep.verdict(di["acceptable"], f"Direct identifiers: {di['reason']}.")
     rep.verdict(qi["acceptable"], f"Quasi-identifiers: {qi['reason']}.")
+    sample = d["sample"]
+    if sample["too_small"]:
+        rep.verdict(
+            False,
+            "The sample is too small for these intervals; they understate the uncertainty: "
+            + "; ".join(sample["warnings"])
+            + ".",
+        )
+    else:
+        rep.paragraph("Every share rests on enough documents for its interval.", "meta")
+    rep.paragraph(sample["rule"], "meta")
     rep.table(
         [
             {

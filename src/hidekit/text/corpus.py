@@ -269,16 +269,28 @@ def attach_spans(docs: list[Document], spans_src) -> list[Document]:
 
 
 def find_phi(
-    docs: list[Document], model: str | None = None, spans=None, n_jobs: int = 2, progress=None
+    docs: list[Document],
+    model: str | None = None,
+    spans=None,
+    n_jobs: int = 2,
+    progress=None,
+    allow=None,
+    deny=None,
 ) -> list[Document]:
-    """PHI spans on each document: detected by ``model``, or taken from ``spans`` (never both)."""
+    """PHI spans on each document: detected by ``model``, or taken from ``spans`` (never both);
+    the allow- and deny-lists (``hidekit.text.termlists``) have the last word either way."""
     if (model is None) == (spans is None):
         raise InputError("give exactly one of --model (detect PHI) or --spans (use annotations)")
     if spans is not None:
-        return attach_spans(docs, spans)
+        from hidekit.text.termlists import TermLists
+
+        found = attach_spans(docs, spans)
+        terms = TermLists(allow, deny)
+        return [d.with_spans(terms.apply(d.text, d.spans)) for d in found] if terms else found
     from hidekit.text.detector import load_model
 
-    return load_model(model).detect_documents(docs, n_jobs=n_jobs, progress=progress)
+    det = load_model(model, allow=allow, deny=deny)
+    return det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
 
 
 def read_predictions(source, gold, fmt: str | None = None) -> list[Document]:

@@ -22,7 +22,8 @@ being PHI reaches it and that look like PHI on their face (``boundaries.plausibl
 lone acronyms, no lower-case words except occupations). A candidate is kept only if it overlaps no span
 kept before it; within one source, higher score first, then longer, then earlier. The allow-list
 removes any candidate (other than a deny-list term) whose text equals an allowed term
-(case-insensitive, whitespace collapsed), before overlaps are resolved. One boundary repair comes
+(case-insensitive, whitespace collapsed) or lies inside an occurrence of one, before overlaps are
+resolved; both lists are enforced once more after the repairs below (``hidekit.text.termlists``). One boundary repair comes
 first: CRF spans lying strictly inside a direct recognizer's hit of the same label (and no other
 CRF span touching that hit) give way to the hit (``widen_to_direct``). The repairs of
 ``hidekit.text.boundaries`` come last, from the annotation conventions: languages are dropped,
@@ -39,7 +40,6 @@ from __future__ import annotations
 import bisect
 import io
 import json
-import re
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -65,15 +65,12 @@ from hidekit.text.boundaries import (
 from hidekit.text.features import FEATURE_VERSION, SUPPORTED_VERSIONS
 from hidekit.text.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Document, Span
+from hidekit.text.termlists import TermLists
 from hidekit.text.tokenize import Token
 
 MODEL_FORMAT = "hidekit-crf"
 SHIPPED = ("en", "es")
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same model gives the same bytes
-
-
-def _norm(term: str) -> str:
-    return " ".join(term.split()).casefold()
 
 
 def spans_from_tags(text: str, tokens: Sequence[Token], tags: Sequence[str]) -> list[Span]:
@@ -164,20 +161,8 @@ class Detector:
         self.direct: dict[str, str] = dict(config.get("direct", {}))
         self.fill: dict[str, str] = dict(config.get("fill", {}))
         self.feature_options: dict = dict(config.get("features", {}))
-        self.allow = {_norm(a) for a in (allow or []) if a.strip()}
-        if deny is None:
-            deny = {}
-        elif not isinstance(deny, Mapping):
-            deny = {d: "PHI" for d in deny}
-        self.deny = {k: v for k, v in deny.items() if k.strip()}
-        self._deny_rx = None
-        if self.deny:
-            alt = "|".join(
-                re.escape(" ".join(k.split())).replace(r"\ ", r"\s+")
-                for k in sorted(self.deny, key=len, reverse=True)
-            )
-            self._deny_rx = re.compile(rf"(?<!\w)(?:{alt})(?!\w)", re.IGNORECASE)
-            self._deny_label = {_norm(k): v for k, v in self.deny.items()}
+        self.terms = TermLists(allow, deny)
+        self.allow, self.deny = set(self.terms.allow), self.terms.deny
         self.phi_threshold: float | None = config.get("phi_threshold")
         # detection decodes with hidekit.text.crf_decode: the same weights, tags and marginals,
         # features looked up as numbers instead of strings (built once per model in a process)
@@ -238,32 +223,20 @@ class Detector:
             for h in hits
             if h.source in self.fill
         ]
-        deny = []
-        if self._deny_rx is not None:
-            for m in self._deny_rx.finditer(text):
-                deny.append(
-                    Span(
-                        m.start(),
-                        m.end(),
-                        self._deny_label.get(_norm(m.group()), "PHI"),
-                        m.group(),
-                        "deny-list",
-                        1.0,
-                    )
-                )
+        deny = self.terms.denied(text)
         crf = widen_to_direct(crf, direct)
         recall = [r for r in recall if plausible_recall(r)]
         if self.allow:
-            crf = [s for s in crf if _norm(s.text) not in self.allow]
-            direct = [s for s in direct if _norm(s.text) not in self.allow]
-            fill = [s for s in fill if _norm(s.text) not in self.allow]
-            recall = [s for s in recall if _norm(s.text) not in self.allow]
+            crf, direct, fill, recall = (
+                [s for s in group if not self.terms.is_allowed(text, s)]
+                for group in (crf, direct, fill, recall)
+            )
         spans = resolve_overlaps([deny, crf, direct, fill, recall])
-        if self.language != "en":
-            return spans
-        spans = drop_lowercase_names(text, drop_languages(spans))
-        spans = split_numbers(trim_occupation(trim_age(split_names(spans))))
-        return trim_edges(spans)
+        if self.language == "en":
+            spans = drop_lowercase_names(text, drop_languages(spans))
+            spans = trim_edges(split_numbers(trim_occupation(trim_age(split_names(spans)))))
+        # the user's lists have the last word: no repair drops a denied term or revives an allowed one
+        return self.terms.apply(text, spans) if self.terms else spans
 
     def detect_document(self, doc: Document) -> Document:
         return doc.with_spans(self.detect(doc.text))

@@ -6,6 +6,11 @@ the text. Before rewriting, overlapping spans are merged into their union (label
 longest), so no character of any span survives. Every replacement is recorded with its offsets
 in the original and in the new text, for audit.
 
+Before an operator sees a span, the anonymize step moves punctuation and white space at its
+edges out of it (``hidekit.text.edges``) and asks the clinical safe-list
+(``hidekit.text.safelist``) whether it must stay as written ("AFib", "E. coli", "BP 120/80",
+"Parkinson disease"): such spans are kept and counted, not replaced.
+
 Operators are registered by name (``get_operator("tag", numbered=True)``); a new one subclasses
 ``Operator``, implements ``replacement`` and is decorated with ``@register_operator("name")``.
 """
@@ -23,6 +28,8 @@ from typing import ClassVar
 from hidekit.errors import InputError, OptionError
 from hidekit.registry import OPERATORS
 from hidekit.text.corpus import find_phi, read_documents
+from hidekit.text.edges import trim_span
+from hidekit.text.safelist import SafeList, load_safelist
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import KINDS, SurrogateGenerator
 
@@ -125,22 +132,43 @@ class Replacement:
 
 
 @dataclass
+class Kept:
+    """A detected span left as written because the safe-list says it is not PHI."""
+
+    doc: str
+    start: int
+    end: int
+    label: str
+    reason: str  # abbreviation, organism, drug, term, eponym, measurement, …
+    source: str = ""
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
 class AnonymizedCorpus:
     documents: list[Document]
     replacements: list[Replacement]
     operator: str
     mapping: list[dict] = field(default_factory=list)
+    kept: list[Kept] = field(default_factory=list)
 
     def summary(self) -> dict:
         by_label: dict[str, int] = defaultdict(int)
         for r in self.replacements:
             by_label[r.label] += 1
+        by_reason: dict[str, int] = defaultdict(int)
+        for k in self.kept:
+            by_reason[k.reason] += 1
         return {
             "operator": self.operator,
             "documents": len(self.documents),
             "replaced": len(self.replacements),
             "by_label": dict(sorted(by_label.items())),
             "patients": len({d.patient for d in self.documents}),
+            "kept_by_safelist": len(self.kept),
+            "kept_by_reason": dict(sorted(by_reason.items())),
         }
 
 
@@ -168,12 +196,52 @@ def patient_of(doc: Document) -> str:
     return doc.patient if doc.patient not in (None, "") else f"doc:{doc.id}"
 
 
-def anonymize_document(doc: Document, operator: Operator) -> tuple[Document, list[Replacement]]:
-    """The rewritten document (its spans moved to the replacements) and the audit records."""
+CLINICAL = "clinical"  # the shipped safe-list (``safelist=CLINICAL``); None: no safe-list
+
+
+def _safelist(safelist: SafeList | str | None) -> SafeList | None:
+    if isinstance(safelist, str):
+        if safelist != CLINICAL:
+            raise OptionError(f"unknown safe-list {safelist!r} (clinical, or None for none)")
+        return load_safelist()
+    return safelist
+
+
+def spans_to_replace(
+    doc: Document, safelist: SafeList | str | None = CLINICAL, kept: list | None = None
+) -> list[Span]:
+    """The merged spans of ``doc`` with their edges trimmed (``edges.trim_span``), minus those
+    the safe-list keeps as written (appended to ``kept`` as ``Kept`` records)."""
+    safe = _safelist(safelist)
+    out = []
+    for s in merge_overlaps(doc.spans, doc.text):
+        t = trim_span(doc.text, s, KINDS.get(s.label.upper(), ""))
+        if t is None:
+            continue
+        # a term the user denied is PHI whatever the safe-list says
+        keep = safe is not None and t.source != "deny-list"
+        reason = safe.reason(doc.text, t.start, t.end, t.label) if keep else None
+        if reason is not None:
+            if kept is not None:
+                kept.append(Kept(doc.id, t.start, t.end, t.label, reason, t.source))
+            continue
+        out.append(t)
+    return out
+
+
+def anonymize_document(
+    doc: Document,
+    operator: Operator,
+    safelist: SafeList | str | None = CLINICAL,
+    kept: list | None = None,
+) -> tuple[Document, list[Replacement]]:
+    """The rewritten document (its spans moved to the replacements) and the audit records.
+
+    Spans the safe-list keeps are left as written and appended to ``kept``."""
     patient = patient_of(doc)
     parts, new_spans, records = [], [], []
     pos = shift = 0
-    for s in merge_overlaps(doc.spans, doc.text):
+    for s in spans_to_replace(doc, safelist, kept):
         new = operator.replacement(s, patient)
         parts.append(doc.text[pos : s.start])
         parts.append(new)
@@ -195,19 +263,23 @@ def anonymize_documents(
     docs: Sequence[Document],
     operator: Operator | str = "tag",
     progress: Callable[..., object] | None = None,
+    safelist: SafeList | str | None = CLINICAL,
     **params,
 ) -> AnonymizedCorpus:
-    """Rewrite every document with one operator (its state, e.g. surrogates, shared by all)."""
+    """Rewrite every document with one operator (its state, e.g. surrogates, shared by all:
+    one entity gets one surrogate across the corpus). ``safelist``: the clinical safe-list
+    (default), your own ``SafeList``, or None to replace every span."""
     if isinstance(operator, str):
         operator = get_operator(operator, **params)
-    out_docs, records = [], []
+    safe = _safelist(safelist)
+    out_docs, records, kept = [], [], []
     for d in docs:
-        new, recs = anonymize_document(d, operator)
+        new, recs = anonymize_document(d, operator, safe, kept)
         out_docs.append(new)
         records.extend(recs)
         if progress:
             progress(1)
-    return AnonymizedCorpus(out_docs, records, operator.name, operator.mapping_records())
+    return AnonymizedCorpus(out_docs, records, operator.name, operator.mapping_records(), kept)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -351,8 +423,14 @@ def anonymize_corpus(
     overwrite: bool = False,
     n_jobs: int = 2,
     progress=None,
+    allow=None,
+    deny=None,
+    safelist: SafeList | str | None = CLINICAL,
 ) -> dict:
-    """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict."""
+    """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict.
+
+    ``allow``/``deny``: term lists (``hidekit.text.termlists``) applied to detected or given
+    spans; ``safelist``: the clinical safe-list (default) or None."""
     from hidekit.io.atomic import check_output_dir
     from hidekit.text.corpus import brat_names
 
@@ -372,10 +450,10 @@ def anonymize_corpus(
             m = rx.search(d.id)
             if m:
                 d.patient = m.group(1) if rx.groups else m.group()
-    docs = find_phi(docs, model, spans, n_jobs=n_jobs, progress=progress)
+    docs = find_phi(docs, model, spans, n_jobs=n_jobs, progress=progress, allow=allow, deny=deny)
     if propagate:
         docs = propagate_spans(docs)
-    result = anonymize_documents(docs, op)
+    result = anonymize_documents(docs, op, safelist=safelist)
     files = save_anonymized(
         result,
         out_dir,

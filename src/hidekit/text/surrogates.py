@@ -2,12 +2,17 @@
 
 A surrogate must read like the original so the text stays useful (and hides which spans were
 replaced, "hiding in plain sight"): a date keeps its format and is shifted by one offset per
-patient so intervals survive; a phone number or record number keeps every separator and
-letter/digit position; a name is replaced part by part so "John Smith", "SMITH, John" and
-"Mr. Smith" of one patient become the same person. Ages over 89 become "90+" (HIPAA Safe
-Harbor). Every draw comes from a generator keyed on the seed, the patient and the original
-value, so the same input and seed give the same surrogates, and adding a document seldom changes
-the surrogates of another.
+patient so intervals survive (a date the parser cannot read is redacted as ``[DATE]``, never
+scrambled); a phone number or record number keeps every separator and letter/digit position; a
+name is replaced part by part so "John Smith", "SMITH, John" and "Mr. Smith" become the same
+person, and a first name keeps its sex when any Faker locale's lists know it. Ages over 89
+become "90+" (HIPAA Safe Harbor).
+
+Everything but dates is consistent across the corpus: one entity, one surrogate in every
+document of a run, whatever its case, spacing, title or possessive ("Boston", "BOSTON",
+"Boston's"). Every draw comes from a generator keyed on the seed and the normalized original
+value (and, for date shifts, the patient), so the same input and seed give the same surrogates,
+and adding a document seldom changes the surrogates of another.
 
 Date formats use moment.js-like tokens: ``YYYY YY MMMM MMM MM M DD D Do``.
 """
@@ -261,6 +266,56 @@ def us_places() -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
     return tuple(cities), tuple(countries)
 
 
+@lru_cache(maxsize=1)
+def first_name_sexes() -> dict[str, str]:
+    """First name (casefolded, and folded to ASCII) -> "F" or "M", from the female and male
+    first-name lists of every Faker locale that has both: the sex most locales give the name
+    ("Andrea" is female in 23 locales, male in 2); a tie leaves the name out."""
+    import importlib
+    import pkgutil
+    from collections import Counter
+
+    import faker.providers.person as person
+
+    votes: dict[str, Counter] = {}
+    for mod_info in pkgutil.iter_modules(person.__path__):
+        try:
+            p = importlib.import_module(f"faker.providers.person.{mod_info.name}").Provider
+        except ImportError:  # pragma: no cover - a broken locale module
+            continue
+        female = getattr(p, "first_names_female", None)
+        male = getattr(p, "first_names_male", None)
+        if not female or not male or female is male:
+            continue
+        for names, sex in ((female, "F"), (male, "M")):
+            for n in {str(x).casefold() for x in names}:
+                for key in {n, fold_ascii(n)}:
+                    votes.setdefault(key, Counter())[sex] += 1
+    out = {}
+    for key, c in votes.items():
+        if c["F"] != c["M"]:
+            out[key] = "F" if c["F"] > c["M"] else "M"
+    return out
+
+
+def fold_ascii(text: str) -> str:
+    """ "Zoë" -> "Zoe", "Dearbháil" -> "Dearbhail"."""
+    import unicodedata
+
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+
+
+_POSSESSIVE = re.compile(r"(?:['’]s|s['’])$", re.IGNORECASE)
+
+
+def entity_key(text: str) -> str:
+    """What makes two mentions one entity: case, spacing, a leading "the" and a possessive do
+    not count ("The Mercy Hospital's" and "mercy  hospital" are one)."""
+    key = " ".join(text.split()).casefold()
+    key = re.sub(r"^the\s+", "", key)
+    return _POSSESSIVE.sub("", key) if len(key) > 3 else key
+
+
 @lru_cache(maxsize=4)
 def name_lists(locale: str = "en_US") -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(female first names, male first names, last names) of a Faker locale."""
@@ -370,8 +425,12 @@ def _case_like(original: str, new: str) -> str:
     return new
 
 
+CORPUS = "*corpus*"  # the scope of every surrogate but date shifts (which are per patient)
+
+
 class SurrogateGenerator:
-    """Replacement values, consistent within a patient and reproducible from ``seed``.
+    """Replacement values, consistent across the corpus (date shifts: within a patient) and
+    reproducible from ``seed``.
 
     ``max_shift_days``: dates move by one non-zero offset in ``[-max_shift_days, max_shift_days]``
     per patient. ``mapping`` holds, per patient, every original → replacement pair given out.
@@ -385,6 +444,7 @@ class SurrogateGenerator:
         self._female, self._male, self._last = female, male, last
         self._female_set = {n.casefold() for n in female}
         self._male_set = {n.casefold() for n in male}
+        self._last_set = {n.casefold() for n in last}
         self.mapping: dict[str, dict[tuple[str, str], tuple[str, str]]] = {}
         self._parts: dict[str, dict[tuple[str, str], str]] = {}  # patient -> (role, part) -> new
 
@@ -400,7 +460,8 @@ class SurrogateGenerator:
         book = self.mapping.setdefault(patient, {})
         if key in book:
             return book[key][1]
-        new = getattr(self, f"_{kind}")(text, label, patient)
+        scope = patient if kind == "date" else CORPUS  # one entity, one surrogate per corpus
+        new = getattr(self, f"_{kind}")(text, label, scope)
         book[key] = (label, new)
         return new
 
@@ -413,11 +474,8 @@ class SurrogateGenerator:
 
     def _date(self, text: str, label: str, patient: str) -> str:
         shifted = shift_date(text, self.shift_days(patient))
-        if shifted is not None:
-            return shifted
-        if any(c.isdigit() for c in text):
-            return same_shape(text, self._rng(patient, "date", text))
-        return f"[{label}]"
+        # a date the parser cannot read is redacted: new digits in its shape read as nonsense
+        return shifted if shifted is not None else f"[{label}]"
 
     def _age(self, text: str, label: str, patient: str) -> str:
         m = re.search(r"\d+", text)
@@ -461,37 +519,37 @@ class SurrogateGenerator:
         return fake
 
     def _email(self, text: str, label: str, patient: str) -> str:
-        fake = self._faker(patient, "email", text.casefold())
+        fake = self._faker(patient, "email", entity_key(text))
         return f"{fake.user_name()}@{fake.free_email_domain()}"
 
     def _url(self, text: str, label: str, patient: str) -> str:
-        fake = self._faker(patient, "url", text.casefold())
+        fake = self._faker(patient, "url", entity_key(text))
         scheme = re.match(r"https?://", text)
         www = "www." if "www." in text else ""
         return f"{scheme.group() if scheme else ''}{www}{fake.domain_name()}"
 
     def _street(self, text: str, label: str, patient: str) -> str:
-        return _case_like(text, self._faker(patient, "street", text.casefold()).street_address())
+        return _case_like(text, self._faker(patient, "street", entity_key(text)).street_address())
 
     def _city(self, text: str, label: str, patient: str) -> str:
         cities = us_places()[0]
-        return _case_like(text, self._rng(patient, "city", text.casefold()).choice(cities)[0])
+        return _case_like(text, self._rng(patient, "city", entity_key(text)).choice(cities)[0])
 
     def _state(self, text: str, label: str, patient: str) -> str:
         from faker.providers.address.en_US import Provider as A
 
-        rng = self._rng(patient, "state", text.casefold())
+        rng = self._rng(patient, "state", entity_key(text))
         if len(text.strip()) == 2:
             return _case_like(text, rng.choice(sorted(A.states_abbr)))
         return _case_like(text, rng.choice(sorted(A.states)))
 
     def _country(self, text: str, label: str, patient: str) -> str:
         return _case_like(
-            text, self._rng(patient, "country", text.casefold()).choice(us_places()[1])
+            text, self._rng(patient, "country", entity_key(text)).choice(us_places()[1])
         )
 
     def _hospital(self, text: str, label: str, patient: str) -> str:
-        rng = self._rng(patient, "hospital", text.casefold())
+        rng = self._rng(patient, "hospital", entity_key(text))
         city = rng.choice(us_places()[0])[0]
         return _case_like(
             text,
@@ -504,10 +562,10 @@ class SurrogateGenerator:
         )
 
     def _organization(self, text: str, label: str, patient: str) -> str:
-        return _case_like(text, self._faker(patient, "org", text.casefold()).company())
+        return _case_like(text, self._faker(patient, "org", entity_key(text)).company())
 
     def _profession(self, text: str, label: str, patient: str) -> str:
-        job = self._faker(patient, "job", text.casefold()).job()
+        job = self._faker(patient, "job", entity_key(text)).job()
         job = re.sub(r"\s*\(.*?\)", "", job)
         if ", " in job:
             head, tail = job.split(", ", 1)
@@ -554,7 +612,18 @@ class SurrogateGenerator:
             return "first"
         if key in self._female_set or key in self._male_set:
             return "first"
+        if self._sex(key) is not None and key not in self._last_set:
+            return "first"  # a first name of another locale ("Dearbhail", "Giuseppe")
         return "last"
+
+    def _sex(self, key: str) -> str | None:
+        """ "F", "M" or None: the generator's locale lists first, then every Faker locale's."""
+        f, m = key in self._female_set, key in self._male_set
+        if f != m:
+            return "F" if f else "M"
+        if f:
+            return None  # both sexes in this locale
+        return first_name_sexes().get(key) or first_name_sexes().get(fold_ascii(key))
 
     def _part(self, word: str, role: str, patient: str) -> str:
         parts = self._parts.setdefault(patient, {})
@@ -572,11 +641,8 @@ class SurrogateGenerator:
             return _case_like(word, parts[(role, key)])
         rng = self._rng(patient, role, key)
         if role == "first":
-            pool = (
-                self._female
-                if key in self._female_set and key not in self._male_set
-                else (self._male if key in self._male_set else self._female + self._male)
-            )
+            sex = self._sex(key)
+            pool = {"F": self._female, "M": self._male}.get(sex, self._female + self._male)
         else:
             pool = self._last
         used = set(parts.values())
