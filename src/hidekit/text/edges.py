@@ -32,6 +32,11 @@ def _keeps_dot(core: str) -> bool:
     return (len(last) == 1 and last.isalpha()) or last.casefold() in _KEEP_DOT
 
 
+def _unbalanced(core: str, bracket: str, partner: str) -> bool:
+    """More of ``bracket`` than of its partner: the edge one belongs to the sentence."""
+    return core.count(bracket) > core.count(partner)
+
+
 def _wraps(text: str, start: int, end: int) -> bool:
     """The bracket at ``start`` closes at ``end - 1``: "(Smith)", not "(617) 555-0143"."""
     depth = 0
@@ -52,11 +57,11 @@ def trim_span(text: str, span: Span, kind: str = "") -> Span | None:
         if c in _OPENERS and text[end - 1] == _OPENERS[c] and _wraps(text, start, end):
             start, end, changed = start + 1, end - 1, True
             continue
-        if c in _LEAD or (c in _OPENERS and _OPENERS[c] not in text[start + 1 : end]):
+        if c in _LEAD or (c in _OPENERS and _unbalanced(text[start:end], c, _OPENERS[c])):
             start, changed = start + 1, True
             continue
         c = text[end - 1]
-        if c in _TRAIL or (c in _PAIRS and _PAIRS[c] not in text[start : end - 1]):
+        if c in _TRAIL or (c in _PAIRS and _unbalanced(text[start:end], c, _PAIRS[c])):
             end, changed = end - 1, True
             continue
         if c == "." and not _keeps_dot(text[start:end]):

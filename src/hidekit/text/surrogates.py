@@ -417,6 +417,16 @@ _TITLES = {
 _NAME_TOKEN = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
 
 
+def _other(rng: random.Random, pool, original: str) -> str:
+    """A draw from ``pool`` that is not ``original`` (a surrogate equal to it would be none)."""
+    key = entity_key(original)
+    for _ in range(20):
+        choice = rng.choice(pool)
+        if entity_key(choice) != key:
+            return choice
+    return choice
+
+
 def _case_like(original: str, new: str) -> str:
     if original.isupper() and len(original) > 1:
         return new.upper()
@@ -532,21 +542,19 @@ class SurrogateGenerator:
         return _case_like(text, self._faker(patient, "street", entity_key(text)).street_address())
 
     def _city(self, text: str, label: str, patient: str) -> str:
-        cities = us_places()[0]
-        return _case_like(text, self._rng(patient, "city", entity_key(text)).choice(cities)[0])
+        rng = self._rng(patient, "city", entity_key(text))
+        return _case_like(text, _other(rng, [c for c, _ in us_places()[0]], text))
 
     def _state(self, text: str, label: str, patient: str) -> str:
         from faker.providers.address.en_US import Provider as A
 
         rng = self._rng(patient, "state", entity_key(text))
-        if len(text.strip()) == 2:
-            return _case_like(text, rng.choice(sorted(A.states_abbr)))
-        return _case_like(text, rng.choice(sorted(A.states)))
+        pool = A.states_abbr if len(text.strip()) == 2 else A.states
+        return _case_like(text, _other(rng, sorted(pool), text))
 
     def _country(self, text: str, label: str, patient: str) -> str:
-        return _case_like(
-            text, self._rng(patient, "country", entity_key(text)).choice(us_places()[1])
-        )
+        rng = self._rng(patient, "country", entity_key(text))
+        return _case_like(text, _other(rng, us_places()[1], text))
 
     def _hospital(self, text: str, label: str, patient: str) -> str:
         rng = self._rng(patient, "hospital", entity_key(text))

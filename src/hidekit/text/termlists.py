@@ -111,13 +111,14 @@ class TermLists:
         )
 
     def apply(self, text: str, spans: Iterable[Span]) -> list[Span]:
-        """``spans`` with allowed ones dropped and every denied term covered: by a span already
-        holding it, else by its own span, joined with any span it partly overlaps (so no part
-        of either is left out)."""
+        """``spans`` with allowed ones dropped and every denied term covered: by a longer span
+        already holding it, else by its own span with the list's type, joined with any span it
+        partly overlaps (so no part of either is left out)."""
         out = sorted(s for s in spans if not self.is_allowed(text, s))
         for d in self.denied(text):
-            if any(s.start <= d.start and d.end <= s.end for s in out):
-                continue
+            if any(s.start <= d.start and d.end <= s.end and s != d for s in out):
+                continue  # inside a longer span (or the same span with the list's type)
+            out = [s for s in out if (s.start, s.end) != (d.start, d.end)]  # the list's type wins
             start, end = d.start, d.end
             while touching := [s for s in out if s.start < end and start < s.end]:
                 out = [s for s in out if s not in touching]
