@@ -76,6 +76,8 @@ def test_safe_list_keeps_clinical_terms_as_written(text, needle, label, reason):
         ("D: 2/1/23 T: 2/2/23", "2/2/23", "DATE"),  # a time stamp, not a temperature
         ("Ph: 9431589870", "9431589870", "PHONE"),  # not a pH
         ("Aged 92 kg lighter", "92", "AGE"),  # ages are never kept
+        ("No travel outside CA. since May", "CA", "STATE"),  # a state, not calcium
+        ("Lives in Detroit, MI with her son", "MI", "STATE"),  # not a myocardial infarction
     ],
 )
 def test_safe_list_never_keeps_people_dates_or_numbers(text, needle, label):

@@ -26,6 +26,12 @@ FormulasOpt = typer.Option(
     help="CSV output: prefix text starting with = + - @ by ' so spreadsheets do not run it "
     "(numbers such as -3 stay as they are).",
 )
+AllowOpt = typer.Option(None, "--allow", help="Allow-list file: terms never PHI, one a line.")
+DenyOpt = typer.Option(
+    None,
+    "--deny",
+    help="Deny-list file: terms always PHI, one a line (TERM<TAB>LABEL gives the type).",
+)
 
 
 def load_engine(data: Path, engine: str, sep: str | None):

@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
-from hidekit.cli.options import JsonOpt
+from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt
 from hidekit.text.operators import CLINICAL, anonymize_corpus
 from hidekit.text.synth import write_synthetic_corpus
 from hidekit.text.termlists import read_terms
@@ -94,14 +94,8 @@ def register(app: typer.Typer) -> None:
         key_file: Path = typer.Option(
             None, "--key-file", help="Encrypt the mapping with this key file instead."
         ),
-        allow: Path = typer.Option(
-            None, "--allow", help="Allow-list file: terms never PHI, one a line."
-        ),
-        deny: Path = typer.Option(
-            None,
-            "--deny",
-            help="Deny-list file: terms always PHI, one a line (TERM<TAB>LABEL gives the type).",
-        ),
+        allow: Path = AllowOpt,
+        deny: Path = DenyOpt,
         no_safelist: bool = typer.Option(
             False,
             "--no-safelist",

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
-from hidekit.cli.options import JsonOpt
+from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt
 from hidekit.errors import OptionError
 from hidekit.text.corpus import (
     brat_names,
@@ -127,14 +127,8 @@ def register(app: typer.Typer) -> None:
             "brat", "--format", help="brat (.txt + .ann per document) or jsonl."
         ),
         column: str = typer.Option(None, "--column", help="Text column of a table file."),
-        allow: Path = typer.Option(
-            None, "--allow", help="Allow-list file: terms never PHI, one a line."
-        ),
-        deny: Path = typer.Option(
-            None,
-            "--deny",
-            help="Deny-list file: terms always PHI, one a line (TERM<TAB>LABEL gives the type).",
-        ),
+        allow: Path = AllowOpt,
+        deny: Path = DenyOpt,
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Worker processes."),
         overwrite: bool = typer.Option(
             False, "--overwrite", help="Replace an output folder hidekit wrote before."

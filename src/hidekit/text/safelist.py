@@ -7,7 +7,8 @@ replacement stay separate, as in Presidio) asks this list before replacing a spa
 the span as it is when it is
 
 - a clinical abbreviation ("AFib", "CHF", "INR"; case-sensitive, or all in capitals), or a run
-  of such words, drug names and short joining words ("AFib on apixaban");
+  of such words, drug names and short joining words ("AFib on apixaban") — except in spans
+  labelled as codes (states, countries, numbers: "CA", "MI" and "OR" are states there);
 - inside a drug, organism or named clinical term written in the text ("E. coli", "Foley
   catheter", "Glasgow Coma Scale"), or inside an eponym followed by a clinical head word
   ("Parkinson disease", "Murphy's sign", "Wolff-Parkinson-White syndrome", "Gleason 4+3"),
@@ -31,6 +32,7 @@ from functools import cached_property, lru_cache
 from importlib import resources
 
 from hidekit.text.surrogates import KINDS, parse_date
+from hidekit.text.termlists import norm_term, term_alternation
 
 FILES = {
     "abbreviation": "safelist-abbreviations.txt",
@@ -42,6 +44,8 @@ FILES = {
     "unit": "safelist-units.txt",
     "measure-keyword": "safelist-measure-keywords.txt",
 }
+# labels whose values are short codes that collide with abbreviations: never kept as one
+_CODE_KINDS = {"state", "country", "shape", "phone", "email", "url", "ip"}
 _JOINERS = {"on", "with", "and", "or", "of", "in", "for", "to", "the", "a", "&", "+", "w/", "/"}
 _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\.?\s+)$", re.IGNORECASE)
 _NUMBER = r"\d{1,4}(?:[.,]\d{1,3})?"  # vitals and lab values, not phone or record numbers
@@ -55,14 +59,6 @@ def read_list(name: str) -> list[str]:
     """One shipped list: one term a line, ``#`` comments and blank lines skipped."""
     raw = (resources.files("hidekit") / "data" / name).read_text(encoding="utf-8")
     return [ln.strip() for ln in raw.splitlines() if ln.strip() and not ln.startswith("#")]
-
-
-def _alternation(terms: Iterable[str]) -> str:
-    """Longest first, spaces matching any run of white space."""
-    return "|".join(
-        re.escape(" ".join(t.split())).replace(r"\ ", r"\s+")
-        for t in sorted(set(terms), key=len, reverse=True)
-    )
 
 
 @dataclass(frozen=True)
@@ -82,30 +78,30 @@ class SafeList:
 
     @cached_property
     def _phrase_rx(self) -> re.Pattern:
-        return re.compile(rf"(?<!\w)(?:{_alternation(self.phrases)})(?!\w)", re.IGNORECASE)
+        return re.compile(rf"(?<!\w)(?:{term_alternation(self.phrases)})(?!\w)", re.IGNORECASE)
 
     @cached_property
     def _eponym_rx(self) -> re.Pattern:
         """An eponym (or several, "Wolff-Parkinson-White") and a head word; a score eponym that
         is also a measurement word ("Apgar", "Gleason") may be followed by its number."""
-        name = f"(?:{_alternation(self.eponyms)})"
+        name = f"(?:{term_alternation(self.eponyms)})"
         keywords = {k.casefold() for k in self.keywords}
-        scores = _alternation(e for e in self.eponyms if e.casefold() in keywords)
+        scores = term_alternation(e for e in self.eponyms if e.casefold() in keywords)
         return re.compile(
             rf"(?<!\w)(?:{name}(?:\s*-\s*{name}|\s+and\s+{name})*(?:['’]s|s['’])?"
-            rf"\s+(?:{_alternation(self.heads)})"
+            rf"\s+(?:{term_alternation(self.heads)})"
             rf"|(?:{scores})s?\s*:?\s*\d+(?:\s*\+\s*\d+)?(?:\s*=\s*\d+)?)(?!\w)",
             re.IGNORECASE,
         )
 
     @cached_property
     def _unit_after(self) -> re.Pattern:
-        return re.compile(rf"^\s*(?:{_alternation(self.units)})(?![A-Za-z0-9])", re.IGNORECASE)
+        return re.compile(rf"^\s*(?:{term_alternation(self.units)})(?![A-Za-z0-9])", re.IGNORECASE)
 
     @cached_property
     def _keyword_before(self) -> re.Pattern:
         return re.compile(
-            rf"(?<![\w/])(?:{_alternation(self.keywords)})\s*(?:[:=]|of|is|was)?\s*$",
+            rf"(?<![\w/])(?:{term_alternation(self.keywords)})\s*(?:[:=]|of|is|was)?\s*$",
             re.IGNORECASE,
         )
 
@@ -115,10 +111,12 @@ class SafeList:
         span = text[start:end].strip()
         if not span:
             return None
-        if self._is_abbreviation(span):
-            return "abbreviation"
-        if self._safe_words(span):
-            return "clinical words"
+        kind = KINDS.get(label.upper(), "date")
+        if kind not in _CODE_KINDS:  # "CA", "MI", "OR" in a STATE span are states
+            if self._is_abbreviation(span):
+                return "abbreviation"
+            if self._safe_words(span):
+                return "clinical words"
         lo, hi = max(0, start - 80), min(len(text), end + 80)
         for rx, category in ((self._phrase_rx, None), (self._eponym_rx, "eponym")):
             for m in rx.finditer(text, lo, hi):
@@ -127,10 +125,8 @@ class SafeList:
                     and end <= m.end()
                     and not _TITLE_BEFORE.search(text, 0, m.start())
                 ):
-                    return category or self.phrases.get(_norm(m.group()), "term")
-        if KINDS.get(label.upper(), "date") == "date" and self._is_measurement(
-            text, start, end, span
-        ):
+                    return category or self.phrases.get(norm_term(m.group()), "term")
+        if kind == "date" and self._is_measurement(text, start, end, span):
             return "measurement"
         return None
 
@@ -144,7 +140,7 @@ class SafeList:
             return False
         content = [w for w in words if w.casefold() not in _JOINERS]
         return bool(content) and all(
-            self._is_abbreviation(w) or _norm(w) in self.phrases for w in content
+            self._is_abbreviation(w) or norm_term(w) in self.phrases for w in content
         )
 
     def _is_measurement(self, text: str, start: int, end: int, span: str) -> bool:
@@ -162,16 +158,12 @@ class SafeList:
         )
 
 
-def _norm(term: str) -> str:
-    return " ".join(term.split()).casefold()
-
-
 @lru_cache(maxsize=1)
 def _shipped() -> SafeList:
     phrases: dict[str, str] = {}
     for category in ("organism", "drug", "term"):
         for t in read_list(FILES[category]):
-            phrases.setdefault(_norm(t), category)
+            phrases.setdefault(norm_term(t), category)
     return SafeList(
         abbreviations=frozenset(read_list(FILES["abbreviation"])),
         phrases=phrases,
@@ -190,7 +182,7 @@ def load_safelist(extra: Iterable[str] = ()) -> SafeList:
         return base
     phrases = dict(base.phrases)
     for t in extra:
-        phrases.setdefault(_norm(t), "extra")
+        phrases.setdefault(norm_term(t), "extra")
     return SafeList(
         base.abbreviations, phrases, base.eponyms, base.heads, base.units, base.keywords
     )

@@ -53,11 +53,16 @@ def read_terms(path, labelled: bool = False) -> list[str] | dict[str, str] | Non
     return terms
 
 
-def _pattern(terms: Iterable[str]) -> re.Pattern | None:
-    alt = "|".join(
+def term_alternation(terms: Iterable[str]) -> str:
+    """A regex alternation of ``terms``, longest first, a space matching any white space."""
+    return "|".join(
         re.escape(" ".join(t.split())).replace(r"\ ", r"\s+")
         for t in sorted(set(terms), key=len, reverse=True)
     )
+
+
+def _pattern(terms: Iterable[str]) -> re.Pattern | None:
+    alt = term_alternation(terms)
     return re.compile(rf"(?<!\w)(?:{alt})(?!\w)", re.IGNORECASE) if alt else None
 
 
