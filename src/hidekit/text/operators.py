@@ -95,7 +95,8 @@ class Tag(Operator):
 
 @register_operator("surrogate")
 class Surrogate(Operator):
-    """Realistic replacements consistent within a patient (see ``hidekit.text.surrogates``)."""
+    """Realistic replacements, one per entity across the corpus; dates shifted per patient
+    (see ``hidekit.text.surrogates``)."""
 
     def __init__(self, seed: int = 0, locale: str = "en_US", max_shift_days: int = 365) -> None:
         if max_shift_days < 1:
