@@ -181,7 +181,12 @@ def test_one_clinician_one_surrogate_across_patients_with_and_without_title():
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("Mercy Hospital", "the Mercy  Hospital"), ("Acme Corp", "ACME CORP"), ("Boston", "Boston's")],
+    [
+        ("Mercy Hospital", "the Mercy  Hospital"),
+        ("Acme Corp", "ACME CORP"),
+        ("Boston", "Boston's"),
+        ("Jones", "Jones'"),
+    ],
 )
 def test_entity_key_ignores_case_spacing_article_and_possessive(a, b):
     assert entity_key(a) == entity_key(b)

@@ -305,7 +305,7 @@ def fold_ascii(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
-_POSSESSIVE = re.compile(r"(?:['’]s|s['’])$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"(?:['’]s|['’])$", re.IGNORECASE)
 
 
 def entity_key(text: str) -> str:
