@@ -302,3 +302,24 @@ def _gaps(ranges, text):
         pos = b
     out.append((pos, len(text)))
     return out
+
+
+def test_safe_list_files_ship_with_the_package():
+    """Every list the safe-list reads is matched by a package-data glob (so a wheel holds it)."""
+    import fnmatch
+    import sys
+    from pathlib import Path
+
+    import hidekit
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    root = Path(hidekit.__file__).parents[2]
+    globs = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]["package-data"]["hidekit"]
+    for name in [*FILES.values(), "README.md"]:
+        assert any(fnmatch.fnmatch(f"data/{name}", g) for g in globs), name
+        assert (Path(hidekit.__file__).parent / "data" / name).is_file()
