@@ -123,7 +123,7 @@ class SafeList:
                 if (
                     m.start() <= start
                     and end <= m.end()
-                    and not _TITLE_BEFORE.search(text, 0, m.start())
+                    and not _TITLE_BEFORE.search(text[max(0, m.start() - 12) : m.start()])
                 ):
                     return category or self.phrases.get(norm_term(m.group()), "term")
         if kind == "date" and self._is_measurement(text, start, end, span):
