@@ -153,3 +153,26 @@ def test_open_age_label_covers_everyone_above(linked):
     age = lk.attribute_of("age")
     assert covers(age, "85+", "102") and covers(age, "85+", "85") and not covers(age, "85+", "84")
     assert covers(age, "90+", "95") and not covers(age, "[70-79]", "95")
+
+
+def test_link_release_states_information_lost_beside_the_privacy_model(linked):
+    """Every release report shows information loss: the linked release counts, per key, the
+    persons whose released value is not their own (hand count from the table) and warns."""
+    from hidekit.linking.report import link_report
+
+    survey, lk = linked
+    rel = release(lk, ["sex", "age", "zip"], 5, seed=1)
+    loss = {v.column: v for v in rel.loss}
+    exact = dict(zip(lk.view["_key"], lk.view["age"], strict=True))
+    person_key = dict(zip(rel.crosswalk["person"], rel.crosswalk["record_id"], strict=True))
+    changed = sum(
+        str(lab) != str(exact[str(person_key[p])])
+        for p, lab in zip(rel.table["person"], rel.table["age"], strict=True)
+    )
+    assert loss["age"].generalized == changed > 0 and loss["age"].suppressed == 0
+    summary = rel.summary()["information_loss"]
+    assert summary["max_loss"] == 0.2 and any(w.startswith("age:") for w in summary["warnings"])
+    html = link_report(lk.report, rel).html()
+    assert "Information lost" in html and '<p class="warn">' in html
+    partial = release(lk, ["sex", "age"], 5, mode="partial")
+    assert all(v.share == 0 for v in partial.loss)

@@ -44,6 +44,7 @@ from hidekit.linking.attributes import (
     top_coded_label,
 )
 from hidekit.linking.link import KEY_COLUMN, Linked
+from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, information_loss, loss_warnings
 from hidekit.text.operators import (
     Operator,
     Replacement,
@@ -117,6 +118,16 @@ class LinkedRelease:
     params: dict
     actions: dict = field(default_factory=dict)
     sources: dict = field(default_factory=dict)  # released note id -> input note id: private
+    loss: list[VariableLoss] = field(default_factory=list)  # per key: cells generalized
+    max_loss: float = DEFAULT_MAX_LOSS
+
+    def loss_dict(self) -> dict:
+        """Information lost per key beside the warning threshold, and what goes over it."""
+        return {
+            "max_loss": self.max_loss,
+            "variables": [v.to_dict() for v in self.loss],
+            "warnings": loss_warnings(self.loss, self.max_loss),
+        }
 
     def summary(self) -> dict:
         by_label = Counter(r.label for r in self.replacements)
@@ -128,6 +139,7 @@ class LinkedRelease:
             "replaced": len(self.replacements),
             "actions": dict(sorted(self.actions.items())),
             "by_label": dict(sorted(by_label.items())),
+            "information_loss": self.loss_dict(),
         }
 
 
@@ -226,6 +238,9 @@ def release(
     stats = dict(result.stats)
     if present:
         stats["k_anonymous"] = bool(make_engine(table[present]).is_k_anonymous(present, int(k)))
+    exact = qi_frame(linked, keys, years=False)  # the persons' values, before generalizing
+    mine = released.reindex(columns=keys)  # row i is view row i; a removed key is all blank
+    loss = information_loss(exact, mine, keys)
     params = {
         "keys": keys,
         "k": int(k),
@@ -246,4 +261,5 @@ def release(
         params,
         dict(op.actions),
         sources,
+        loss,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from hidekit.report import Report, bar_chart, line_chart
+from hidekit.risk.loss import loss_section
 from hidekit.risk.report import size_buckets
 
 FIGURES = ["records", "cells", "k", "uniques", "at_risk", "rp", "cr"]
@@ -108,36 +109,5 @@ def release_report(result) -> Report:
             "Columns the PII scan still flags as direct identifiers (each treated by an "
             "identifier step or reviewed): " + ", ".join(result.scan_flagged),
             "note",
-        )
-    return rep
-
-
-def loss_section(rep: Report, losses, max_loss: float) -> Report:
-    """Information lost per variable: table and bars, the plan's limit drawn across."""
-    rep.heading("Information lost")
-    rep.table(
-        [
-            {
-                "variable": v.column,
-                "suppressed": v.suppressed,
-                "generalized": v.generalized,
-                "share lost": v.share,
-                "above limit": v.share > max_loss + 1e-12,
-            }
-            for v in losses
-        ],
-        caption=f"cells blanked or changed per variable (warning above {max_loss:.0%})",
-    )
-    shown = [v for v in losses if v.share > 0]
-    if shown:
-        rep.figure(
-            bar_chart(
-                [v.column for v in shown],
-                {"share lost": [v.share for v in shown]},
-                title="Share of cells lost per variable",
-                xlabel="variable",
-                ylabel="share",
-            ),
-            f"Suppressed or generalized cells; the plan warns above {max_loss:.0%}.",
         )
     return rep

@@ -62,3 +62,36 @@ def loss_warnings(losses: Sequence[VariableLoss], max_loss: float = DEFAULT_MAX_
         for v in losses
         if v.share > max_loss + 1e-12
     ]
+
+
+def loss_section(rep, losses: Sequence[VariableLoss], max_loss: float):
+    """Information lost per variable in a report (``hidekit.report.Report``): table and bars."""
+    from hidekit.report import bar_chart
+
+    rep.heading("Information lost")
+    rep.table(
+        [
+            {
+                "variable": v.column,
+                "suppressed": v.suppressed,
+                "generalized": v.generalized,
+                "share lost": v.share,
+                "above limit": v.share > max_loss + 1e-12,
+            }
+            for v in losses
+        ],
+        caption=f"cells blanked or changed per variable (warning above {max_loss:.0%})",
+    )
+    shown = [v for v in losses if v.share > 0]
+    if shown:
+        rep.figure(
+            bar_chart(
+                [v.column for v in shown],
+                {"share lost": [v.share for v in shown]},
+                title="Share of cells lost per variable",
+                xlabel="variable",
+                ylabel="share",
+            ),
+            f"Suppressed or generalized cells; the plan warns above {max_loss:.0%}.",
+        )
+    return rep
