@@ -683,3 +683,41 @@ def test_check_output_dir_rules(tmp_path):
     (out / "sub").mkdir()
     with pytest.raises(OutputError, match="did not write"):
         check_output_dir(out, overwrite=True)
+
+
+_TERMINATED = """
+import os, signal, sys
+from hidekit.io.atomic import atomic_dir, cleanup_on_termination
+with cleanup_on_termination():
+    with atomic_dir(sys.argv[1] + "/folder") as d:
+        (d / "a.txt").write_text("half")
+        os.kill(os.getpid(), signal.SIGTERM)
+"""
+
+
+def test_sigterm_removes_temporaries_at_once(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", _TERMINATED, str(tmp_path)], check=False)
+    assert proc.returncode != 0
+    assert list(tmp_path.iterdir()) == []  # no folder, no .hidekit-tmp-… left behind
+
+
+def test_cli_sigterm_leaves_nothing(tmp_path):
+    """A real command terminated while it writes: exit 130, no output, no temporary."""
+    code = (
+        "import os, signal, sys\n"
+        "import hidekit.text.corpus as c\n"
+        "real = c.write_brat_dir\n"
+        "def slow(docs, folder, write_text=True):\n"
+        "    real(docs[:1], folder, write_text)\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "c.write_brat_dir = slow\n"
+        "import hidekit.text.synth as s\n"
+        "from hidekit.cli.main import app\n"
+        "sys.argv = ['hidekit', 'text', 'synth', '--n', '3', '--out', sys.argv[1]]\n"
+        "app()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "notes")], capture_output=True, text=True
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert list(tmp_path.iterdir()) == []

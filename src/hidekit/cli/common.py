@@ -42,8 +42,11 @@ def handle_errors(fn: Callable) -> Callable:
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
+        from hidekit.io.atomic import cleanup_on_termination
+
         try:
-            return fn(*args, **kwargs)
+            with cleanup_on_termination():
+                return fn(*args, **kwargs)
         except HidekitError as exc:
             err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
             raise typer.Exit(2) from None

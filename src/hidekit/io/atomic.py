@@ -258,6 +258,41 @@ def _prepare_parent(target: Path) -> None:
     clean_stale_temps(target.parent)
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: unwinds like Ctrl-C, so temporaries are removed on the way."""
+
+
+@contextlib.contextmanager
+def cleanup_on_termination() -> Iterator[None]:
+    """While the block runs, SIGTERM and SIGHUP raise ``Terminated`` instead of killing the
+    process outright, so every ``atomic_path``/``atomic_dir`` removes its temporary files.
+    (SIGKILL cannot be caught: what it leaves is removed by the next run, see
+    ``clean_stale_temps``.) Only in the main thread; elsewhere a no-op."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    owner = os.getpid()
+
+    def stop(signum, frame):
+        if os.getpid() != owner:  # a forked worker: die as it would have without us
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        raise Terminated(signum)
+
+    wanted = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    previous = {sig: signal.signal(sig, stop) for sig in wanted}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 # --- files -------------------------------------------------------------------------------------
 
 
