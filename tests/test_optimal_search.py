@@ -110,7 +110,7 @@ def _hierarchy(n_values: int, fan: int, depth: int) -> list[list[str]]:
     return rows
 
 
-def _brute_force(frame, keys, hiers, k, l, sensitive, supp, metric):  # noqa: E741
+def _brute_force(frame, keys, hiers, k, l, sensitive, supp, metric, avg=None):  # noqa: E741
     """Every node, counted from the records with pandas: an independent implementation."""
     n = len(frame)
     limit = math.floor(supp * n)
@@ -131,6 +131,10 @@ def _brute_force(frame, keys, hiers, k, l, sensitive, supp, metric):  # noqa: E7
             ok &= distinct >= l
         if int((~ok).sum()) > limit:
             continue
+        if avg is not None and ok.any():
+            released = gen[ok]
+            if released.drop_duplicates().shape[0] / len(released) > avg + 1e-10:
+                continue
         if metric == "loss":
             per_key = []
             for key, h, lv in zip(keys, hiers, levels, strict=True):
@@ -177,20 +181,21 @@ def small_problems(draw):
     l = draw(st.sampled_from([None, 2]))  # noqa: E741
     supp = draw(st.sampled_from([0.0, 0.1, 0.3]))
     metric = draw(st.sampled_from(["loss", "precision", "discernibility", "entropy", "aecs"]))
-    return pd.DataFrame(cols), keys, hiers, k, l, supp, metric
+    avg = draw(st.sampled_from([None, None, 0.2, 0.5]))
+    return pd.DataFrame(cols), keys, hiers, k, l, supp, metric, avg
 
 
 @settings(max_examples=60, deadline=None)
 @given(small_problems())
 def test_optimum_equals_brute_force_over_the_lattice(problem):
-    frame, keys, hiers, k, l, supp, metric = problem  # noqa: E741
-    opts = dict(k=k, suppression=supp, metric=metric)
+    frame, keys, hiers, k, l, supp, metric, avg = problem  # noqa: E741
+    opts = dict(k=k, suppression=supp, metric=metric, max_avg_risk=avg)
     if l is not None:
         opts.update(l=l, sensitive="s")
     res = optimal_generalization(
         frame, keys, {q: Hierarchy.from_rows(h) for q, h in zip(keys, hiers, strict=True)}, **opts
     )
-    expected = _brute_force(frame, keys, hiers, k, l, "s", supp, metric)
+    expected = _brute_force(frame, keys, hiers, k, l, "s", supp, metric, avg)
     if expected is None:
         assert not res.found and res.closest is not None
         return
@@ -208,6 +213,8 @@ def test_optimum_equals_brute_force_over_the_lattice(problem):
         assert (sizes >= k).all()
         if l is not None:
             assert (kept.groupby(keys)["s"].transform("nunique") >= l).all()
+        if avg is not None:
+            assert kept.groupby(keys).ngroups / len(kept) <= avg + 1e-10
     dropped = res.apply(frame, suppressed="drop")
     assert len(dropped) == len(frame) - res.suppressed
 
@@ -310,3 +317,15 @@ def test_heuristic_under_a_time_limit_says_it_is_not_proven(adult):
     assert any("not proven optimal" in n for n in res.notes)
     exact = optimal_generalization(adult, QI, hier, k=5)
     assert res.information_loss >= exact.information_loss
+
+
+def test_risk_proportion_limit_on_the_release(adult):
+    keys = ["sex", "age", "race"]
+    hier = {q: ADULT / f"adult_hierarchy_{q}.csv" for q in keys}
+    res = optimal_generalization(adult, keys, hier, k=2, max_rp=0.01, cell_min=20)
+    out = res.apply(adult)
+    sizes = out.groupby(keys)[keys[0]].transform("size")
+    assert (sizes < 20).mean() <= 0.01  # hand check of the RP of the release
+    looser = optimal_generalization(adult, keys, hier, k=2)
+    assert res.information_loss >= looser.information_loss
+    assert "RP(cell_min 20) ≤ 0.01" in res.models

@@ -11,6 +11,9 @@ from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
 from hidekit.cli.optimal_cmd import (
+    AvgRiskOpt,
+    CellMinOpt,
+    MaxRpOpt,
     MetricOpt,
     SuppressedOpt,
     SuppressionOpt,
@@ -110,6 +113,9 @@ def register(app: typer.Typer) -> None:
         unknown_values: str = UnknownOpt,
         time_limit: float = TimeLimitOpt,
         weights: str = WeightsOpt,
+        max_avg_risk: float = AvgRiskOpt,
+        max_rp: float = MaxRpOpt,
+        cell_min: int = CellMinOpt,
         report: Path = ReportOpt,
     ):
         """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity), or
@@ -145,6 +151,9 @@ def register(app: typer.Typer) -> None:
                 time_limit=time_limit,
                 engine=engine,
                 neutralize=neutralize,
+                max_avg_risk=max_avg_risk,
+                max_rp=max_rp,
+                cell_min=cell_min,
             )
             return
         if method != "mondrian":

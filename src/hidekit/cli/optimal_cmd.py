@@ -30,6 +30,13 @@ UnknownOpt = typer.Option(
 TimeLimitOpt = typer.Option(
     None, "--time-limit", help="Seconds; past it the search turns heuristic (not proven optimal)."
 )
+AvgRiskOpt = typer.Option(
+    None, "--max-avg-risk", help="Largest average prosecutor risk of the release (optimal)."
+)
+MaxRpOpt = typer.Option(
+    None, "--max-rp", help="Largest RP of the release: share of records in classes < --cell-min."
+)
+CellMinOpt = typer.Option(None, "--cell-min", help="With --max-rp: class size at risk below.")
 WeightsOpt = typer.Option(
     None, "--weights", help="Attribute weights for the loss, comma-separated, in key order."
 )

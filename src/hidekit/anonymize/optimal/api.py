@@ -18,9 +18,12 @@ from hidekit.anonymize.optimal.lattice import Lattice
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
 from hidekit.anonymize.optimal.metrics import Metric, make_metric
 from hidekit.anonymize.optimal.models import (
+    AverageRisk,
+    DatasetLimit,
     EqualDistanceTCloseness,
     KAnonymity,
     PrivacyModel,
+    RiskProportion,
     make_l_model,
 )
 from hidekit.anonymize.optimal.search import EXACT_LIMIT, Check, NodeChecker, Search
@@ -144,12 +147,27 @@ def _leaf_codes(q: QuasiIdentifier, values: pd.Series) -> np.ndarray:
     return codes.to_numpy(dtype=np.int64)
 
 
-def build_models(k, l=None, l_kind="distinct", c=None, t=None, overall=None) -> list[PrivacyModel]:  # noqa: E741
-    models: list[PrivacyModel] = [KAnonymity(int(k) if k is not None else 1)]
+def build_models(
+    k,
+    l=None,  # noqa: E741
+    l_kind="distinct",
+    c=None,
+    t=None,
+    overall=None,
+    max_avg_risk=None,
+    max_rp=None,
+    cell_min=None,
+) -> list:
+    """The privacy models of a search: class-level ones, then limits on the whole release."""
+    models: list = [KAnonymity(int(k) if k is not None else 1)]
     if l is not None:
         models.append(make_l_model(l_kind, l, c))
     if t is not None:
         models.append(EqualDistanceTCloseness(float(t), overall))
+    if max_avg_risk is not None:
+        models.append(AverageRisk(float(max_avg_risk)))
+    if max_rp is not None:
+        models.append(RiskProportion(float(max_rp), int(cell_min or max(int(k or 1), 2))))
     return models
 
 
@@ -162,7 +180,7 @@ class Problem:
     qis: list[QuasiIdentifier]
     base: ClassTable
     sens_card: int
-    models: list[PrivacyModel]
+    models: list[PrivacyModel | DatasetLimit]
     metric: Metric
     n: int
     max_suppressed: int
@@ -210,6 +228,9 @@ def prepare(
     weights: Sequence[float] | None = None,
     unknown_values: str = "error",
     engine: str = "duckdb",
+    max_avg_risk: float | None = None,
+    max_rp: float | None = None,
+    cell_min: int | None = None,
 ) -> Problem:
     """Count the records once (through the engine) and encode keys, hierarchies and models."""
     keys = list(keys)
@@ -253,7 +274,7 @@ def prepare(
         qis=qis,
         base=base,
         sens_card=sens_card,
-        models=build_models(k, l, l_kind, c, t, overall),
+        models=build_models(k, l, l_kind, c, t, overall, max_avg_risk, max_rp, cell_min),
         metric=make_metric(metric, qis, freqs, n, weights),
         n=n,
         max_suppressed=int(math.floor(float(suppression) * n)),
@@ -320,7 +341,7 @@ def optimal_generalization(
     search = Search(checker, problem.metric, time_limit=time_limit, progress=progress)
     best, stats = search.run()
     notes = []
-    if any(not m.proven_monotone for m in problem.models):
+    if any(not getattr(m, "proven_monotone", True) for m in problem.models):
         notes.append(
             "recursive (c, l)-diversity and t-closeness are not monotone in theory; the search "
             "treats them as monotone, as ARX does"

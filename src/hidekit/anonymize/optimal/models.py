@@ -159,6 +159,55 @@ class EqualDistanceTCloseness(PrivacyModel):
         return hash((self.t, self.overall.tobytes()))
 
 
+class DatasetLimit:
+    """A limit on the whole release (what is left after suppression), not on each class: checked
+    once per node on the sizes of the classes that are kept."""
+
+    def holds(self, kept_sizes: np.ndarray) -> bool:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def describe(self) -> str:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class AverageRisk(DatasetLimit):
+    """El Emam's average prosecutor risk (classes / records released) at most ``limit``."""
+
+    limit: float
+
+    def __post_init__(self):
+        if not 0 < self.limit <= 1:
+            raise OptionError(f"average risk limit must be in (0, 1], got {self.limit!r}")
+
+    def holds(self, kept_sizes):
+        return kept_sizes.sum() == 0 or len(kept_sizes) / kept_sizes.sum() <= self.limit + EPS
+
+    def describe(self) -> str:
+        return f"average prosecutor risk ≤ {self.limit}"
+
+
+@dataclass(frozen=True)
+class RiskProportion(DatasetLimit):
+    """Lin & Garin's RP: the share of released records in classes smaller than ``cell_min`` is
+    at most ``limit``."""
+
+    limit: float
+    cell_min: int
+
+    def __post_init__(self):
+        if not 0 <= self.limit <= 1 or self.cell_min < 1:
+            raise OptionError("RP limit must be in [0, 1] and cell_min ≥ 1")
+
+    def holds(self, kept_sizes):
+        total = kept_sizes.sum()
+        at_risk = kept_sizes[kept_sizes < self.cell_min].sum()
+        return total == 0 or at_risk / total <= self.limit + EPS
+
+    def describe(self) -> str:
+        return f"RP(cell_min {self.cell_min}) ≤ {self.limit}"
+
+
 def make_l_model(kind: str, l, c=None) -> PrivacyModel:  # noqa: E741
     """``distinct``, ``entropy`` or ``recursive`` l-diversity."""
     if kind == "distinct":

@@ -27,7 +27,7 @@ import numpy as np
 from hidekit.anonymize.optimal.lattice import ANONYMOUS, UNKNOWN, Lattice
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
 from hidekit.anonymize.optimal.metrics import Metric, NodeClasses
-from hidekit.anonymize.optimal.models import ClassView, PrivacyModel
+from hidekit.anonymize.optimal.models import ClassView, DatasetLimit, PrivacyModel
 from hidekit.engines.classes import ClassTable
 
 CACHE_ROWS = 4_000_000  # rows of class tables kept for roll-ups (≈ 160 MB at 8 keys)
@@ -66,7 +66,7 @@ class NodeChecker:
         qis: list[QuasiIdentifier],
         base: ClassTable,
         sens_card: int,
-        models: list[PrivacyModel],
+        models: list[PrivacyModel | DatasetLimit],
         max_suppressed: int,
         lattice: Lattice,
     ):
@@ -110,10 +110,14 @@ class NodeChecker:
         view = ClassView(class_of_row, sizes, tab.counts, tab.sensitive)
         ok = np.ones(n_classes, dtype=bool)
         for model in self.models:
-            ok &= model.ok(view)
+            if isinstance(model, PrivacyModel):
+                ok &= model.ok(view)
         classes = NodeClasses(levels, tuple(tab.codes[:, first]), sizes, ok)
         suppressed = classes.suppressed
-        return Check(node, suppressed <= self.max_suppressed, suppressed, classes)
+        anonymous = suppressed <= self.max_suppressed and all(
+            m.holds(sizes[ok]) for m in self.models if isinstance(m, DatasetLimit)
+        )
+        return Check(node, anonymous, suppressed, classes)
 
 
 def _walk_up(lattice: Lattice, start: int, lb: np.ndarray, limit: float) -> list[int]:

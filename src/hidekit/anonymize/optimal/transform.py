@@ -29,11 +29,14 @@ class OptimalGeneralization(Transform):
         "t": "t-closeness of the sensitive column (equal ground distance)",
         "sensitive": "sensitive column",
         "suppression": "largest share of records that may be suppressed",
-        "metric": "loss, ncp, precision, discernibility or aecs (what the search minimizes)",
+        "metric": "loss, ncp, precision, discernibility, aecs or entropy (what the search minimizes)",
         "weights": "one weight per key (ARX's attribute weights)",
         "unknown_values": "error (a value missing from its hierarchy) or top (released as the top level)",
         "suppressed": "star (suppressed records kept as * rows) or drop",
         "time_limit": "seconds; past it the search turns heuristic and says it is not proven optimal",
+        "max_avg_risk": "largest average prosecutor risk of the release (classes / records)",
+        "max_rp": "largest risk proportion of the release (share of records in classes < cell_min)",
+        "cell_min": "class size below which records count at risk for max_rp (default: k, at least 2)",
     }
 
     def __init__(
@@ -52,6 +55,9 @@ class OptimalGeneralization(Transform):
         unknown_values: str = "error",
         suppressed: str = "star",
         time_limit: float | None = None,
+        max_avg_risk: float | None = None,
+        max_rp: float | None = None,
+        cell_min: int | None = None,
     ):
         self.keys = list(keys)
         self.hierarchies = hierarchies
@@ -67,6 +73,9 @@ class OptimalGeneralization(Transform):
         self.unknown_values = unknown_values
         self.suppressed = suppressed
         self.time_limit = time_limit
+        self.max_avg_risk = max_avg_risk
+        self.max_rp = max_rp
+        self.cell_min = cell_min
 
     def fit(self, frame: pd.DataFrame) -> OptimalGeneralization:
         if self.suppressed not in ("star", "drop"):
@@ -86,6 +95,9 @@ class OptimalGeneralization(Transform):
             weights=self.weights,
             unknown_values=self.unknown_values,
             time_limit=self.time_limit,
+            max_avg_risk=self.max_avg_risk,
+            max_rp=self.max_rp,
+            cell_min=self.cell_min,
         )
         if not result.found:
             raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
