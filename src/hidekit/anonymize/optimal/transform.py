@@ -80,24 +80,14 @@ class OptimalGeneralization(Transform):
     def fit(self, frame: pd.DataFrame) -> OptimalGeneralization:
         if self.suppressed not in ("star", "drop"):
             raise OptionError(f"suppressed must be star or drop, got {self.suppressed!r}")
+        # every constructor parameter but these three is an option of the search, by name
+        options = {
+            k: v
+            for k, v in self.get_params().items()
+            if k not in ("keys", "hierarchies", "suppressed")
+        }
         result: OptimalResult = optimal_generalization(
-            frame,
-            self.keys,
-            dict(self.hierarchies or {}),
-            k=self.k,
-            l=self.l,
-            l_kind=self.l_kind,
-            c=self.c,
-            t=self.t,
-            sensitive=self.sensitive,
-            suppression=self.suppression,
-            metric=self.metric,
-            weights=self.weights,
-            unknown_values=self.unknown_values,
-            time_limit=self.time_limit,
-            max_avg_risk=self.max_avg_risk,
-            max_rp=self.max_rp,
-            cell_min=self.cell_min,
+            frame, self.keys, dict(self.hierarchies or {}), **options
         )
         if not result.found:
             raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
