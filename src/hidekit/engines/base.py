@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from hidekit.errors import OptionError, require_columns
+from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.registry import ENGINES
 
 COUNT_COLUMN = "_n"
@@ -61,6 +61,21 @@ class CellStats:
         )
 
 
+def numeric_values(series: pd.Series, name: str) -> np.ndarray:
+    """A column as float64 (NaN where missing); text that is not a number is refused."""
+    if series.dtype.kind in "biuf":
+        return series.to_numpy(dtype=np.float64, na_value=np.nan)
+    values = pd.to_numeric(series, errors="coerce")
+    bad = values.isna() & series.notna() & (series.astype(str).str.strip() != "")
+    if bad.any():
+        example = series[bad].iloc[0]
+        raise InputError(
+            f"column {name!r} must hold numbers: {int(bad.sum())} value(s) are text, "
+            f"e.g. {str(example)[:40]!r}"
+        )
+    return values.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
 def check_cell_min(cell_min: int) -> int:
     if int(cell_min) < 1:
         raise OptionError(f"cell-min must be at least 1, got {cell_min}")
@@ -99,6 +114,29 @@ class Engine(ABC):
     @abstractmethod
     def record_cell_sizes(self, keys: Sequence[str]) -> np.ndarray:
         """For each record, in row order, the size of its cell."""
+
+    def record_weighted_sizes(
+        self, keys: Sequence[str], weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """For each record, in row order: its cell's size ``f_k`` and sum of ``weights`` ``F_k``.
+
+        ``weights`` holds one checked number per record, in row order (see ``numeric_column``).
+        """
+        raise OptionError(f"the {self.name} engine does not count weighted cells")
+
+    def numeric_column(self, column: str) -> np.ndarray:
+        """One column as float64 in row order; missing and non-numbers are NaN.
+
+        Raises ``InputError`` when the column holds text (a weight column must be numbers).
+        """
+        raise OptionError(f"the {self.name} engine does not read numeric columns")
+
+    def record_codes(self, keys: Sequence[str]) -> np.ndarray:
+        """Records × keys matrix of integer codes, row order; -1 marks a missing value.
+
+        Codes are equal exactly when values are equal (within one column).
+        """
+        raise OptionError(f"the {self.name} engine does not give record codes")
 
     @abstractmethod
     def split(self, by: str) -> list[tuple[object, Engine]]:

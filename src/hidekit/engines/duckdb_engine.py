@@ -25,6 +25,7 @@ from hidekit.engines.base import (
     CellStats,
     Engine,
     check_cell_min,
+    numeric_values,
     register_engine,
 )
 from hidekit.engines.codes import (
@@ -165,6 +166,29 @@ class DuckDBEngine(Engine):
             return np.full(self.n_records, self.n_records, dtype=np.int64)
         ids, _ = self.cell_ids(keys)
         return np.bincount(ids)[ids]
+
+    def record_weighted_sizes(
+        self, keys: Sequence[str], weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        keys = self.check_keys(keys)
+        weights = np.asarray(weights, dtype=np.float64)
+        if not keys:
+            n = self.n_records
+            return np.full(n, n, dtype=np.int64), np.full(n, weights.sum())
+        ids, _ = self.cell_ids(keys)
+        return np.bincount(ids)[ids], np.bincount(ids, weights=weights)[ids]
+
+    def numeric_column(self, column: str) -> np.ndarray:
+        self.check_keys([column])
+        return numeric_values(self._frame[column], column)
+
+    def record_codes(self, keys: Sequence[str]) -> np.ndarray:
+        keys = self.check_keys(keys)
+        out = np.empty((self.n_records, len(keys)), dtype=np.int64)
+        for j, col in enumerate(keys):
+            codes, _ = self.codes(col)
+            out[:, j] = np.where(self._frame[col].isna().to_numpy(), -1, codes)
+        return out
 
     def keyset_stats(self, keysets: Sequence[Sequence[str]], cell_min: int) -> list[CellStats]:
         cell_min = check_cell_min(cell_min)

@@ -20,6 +20,7 @@ from hidekit.engines.base import (
     CellStats,
     Engine,
     check_cell_min,
+    numeric_values,
     register_engine,
 )
 from hidekit.errors import InputError
@@ -148,6 +149,56 @@ class SparkEngine(Engine):
         w = Window.partitionBy(*[F.col(_bq(k)) for k in keys])
         sized = self._sdf.select(_ROW, F.count(F.lit(1)).over(w).alias("size")).orderBy(_ROW)
         return sized.toPandas()["size"].to_numpy(dtype=np.int64)
+
+    def record_weighted_sizes(
+        self, keys: Sequence[str], weights: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        from pyspark.sql import Window
+        from pyspark.sql import functions as F
+
+        keys = self.check_keys(keys)
+        weights = np.asarray(weights, dtype=np.float64)
+        n = self.n_records
+        if not keys:
+            return np.full(n, n, dtype=np.int64), np.full(n, weights.sum())
+        # the checked weights travel with their row number, so Spark sums exactly what was checked
+        rows = self._sdf.select(_ROW).orderBy(_ROW).toPandas()[_ROW].to_numpy()
+        wdf = self._spark.createDataFrame(
+            pd.DataFrame({_ROW: rows, "__w": weights}).astype({_ROW: "int64"})
+        )
+        w = Window.partitionBy(*[F.col(_bq(k)) for k in keys])
+        sized = (
+            self._sdf.join(wdf, _ROW)
+            .select(
+                _ROW,
+                F.count(F.lit(1)).over(w).alias("fk"),
+                F.sum(F.col("__w")).over(w).alias("Fk"),
+            )
+            .orderBy(_ROW)
+            .toPandas()
+        )
+        return sized["fk"].to_numpy(dtype=np.int64), sized["Fk"].to_numpy(dtype=np.float64)
+
+    def numeric_column(self, column: str) -> np.ndarray:
+        self.check_keys([column])
+        values = self._sdf.select(_ROW, _bq(column)).orderBy(_ROW).toPandas()[column]
+        return numeric_values(values, column)
+
+    def record_codes(self, keys: Sequence[str]) -> np.ndarray:
+        from pyspark.sql import Window
+        from pyspark.sql import functions as F
+
+        keys = self.check_keys(keys)
+        if not keys:
+            return np.empty((self.n_records, 0), dtype=np.int64)
+        cols = [
+            F.when(F.col(_bq(k)).isNull(), F.lit(-1))
+            .otherwise(F.dense_rank().over(Window.orderBy(F.col(_bq(k)))))
+            .alias(f"__c{i}")
+            for i, k in enumerate(keys)
+        ]
+        codes = self._sdf.select(_ROW, *cols).orderBy(_ROW).toPandas()
+        return codes[[f"__c{i}" for i in range(len(keys))]].to_numpy(dtype=np.int64)
 
     def keyset_stats(self, keysets: Sequence[Sequence[str]], cell_min: int) -> list[CellStats]:
         cell_min = check_cell_min(cell_min)

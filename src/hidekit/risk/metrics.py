@@ -13,6 +13,8 @@ import numpy as np
 from hidekit.engines import Engine, make_engine
 from hidekit.engines.base import check_cell_min
 from hidekit.errors import OptionError, require_fraction
+from hidekit.risk.population import PopulationEstimates, estimate_population
+from hidekit.risk.records import RecordRisk, assess_records
 
 MISSING_NOTE = "missing values are a category of their own"
 
@@ -100,12 +102,21 @@ class RiskResult:
     overall: RiskReport
     by: str | None = None
     groups: list[RiskReport] = field(default_factory=list)
+    records: RecordRisk | None = None  # per-record risk against the population
+    population: PopulationEstimates | None = None
+    warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         d = self.overall.to_dict()
         if self.by:
             d["by"] = self.by
             d["groups"] = [g.to_dict() for g in self.groups]
+        if self.records is not None:
+            d["weighted"] = self.records.to_dict()
+        if self.population is not None:
+            d.update(self.population.to_dict())
+        if self.warnings:
+            d["warnings"] = list(self.warnings)
         return d
 
 
@@ -117,10 +128,23 @@ def measure_risk(
     threshold: float | None = None,
     by: str | None = None,
     engine: str | Engine = "duckdb",
+    weights: str | None = None,
+    household: str | None = None,
+    missing: str = "category",
+    risk_threshold: float = 0.05,
+    suda: bool = False,
+    suda_max_size: int | None = None,
+    population: float | None = None,
+    sampling_fraction: float | None = None,
 ) -> RiskResult:
     """Risk of releasing ``keys`` from ``data`` (path, Dataset, DataFrame, or Engine).
 
     With ``by``, the same figures per subgroup: cells are counted within each group.
+    With ``weights`` (a column of sampling weights), ``household`` or ``suda``, also the risk of
+    each record against the population (``result.records``: Benedetti–Franconi individual risk,
+    household risk, SUDA2); ``missing="any"`` counts a missing key value as matching any value
+    (sdcMicro's rule). With ``population`` (size) or ``sampling_fraction``, the number of
+    population uniques by Pitman, Zayatz, SNB and Dankar's rule (``result.population``).
     """
     require_fraction("threshold", threshold)
     keys = list(keys)
@@ -132,6 +156,26 @@ def measure_risk(
     eng.check_keys(keys + ([by] if by else []))
     overall = report_from_sizes(keys, eng.class_sizes(keys), cell_min, threshold)
     result = RiskResult(overall, by=by)
+    if weights is not None or household is not None or suda:
+        result.records = assess_records(
+            eng,
+            keys,
+            weights=weights,
+            household=household,
+            missing=missing,
+            threshold=risk_threshold,
+            suda=suda,
+            suda_max_size=suda_max_size,
+        )
+        result.warnings.extend(result.records.warnings)
+    if population is not None or sampling_fraction is not None:
+        result.population = estimate_population(
+            eng.class_sizes(keys),
+            population=population,
+            sampling_fraction=sampling_fraction,
+            weights_total=(result.records.figures.total_weight if weights is not None else None),
+        )
+        result.warnings.extend(result.population.warnings)
     if by:
         counts = eng.cell_counts([by, *keys])
         for value, part in counts.groupby(by, dropna=False, sort=True):

@@ -1,0 +1,103 @@
+"""SUDA2 against a hand-worked table and a brute force over every subset (the definition)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import factorial
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hidekit.errors import OptionError
+from hidekit.risk.suda import dis_scores, msu_weights, suda2
+
+# x, y, z: r0 has MSU {x,z}; r1 {z}; r2 {x,y}; r3 {y}  (weights: size 1 → 2! = 2, size 2 → 1)
+HAND = np.array([[1, 1, 1], [1, 1, 2], [2, 1, 1], [2, 2, 1]])
+
+
+def test_hand_table_scores_and_contributions():
+    r = suda2(HAND, ["x", "y", "z"])
+    assert r.score.tolist() == [1, 2, 1, 2]
+    assert r.msu_counts.tolist() == [2, 2, 0]
+    assert r.contributions[0].tolist() == [1.0, 0.0, 1.0]  # {x,z}: each variable in the MSU
+    assert r.contributions[1].tolist() == [0.0, 0.0, 1.0]
+    got = r.attribute_contributions()
+    assert got == pytest.approx({"x": 100 * 2 / 6, "y": 100 * 3 / 6, "z": 100 * 3 / 6})
+    assert r.dis.tolist() == [1.0, 1.0, 1.0, 1.0]  # no sample pairs: nothing to be confused with
+
+
+def test_missing_value_is_never_part_of_an_msu():
+    codes = HAND.copy()
+    codes[3, 1] = -1  # r3's unique y is now missing
+    r = suda2(codes, ["x", "y", "z"])
+    assert r.score[3] == 0  # (2, ?, 1) has no unique subset without y: (2,·,1) is shared with r2
+
+
+def test_original_and_corrected_weights():
+    assert msu_weights(5, 5).tolist() == [24, 6, 2, 1, 1]  # (m - k)!
+    assert msu_weights(5, 3).tolist() == [4 * 3 * 2, 3 * 2, 2]  # Elliot: ∏_{j=k}^{M} (m - j)
+    m = 4
+    expected = [(2 ** (m - k) - 1) * factorial(k) * factorial(m - k) / factorial(m) for k in (1, 2)]
+    assert msu_weights(m, 2, "corrected").tolist() == pytest.approx(expected)
+    with pytest.raises(OptionError):
+        msu_weights(4, 2, "elliot")
+
+
+def test_dis_hand_value():
+    # two scored records (1 and 8), 4 records in pairs, d = 0.01, m = 8 → Q = 1
+    dis = dis_scores(np.array([1.0, 8.0, 0.0]), pairs=4, m=8, dis_fraction=0.01)
+    adjust = 1 / 1 + 1 / 8
+    odds = 4 * 0.99 / 0.01
+    assert dis.tolist() == pytest.approx(
+        [1 / (1 + odds / (1 * adjust)), 1 / (1 + odds / (8 * adjust)), 0.0]
+    )
+
+
+def test_bad_options():
+    with pytest.raises(OptionError):
+        suda2(HAND, ["x", "y", "z"], max_size=4)
+    with pytest.raises(OptionError):
+        suda2(HAND, ["x", "y", "z"], dis_fraction=1.5)
+
+
+def brute_force(codes: np.ndarray, max_size: int):
+    """Every subset of every record, straight from the definition."""
+    n, m = codes.shape
+    weights = msu_weights(max(m, 3), max_size)
+    frame = pd.DataFrame(codes)
+    score = np.zeros(n)
+    for size in range(1, max_size + 1):
+        for subset in combinations(range(m), size):
+            counts = frame.groupby(list(subset))[subset[0]].transform("size").to_numpy()
+            for i in range(n):
+                if (codes[i, list(subset)] < 0).any() or counts[i] != 1:
+                    continue
+                minimal = True
+                for smaller in combinations(subset, size - 1):
+                    if not smaller:
+                        continue
+                    mask = (codes[:, list(smaller)] == codes[i, list(smaller)]).all(axis=1)
+                    if mask.sum() == 1:
+                        minimal = False
+                        break
+                if minimal:
+                    score[i] += weights[size - 1]
+    return score
+
+
+@given(
+    st.integers(2, 25).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(-1, 2), min_size=4, max_size=4), min_size=n, max_size=n
+        )
+    ),
+    st.integers(1, 4),
+)
+def test_scores_equal_the_brute_force(rows, max_size):
+    codes = np.array(rows)
+    r = suda2(codes, list("abcd"), max_size=max_size)
+    np.testing.assert_allclose(r.score, brute_force(codes, max_size))
+    assert ((r.dis >= 0) & (r.dis <= 1)).all()
