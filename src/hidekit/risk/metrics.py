@@ -13,6 +13,7 @@ import numpy as np
 from hidekit.engines import Engine, make_engine
 from hidekit.engines.base import check_cell_min
 from hidekit.errors import OptionError, require_fraction
+from hidekit.risk.loglinear import TABLE_LIMIT, LoglinearEstimate, loglinear_estimate
 from hidekit.risk.population import PopulationEstimates, estimate_population
 from hidekit.risk.records import RecordRisk, assess_records
 
@@ -104,6 +105,7 @@ class RiskResult:
     groups: list[RiskReport] = field(default_factory=list)
     records: RecordRisk | None = None  # per-record risk against the population
     population: PopulationEstimates | None = None
+    estimate: LoglinearEstimate | None = None  # the recommended population estimate
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -113,6 +115,8 @@ class RiskResult:
             d["groups"] = [g.to_dict() for g in self.groups]
         if self.records is not None:
             d["weighted"] = self.records.to_dict()
+        if self.estimate is not None:
+            d["estimate"] = self.estimate.to_dict()
         if self.population is not None:
             d.update(self.population.to_dict())
         if self.warnings:
@@ -136,6 +140,7 @@ def measure_risk(
     suda_max_size: int | None = None,
     population: float | None = None,
     sampling_fraction: float | None = None,
+    loglinear: str | None = "auto",
 ) -> RiskResult:
     """Risk of releasing ``keys`` from ``data`` (path, Dataset, DataFrame, or Engine).
 
@@ -145,6 +150,9 @@ def measure_risk(
     household risk, SUDA2); ``missing="any"`` counts a missing key value as matching any value
     (sdcMicro's rule). With ``population`` (size) or ``sampling_fraction``, the number of
     population uniques by Pitman, Zayatz, SNB and Dankar's rule (``result.population``).
+    Whenever the sampling fraction is known (from the population or the weights' sum), the
+    recommended estimate of expected re-identifications, with an interval and a fit check, from a
+    log-linear model (``result.estimate``; ``loglinear`` = "auto", "main", "two-way" or None).
     """
     require_fraction("threshold", threshold)
     keys = list(keys)
@@ -176,6 +184,11 @@ def measure_risk(
             weights_total=(result.records.figures.total_weight if weights is not None else None),
         )
         result.warnings.extend(result.population.warnings)
+    pi = known_sampling_fraction(result)
+    if loglinear is not None and pi is not None and pi < 1:
+        result.estimate = loglinear_for(eng, keys, pi, loglinear)
+        if result.records is not None:
+            result.records.estimate_risk = result.estimate.per_record
     if by:
         counts = eng.cell_counts([by, *keys])
         for value, part in counts.groupby(by, dropna=False, sort=True):
@@ -189,6 +202,24 @@ def measure_risk(
                 )
             )
     return result
+
+
+def known_sampling_fraction(result: RiskResult) -> float | None:
+    """n / N from the population given, else from the sum of the weights, else unknown."""
+    if result.population is not None:
+        return result.population.sampling_fraction
+    if result.records is not None and result.records.figures.weighted:
+        return result.overall.records / result.records.figures.total_weight
+    return None
+
+
+def loglinear_for(eng: Engine, keys: list[str], pi: float, model: str) -> LoglinearEstimate:
+    """The log-linear estimate; "auto" takes two-way interactions when the full table is small."""
+    codes = eng.record_codes(keys)
+    if model == "auto":
+        cells = float(np.prod([len(np.unique(codes[:, j])) for j in range(codes.shape[1])]))
+        model = "two-way" if cells <= TABLE_LIMIT and len(keys) > 1 else "main"
+    return loglinear_estimate(codes, pi, model=model)
 
 
 def _missing(v) -> bool:

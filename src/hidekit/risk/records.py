@@ -33,6 +33,7 @@ class RecordRisk:
     household: np.ndarray | None = None
     household_summary: RiskSummary | None = None
     suda: object = None  # hidekit.risk.suda.SudaResult when asked for
+    estimate_risk: np.ndarray | None = None  # E[1/F | f] under the log-linear model
     warnings: list[str] = field(default_factory=list)
 
     def per_record(self) -> pd.DataFrame:
@@ -43,6 +44,8 @@ class RecordRisk:
         if self.suda is not None:
             out["suda"] = self.suda.score
             out["dis"] = self.suda.dis
+        if self.estimate_risk is not None:
+            out["risk_loglinear"] = self.estimate_risk
         return out
 
     def to_dict(self) -> dict:
@@ -141,3 +144,12 @@ def split_household_warnings(
                 f"check the household id"
             )
     return out
+
+
+def write_per_record(records: RecordRisk | None, path, protect: tuple = ()) -> None:
+    """The per-record CSV (one row per input record, input order), written atomically."""
+    from hidekit.io.atomic import write_text_atomic
+
+    if records is None:
+        raise OptionError("per-record risk needs weights, a household id or SUDA")
+    write_text_atomic(path, records.per_record().to_csv(index=False), protect=protect)

@@ -54,4 +54,99 @@ def risk_report(result: RiskResult, title: str = "Re-identification risk") -> Re
         rep.table(
             [{result.by: g.group, **{f: getattr(g, f) for f in FIGURES}} for g in result.groups]
         )
+    add_population_sections(rep, result)
     return rep
+
+
+RISK_EDGES = [0.0, 0.001, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0]
+DIS_EDGES = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7]
+
+
+def bucket_counts(values, edges) -> tuple[list[str], list[int]]:
+    """Records per interval: "0" for exactly zero, then (lo, hi] up to the last edge, then "> last"."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=float)
+    labels, counts = ["0"], [int((values == 0).sum())]
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        labels.append(f"{lo:g}-{hi:g}")
+        counts.append(int(((values > lo) & (values <= hi)).sum()))
+    if edges[-1] < 1:
+        labels.append(f">{edges[-1]:g}")
+        counts.append(int((values > edges[-1]).sum()))
+    return labels, counts
+
+
+def add_population_sections(rep: Report, result: RiskResult) -> None:
+    """Individual risk, SUDA, the recommended estimate and population uniques, when measured."""
+    d = result.to_dict()
+    rec = result.records
+    if rec is not None:
+        w = d["weighted"]
+        rep.heading("Risk against the population")
+        rep.paragraph(f"{w['model']}; {w['missing_note']}.")
+        rows = [
+            {"figure": "global risk (mean individual risk)", "value": w["global_risk"]},
+            {"figure": "expected re-identifications", "value": w["expected_reidentifications"]},
+            {
+                "figure": f"records with risk > {w['risk_threshold']:g}",
+                "value": w["records_above_threshold"],
+            },
+        ]
+        if "household" in w:
+            rows.append({"figure": "household risk (mean)", "value": w["household"]["global_risk"]})
+        rep.table(rows)
+        labels, counts = bucket_counts(rec.risk, RISK_EDGES)
+        rep.figure(
+            bar_chart(
+                labels,
+                {"records": counts},
+                title="Individual risk",
+                xlabel="risk",
+                ylabel="records",
+            )
+        )
+    if rec is not None and rec.suda is not None:
+        rep.heading("SUDA2")
+        labels, counts = bucket_counts(rec.suda.dis, DIS_EDGES)
+        rep.figure(
+            bar_chart(
+                labels,
+                {"records": counts},
+                title="DIS-SUDA scores",
+                xlabel="DIS score",
+                ylabel="records",
+            )
+        )
+        contrib = rec.suda.attribute_contributions()
+        rep.figure(
+            bar_chart(
+                list(contrib),
+                {"contribution %": list(contrib.values())},
+                title="Variables driving the SUDA scores",
+                xlabel="key variable",
+                ylabel="% of the total score",
+            )
+        )
+    if "estimate" in d:
+        e = d["estimate"]
+        rep.heading("Recommended estimate")
+        rep.verdict(e["fit"]["fits"], e["fit"]["note"])
+        rep.table(
+            [
+                {"figure": "model", "value": e["model"]},
+                {"figure": "expected re-identifications", "value": e["expected_reidentifications"]},
+                {"figure": "95% interval", "value": f"{e['ci'][0]:.2f} – {e['ci'][1]:.2f}"},
+            ]
+        )
+        rep.table(e["fit"]["frequencies"])
+    if "population" in d:
+        p = d["population"]
+        rep.heading("Population uniques")
+        rep.table(
+            [
+                {"estimator": m, "uniques": p[m], "note": p["unavailable"].get(m, "")}
+                for m in ("pitman", "zayatz", "snb", "dankar")
+            ]
+        )
+        rep.paragraph(f"Dankar's rule chose {d['dankar_model']}.")
