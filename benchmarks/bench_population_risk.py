@@ -50,30 +50,24 @@ def run_r(script: str) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-R_MEASURE = """
+R_TIMED = """
 suppressMessages(library(sdcMicro)); suppressMessages(library(jsonlite))
 d <- read.csv("{path}")
 keys <- {keys}
 best <- Inf
 for (i in 1:{repeat}) {{
-  t <- system.time(r <- measure_risk(d, keyVars = keys, w = "w"))[["elapsed"]]
+  t <- system.time(r <- {call})[["elapsed"]]
   best <- min(best, t)
 }}
-cat(toJSON(list(seconds = best, er = r$global_risk_ER, risk = r$global_risk), digits = NA), "\\n")
+{after}
 """
-
-R_SUDA = """
-suppressMessages(library(sdcMicro)); suppressMessages(library(jsonlite))
-d <- read.csv("{path}")
-keys <- {keys}
-best <- Inf
-for (i in 1:{repeat}) {{
-  t <- system.time(s <- suda2(d, variables = keys))[["elapsed"]]
-  best <- min(best, t)
-}}
-write.csv(data.frame(score = s$score, dis = s$disScore), "{out}", row.names = FALSE)
-cat(toJSON(list(seconds = best), digits = NA), "\\n")
-"""
+MEASURE_CALL = 'measure_risk(d, keyVars = keys, w = "w")'
+MEASURE_AFTER = "cat(toJSON(list(seconds = best, er = r$global_risk_ER), digits = NA))"
+SUDA_CALL = "suda2(d, variables = keys)"
+SUDA_AFTER = (
+    'write.csv(data.frame(score = r$score, dis = r$disScore), "{out}", row.names = FALSE); '
+    "cat(toJSON(list(seconds = best), digits = NA))"
+)
 
 
 def r_vector(keys) -> str:
@@ -104,7 +98,10 @@ def bench_individual(r_ok: bool, tmp: Path) -> None:
     if r_ok:
         path = tmp / "million.csv"
         frame.to_csv(path, index=False)
-        res = run_r(R_MEASURE.format(path=path, keys=r_vector(keys), repeat=2))
+        script = R_TIMED.format(
+            path=path, keys=r_vector(keys), repeat=2, call=MEASURE_CALL, after=MEASURE_AFTER
+        )
+        res = run_r(script)
         t_r = res["seconds"]
         same = abs(res["er"] - summary.expected_reidentifications) <= 1e-6 * res["er"]
         print(row("sdcMicro measure_risk (best of 2)", t_r))
@@ -131,7 +128,12 @@ def bench_suda(r_ok: bool, tmp: Path) -> None:
     if r_ok:
         csv, out = tmp / "adult_codes.csv", tmp / "suda_r.csv"
         codes.to_csv(csv, index=False)
-        r = run_r(R_SUDA.format(path=csv, keys=r_vector(ADULT_KEYS), repeat=2, out=out))
+        after = SUDA_AFTER.format(out=out)
+        r = run_r(
+            R_TIMED.format(
+                path=csv, keys=r_vector(ADULT_KEYS), repeat=2, call=SUDA_CALL, after=after
+            )
+        )
         t_r = r["seconds"]
         theirs = pd.read_csv(out)
         same = bool((theirs["score"].to_numpy() == res.score).all())
