@@ -62,7 +62,9 @@ for (i in 1:{repeat}) {{
 {after}
 """
 MEASURE_CALL = 'measure_risk(d, keyVars = keys, w = "w")'
-MEASURE_AFTER = "cat(toJSON(list(seconds = best, er = r$global_risk_ER), digits = NA, auto_unbox = TRUE))"
+MEASURE_AFTER = (
+    "cat(toJSON(list(seconds = best, er = r$global_risk_ER), digits = NA, auto_unbox = TRUE))"
+)
 SUDA_CALL = "suda2(d, variables = keys)"
 SUDA_AFTER = (
     'write.csv(data.frame(score = r$score, dis = r$disScore), "{out}", row.names = FALSE); '
