@@ -52,7 +52,7 @@ def run_r(script: str) -> dict:
 
 R_TIMED = """
 suppressMessages(library(sdcMicro)); suppressMessages(library(jsonlite))
-d <- read.csv("{path}")
+d <- read.csv("{path}", check.names = FALSE)
 keys <- {keys}
 best <- Inf
 for (i in 1:{repeat}) {{
