@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from hidekit.cli.common import handle_errors, out
+from hidekit.cli.common import handle_errors, out, styled
 
 
 def register(app: typer.Typer) -> None:
@@ -34,4 +34,4 @@ def register(app: typer.Typer) -> None:
             echo=lambda s: out.print(f"• {s}"),
             overwrite=overwrite,
         )
-        out.print(f"[bold green]demo done[/] — outputs in {out_dir}/")
+        out.print(styled("bold green", "demo done", f" — outputs in {out_dir}/"))

@@ -6,7 +6,14 @@ from pathlib import Path
 
 import typer
 
-from hidekit.cli.common import err, handle_errors, out, print_json, progress_bar, split_list
+from hidekit.cli.common import (
+    handle_errors,
+    out,
+    print_json,
+    print_warning,
+    progress_bar,
+    split_list,
+)
 from hidekit.cli.options import JsonOpt, SepOpt
 from hidekit.errors import OptionError
 
@@ -114,6 +121,6 @@ def register(app: typer.Typer) -> None:
         )
         out.print(", ".join(f"{a} {n:,}" for a, n in res["actions"].items()))
         for line in lk["problems"]:
-            err.print(f"[yellow]warning:[/] {line}", markup=True)
+            print_warning(line)
         for name, path in res["files"].items():
             out.print(f"{name}: {path}")

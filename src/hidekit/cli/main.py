@@ -18,9 +18,11 @@ from hidekit.cli import (
     text_cmds,
     text_risk_cmd,
 )
+from hidekit.cli.common import OneLineGroup
 
 app = typer.Typer(
     name="hidekit",
+    cls=OneLineGroup,
     help="Prepare personal data for safe release: measure re-identification risk, choose key "
     "variables, de-identify tables and clinical text.",
     no_args_is_help=True,

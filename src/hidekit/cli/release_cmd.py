@@ -13,7 +13,14 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.anonymize_cmd import parse_pairs
-from hidekit.cli.common import err, handle_errors, out, print_json, progress_bar, split_list
+from hidekit.cli.common import (
+    handle_errors,
+    out,
+    print_json,
+    print_warning,
+    progress_bar,
+    split_list,
+)
 from hidekit.cli.optimal_cmd import MetricOpt, SuppressedOpt, SuppressionOpt, run_optimal
 from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, ReportOpt, SepOpt
 from hidekit.errors import OptionError
@@ -78,12 +85,10 @@ def _show(summary: dict, json: bool) -> None:
         print_json(summary)
         return
     for w in summary.get("warnings", []):
-        err.print(f"[yellow]warning:[/] {w}", markup=True, highlight=False)
+        print_warning(w)
     for what, d in summary.get("decisions", {}).items():
         codes = ", ".join(f"{c} -> {v}" for c, v in d.get("codes", {}).items())
-        out.print(
-            f"{what}: {d.get('column')} read from {d.get('read_from')}: {codes}", markup=False
-        )
+        out.print(f"{what}: {d.get('column')} read from {d.get('read_from')}: {codes}")
     changed = ", ".join(f"{c}: {n:,}" for c, n in summary["cells_changed"].items()) or "none"
     out.print(
         f"{summary['step']}: {summary['records']:,} records, cells changed: {changed} "
@@ -134,7 +139,7 @@ def register(app: typer.Typer) -> None:
         out.print(t)
         for s in result.steps:
             for w in s.warnings:
-                err.print(f"[yellow]warning:[/] step {s.step}: {w}", markup=True, highlight=False)
+                print_warning(f"step {s.step}: {w}")
         a = result.after
         out.print(
             f"risk before: k={result.before.k}, RP={result.before.rp:.4f}; after: "
@@ -147,7 +152,7 @@ def register(app: typer.Typer) -> None:
                 f"({worst.column}); warning above {p.max_loss:.0%}"
             )
         for w in result.loss_warnings:
-            err.print(f"[yellow]warning:[/] information loss: {w}", markup=True, highlight=False)
+            print_warning(f"information loss: {w}")
         out.print(f"released into {p.output}: " + ", ".join(result.files.values()))
 
     @app.command("plan-steps")

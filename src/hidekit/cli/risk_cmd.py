@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from hidekit.cli.common import err, handle_errors, out, print_json, split_list
+from hidekit.cli.common import handle_errors, out, print_json, print_warning, split_list
 from hidekit.cli.options import (
     ByOpt,
     CellMinOpt,
@@ -115,7 +114,7 @@ def register(app: typer.Typer) -> None:
             sampling_fraction=sampling_fraction,
         )
         for w in result.warnings:
-            err.print(f"[yellow]warning:[/] {escape(w)}", markup=True, highlight=False)
+            print_warning(w)
         if per_record:
             write_per_record(result.records, per_record, protect=(data,))
         if report:
@@ -136,7 +135,7 @@ def _print_tables(result, key_list) -> None:
     for label, attr in ROWS:
         t.add_row(label, _num(getattr(r, attr)))
     out.print(t)
-    out.print(f"[dim]{escape(r.note)}; τ = {r.threshold:.4f}[/]")
+    out.print(f"{r.note}; τ = {r.threshold:.4f}", style="dim")
     sizes = Table(title="Class sizes")
     for col in ("size", "classes", "records"):
         sizes.add_column(col, justify="right")
@@ -175,7 +174,7 @@ def _print_tables(result, key_list) -> None:
             t.add_row("records with an MSU (SUDA)", _num(w["suda"]["records_with_msu"]))
             t.add_row("highest DIS score", _num(w["suda"]["max_dis"]))
         out.print(t)
-        out.print(f"[dim]{escape(w['missing_note'])}[/]")
+        out.print(w["missing_note"], style="dim")
     if "estimate" in d:
         e = d["estimate"]
         low, high = e["ci"]

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import err, handle_errors, out, print_json, split_list
+from hidekit.cli.common import err, handle_errors, out, print_json, split_list, styled
 from hidekit.cli.options import (
     ByOpt,
     CellMinOpt,
@@ -135,8 +135,12 @@ def _print_result(r, quiet: bool) -> None:
         t.add_row(s.label, " ".join(s.variables), _f(s.alpha), _f(s.rp), _f(s.cr), _f(s.ratio))
     out.print(t)
     out.print(
-        f"[bold]selected:[/] {' '.join(r.selected)}  (RP {r.final['rp']:.3f}, CR {r.final['cr']:.3f})"
+        styled(
+            "bold",
+            "selected:",
+            f" {' '.join(r.selected)}  (RP {r.final['rp']:.3f}, CR {r.final['cr']:.3f})",
+        )
     )
-    out.print(f"[bold]stopped:[/] {r.stop_reason}")
+    out.print(styled("bold", "stopped:", f" {r.stop_reason}"))
     if r.above_limit:
-        err.print(f"[yellow]warning:[/] {r.limit_warning()}", markup=True, highlight=False)
+        print_warning(r.limit_warning())

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
+from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar, styled
 from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt
 from hidekit.errors import OptionError
 from hidekit.text.corpus import (
@@ -92,7 +92,7 @@ def _table(title: str, per_type: dict, micro: dict | None = None) -> Table:
         )
     if micro:
         t.add_row(
-            "[bold]micro[/]",
+            styled("bold", "micro"),
             f"{micro['tp'] + micro['fn']:,}",
             f"{micro['precision']:.3f}",
             f"{micro['recall']:.3f}",

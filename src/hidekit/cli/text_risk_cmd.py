@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
-from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
+from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list, styled
 from hidekit.cli.options import JsonOpt, ReportOpt
 from hidekit.errors import OptionError
 from hidekit.io.atomic import check_output_file
@@ -22,6 +21,10 @@ def _attempt(value: str | None) -> list[float] | None:
         return [float(x) for x in parts]
     except ValueError as exc:
         raise OptionError(f"--attempt takes three numbers a,b,c, got {value!r}") from exc
+
+
+def _verdict(ok: bool):
+    return styled("green", "acceptable") if ok else styled("red", "not acceptable")
 
 
 def _f(v) -> str:
@@ -40,7 +43,7 @@ def _print_result(d: dict) -> None:
         _f(di["mean"]),
         f"{_f(di['ci'][0])} – {_f(di['ci'][1])}",
         f"benchmark UCL {_f(bench['ci'][1])}",
-        "[green]acceptable[/]" if di["acceptable"] else "[red]not acceptable[/]",
+        _verdict(di["acceptable"]),
     )
     t.add_row(
         "quasi-identifiers (≥ 2 leaks)",
@@ -48,7 +51,7 @@ def _print_result(d: dict) -> None:
         _f(qi["mean"]),
         f"{_f(qi['ci'][0])} – {_f(qi['ci'][1])}",
         f"τ {_f(qi['tau'])}",
-        "[green]acceptable[/]" if qi["acceptable"] else "[red]not acceptable[/]",
+        _verdict(qi["acceptable"]),
     )
     out.print(t)
     out.print(f"DI: {di['reason']}")
@@ -56,12 +59,13 @@ def _print_result(d: dict) -> None:
     sample = d["sample"]
     if sample["too_small"]:
         out.print(
-            "[yellow]warning: the sample is too small for these intervals; they understate "
-            "the uncertainty:[/]"
+            "warning: the sample is too small for these intervals; they understate "
+            "the uncertainty:",
+            style="yellow",
         )
         for w in sample["warnings"]:
-            out.print(f"[yellow]  {escape(w)}[/]")
-        out.print(f"[dim]{escape(sample['rule'])}[/]")
+            out.print(f"  {w}", style="yellow")
+        out.print(sample["rule"], style="dim")
     c = Table(title="Conventional figures beside the risk-based ones (paper's Tables 1, 3, 6)")
     for col in (
         "",
@@ -87,8 +91,9 @@ def _print_result(d: dict) -> None:
         )
     out.print(c)
     out.print(
-        f"[dim]QI inputs: r_q {qi['r_q']:.4f}, n_q {qi['n_q']:.3f}, m {qi['m']:.3f}, "
-        f"s_q {qi['s_q']}; ignored types: {', '.join(d['ignored_types']) or 'none'}[/]"
+        f"QI inputs: r_q {qi['r_q']:.4f}, n_q {qi['n_q']:.3f}, m {qi['m']:.3f}, "
+        f"s_q {qi['s_q']}; ignored types: {', '.join(d['ignored_types']) or 'none'}",
+        style="dim",
     )
 
 
