@@ -45,6 +45,31 @@ def require_columns(frame_columns, wanted):
         raise ColumnNotFound(missing, cols)
 
 
+def require_number(name, value, *, positive: bool = False):
+    """A finite real number (not a bool, not NaN, not infinity), else an OptionError naming it.
+
+    ``float("inf")`` as a bin width blanks a column and ``nan`` as a threshold codes nothing, both
+    silently; plans can also hand over ``true`` or a string where a number belongs.
+    """
+    import math
+
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        and not hasattr(value, "__float__")
+    ):
+        raise OptionError(f"{name} must be a number, got {value!r}")
+    try:
+        f = float(value)
+    except (TypeError, ValueError):
+        raise OptionError(f"{name} must be a number, got {value!r}") from None
+    if not math.isfinite(f):
+        raise OptionError(f"{name} must be a finite number, got {value!r}")
+    if positive and not f > 0:
+        raise OptionError(f"{name} must be positive, got {value!r}")
+    return f
+
+
 def require_fraction(name, value):
     """Thresholds such as RP limits are shares: refuse anything outside [0, 1]."""
     if value is None:

@@ -283,7 +283,15 @@ def register(app: typer.Typer) -> None:
         data: Path = DataArg,
         out_file: Path = OutOpt,
         ages: str = typer.Option(None, "--ages", help="Age columns (over 89 -> 90+)."),
-        dates: str = typer.Option(None, "--dates", help="Date columns (-> year)."),
+        dates: str = typer.Option(
+            None, "--dates", help="Date columns (-> year; 90+ in records aged over 89)."
+        ),
+        births: str = typer.Option(
+            None, "--births", help="Birth-date columns (-> year, or 90+ when aged 90 on --as-of)."
+        ),
+        as_of: int = typer.Option(
+            None, "--as-of", help="Year ages are reckoned at for --births (default: this year)."
+        ),
         zips: str = typer.Option(None, "--zips", help="ZIP columns (-> 3 digits)."),
         population: Path = typer.Option(
             None, "--population", help="CSV zip3,population: areas under 20,000 -> 000."
@@ -304,6 +312,8 @@ def register(app: typer.Typer) -> None:
             zips=split_list(zips),
             population=str(population) if population else None,
             numeric_ages=numeric_ages,
+            births=split_list(births),
+            as_of=as_of,
         )
         _show(apply_transform(data, t, out_file, sep, neutralize), json)
 

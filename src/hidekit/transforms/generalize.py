@@ -17,7 +17,7 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.errors import InputError, OptionError, require_columns, require_number
 from hidekit.io.hierarchy import Hierarchy as HierarchyFile
 from hidekit.transforms.base import Transform, register
 
@@ -102,10 +102,13 @@ class Bin(Transform):
         self.origin = origin
         if (width is None) == (edges is None):
             raise OptionError("bin: give either width or edges")
-        if width is not None and not float(width) > 0:
-            raise OptionError(f"bin: width must be positive, got {width}")
+        if width is not None:
+            require_number("bin: width", width, positive=True)
+        require_number("bin: origin", origin)
         if edges is not None:
-            e = [float(x) for x in edges]
+            if isinstance(edges, (str, bytes)) or not isinstance(edges, Sequence):
+                raise OptionError(f"bin: edges must be a list of numbers, got {edges!r}")
+            e = [require_number("bin: each edge", x) for x in edges]
             if len(e) < 1 or any(b <= a for a, b in zip(e, e[1:], strict=False)):
                 raise OptionError(f"bin: edges must be increasing, got {edges}")
 
@@ -179,15 +182,51 @@ class CoarsenDate(Transform):
 
 
 def parse_dates(frame: pd.DataFrame, column: str) -> pd.Series:
-    """The column as datetimes; a clear error naming the first value that is not a date."""
+    """The column as datetimes; a clear error naming the first value that is not a date.
+
+    Surveys often store dates as numbers: ``20040404`` (YYYYMMDD, the J-PAL fixture's birth
+    dates) and ``2004`` (a year) are read as such, whether the column holds numbers or digit text.
+    Other numbers (``1234``, ``200404``) are refused, never read as nanoseconds since 1970.
+    """
     s = frame[column]
     if pd.api.types.is_datetime64_any_dtype(s.dtype):
         return s
-    d = pd.to_datetime(s.astype(object).where(s.notna(), None), errors="coerce", format="mixed")
-    bad = s.notna() & d.isna()
-    if bad.any():
-        raise InputError(f"column {column!r} must hold dates; found {s[bad].iloc[0]!r}")
-    return d
+    present = s.notna()
+    keys = s[present].map(value_key)
+    digits = keys.str.fullmatch(r"[-+]?\d+")
+    result = pd.Series(pd.NaT, index=s.index, dtype="datetime64[ns]")
+    if digits.any():
+        numbers = keys[digits]
+        year = numbers.str.fullmatch(r"\d{4}")
+        ymd = numbers.str.fullmatch(r"\d{8}")
+        neither = ~(year | ymd)
+        if neither.any():
+            raise InputError(
+                f"column {column!r} must hold dates; found the number "
+                f"{numbers[neither].iloc[0]!r} (write dates as YYYY-MM-DD, YYYYMMDD or YYYY)"
+            )
+        parsed = pd.Series(pd.NaT, index=numbers.index, dtype="datetime64[ns]")
+        parsed[year] = pd.to_datetime(numbers[year], format="%Y", errors="coerce")
+        parsed[ymd] = pd.to_datetime(numbers[ymd], format="%Y%m%d", errors="coerce")
+        bad = parsed.isna()
+        if bad.any():
+            raise InputError(
+                f"column {column!r} must hold dates; {numbers[bad].iloc[0]!r} is not a "
+                "valid date (as YYYYMMDD or YYYY)"
+            )
+        result[numbers.index] = parsed
+    others = keys[~digits]
+    if len(others):
+        if s.dtype.kind in "fc":  # numbers with fractions: never dates
+            raise InputError(
+                f"column {column!r} must hold dates; found the number {others.iloc[0]!r}"
+            )
+        d = pd.to_datetime(others.astype(object), errors="coerce", format="mixed")
+        bad = d.isna()
+        if bad.any():
+            raise InputError(f"column {column!r} must hold dates; found {others[bad].iloc[0]!r}")
+        result[others.index] = d
+    return result
 
 
 @register("map_values")

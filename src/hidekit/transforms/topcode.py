@@ -14,13 +14,13 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from hidekit.errors import OptionError, require_columns
+from hidekit.errors import OptionError, require_columns, require_number
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import as_columns, number_text, numeric_column
 
 
 def _check_percentile(name: str, p):
-    if p is not None and not 0 < float(p) < 100:
+    if p is not None and not 0 < require_number(f"topcode: {name}", p) < 100:
         raise OptionError(f"topcode: {name} must be between 0 and 100 (exclusive), got {p}")
 
 
@@ -61,6 +61,9 @@ class TopCode(Transform):
             raise OptionError("topcode: give bottom or bottom_percentile, not both")
         if all(v is None for v in (top, bottom, top_percentile, bottom_percentile)):
             raise OptionError("topcode: give a top and/or bottom threshold (value or percentile)")
+        for name, v in (("top", top), ("bottom", bottom)):
+            if v is not None:
+                require_number(f"topcode: {name}", v)
         _check_percentile("top_percentile", top_percentile)
         _check_percentile("bottom_percentile", bottom_percentile)
 
