@@ -70,6 +70,19 @@ def require_number(name, value, *, positive: bool = False):
     return f
 
 
+def check_separator(sep: str, name: str = "--sep") -> str:
+    """A CSV delimiter is one character that is not a quote, a line break or a letter/digit.
+
+    pandas treats longer separators as regular expressions (and warns on stderr).
+    """
+    if not isinstance(sep, str) or len(sep) != 1 or sep in '"\r\n' or sep.isalnum():
+        raise OptionError(
+            f"{name} must be one character such as , ; | or a tab (not a quote, letter, digit "
+            f"or line break), got {sep!r}"
+        )
+    return sep
+
+
 def require_fraction(name, value):
     """Thresholds such as RP limits are shares: refuse anything outside [0, 1]."""
     if value is None:

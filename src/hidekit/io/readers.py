@@ -6,13 +6,14 @@ Excel, and in-memory pandas / Polars / Arrow tables. Empty cells are missing val
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 from pathlib import Path
 
 import pandas as pd
 
-from hidekit.errors import InputError
+from hidekit.errors import InputError, check_separator
 from hidekit.io.dataset import Dataset
 
 CSV_DELIMITERS = [",", ";", "\t", "|"]
@@ -66,12 +67,43 @@ def detect_delimiter(sample: str) -> str:
     return best
 
 
+# Longest first: the UTF-32 LE mark starts with the UTF-16 LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
+def bom_encoding(raw: bytes) -> str | None:
+    """The encoding a byte-order mark announces (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE), or None."""
+    for bom, enc in _BOMS:
+        if raw.startswith(bom):
+            return enc
+    return None
+
+
 def _decode(raw: bytes, path: Path, encoding: str | None) -> tuple[str, str]:
     if encoding:
         try:
             return raw.decode(encoding), encoding
+        except (UnicodeDecodeError, LookupError) as exc:
+            raise InputError(f"{path}: not valid {encoding}: {exc}") from exc
+    marked = bom_encoding(raw)
+    if marked:  # Excel's "Unicode text" is UTF-16 with a BOM: never guess cp1252 over it
+        try:
+            return raw.decode(marked), marked
         except UnicodeDecodeError as exc:
-            raise InputError(f"{path}: not valid {encoding} at byte {exc.start}") from exc
+            raise InputError(
+                f"{path}: starts with a {marked} byte-order mark but is not valid {marked} "
+                f"at byte {exc.start}"
+            ) from exc
+    if b"\x00" in raw[:4096]:
+        raise InputError(
+            f"{path}: holds NUL bytes: a binary file, or UTF-16/32 text without a byte-order mark"
+        )
     try:
         return raw.decode("utf-8-sig"), "utf-8"
     except UnicodeDecodeError:
@@ -90,6 +122,10 @@ def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) ->
     if not raw.strip():
         raise InputError(f"{path}: the file is empty")
     text, used = _decode(raw, path, encoding)
+    if not text.strip():
+        raise InputError(f"{path}: the file is empty")
+    if sep is not None:
+        sep = check_separator({"\\t": "\t", "tab": "\t"}.get(sep, sep))
     delimiter = sep or detect_delimiter(text[:65536])
     try:
         frame = pd.read_csv(
@@ -104,8 +140,11 @@ def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) ->
         raise InputError(f"{path}: the file is empty") from exc
     except pd.errors.ParserError as exc:
         raise InputError(
-            f"{path}: cannot parse as CSV with delimiter {delimiter!r}: {exc}"
+            f"{path}: cannot parse as CSV with delimiter {delimiter!r}: "
+            + " ".join(str(exc).split())
         ) from exc
+    except (ValueError, csv.Error) as exc:
+        raise InputError(f"{path}: cannot read as CSV: " + " ".join(str(exc).split())) from exc
     frame = _infer_numeric(frame)
     return Dataset(frame, "csv", path, options={"sep": delimiter, "encoding": used})
 

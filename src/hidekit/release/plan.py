@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hidekit.errors import InputError, OptionError, require_fraction
+from hidekit.errors import InputError, OptionError, check_separator, require_fraction
 from hidekit.risk.loss import DEFAULT_MAX_LOSS
 from hidekit.transforms.base import get_transform
 
@@ -67,6 +67,7 @@ class Step:
         load_transforms()
         cls = get_transform(self.use)
         check_step_params(self.use, cls, self.params)
+        check_param_types(cls, self.params, f"step {self.use!r}")
         try:
             return cls(**self.params)
         except TypeError as exc:
@@ -120,6 +121,98 @@ class Plan:
         }
 
 
+# Parameters a step leaves unannotated (they take several shapes), typed by name.
+_PARAM_TYPES_BY_NAME = {
+    "columns": "str | Sequence[str]",
+    "ages": "str | Sequence[str]",
+    "dates": "str | Sequence[str]",
+    "zips": "str | Sequence[str]",
+    "births": "str | Sequence[str]",
+    "identifiers": "str | Sequence[str]",
+    "keys": "str | Sequence[str]",
+    "seed": "int | None",
+    "width": "int | None",
+    "key": "str",
+    "population": "str | dict",
+}
+_TYPE_WORDS = {
+    "int": "a whole number",
+    "float": "a number",
+    "bool": "true or false",
+    "str": "text",
+    "Path": "a path (text)",
+    "dict": "a table",
+    "Sequence[str]": "a list of text",
+    "Sequence[float]": "a list of numbers",
+}
+
+
+def _is_number(v) -> bool:
+    import math
+
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def _fits(value, kind: str) -> bool | None:
+    """Whether a TOML value fits one annotated type; None when the type is not one we check."""
+    checks = {
+        "None": lambda v: v is None,
+        "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+        "float": _is_number,
+        "bool": lambda v: isinstance(v, bool),
+        "str": lambda v: isinstance(v, str),
+        "Path": lambda v: isinstance(v, str),
+        "dict": lambda v: isinstance(v, dict),
+        "Sequence[str]": lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+        "Sequence[float]": lambda v: isinstance(v, list) and all(_is_number(x) for x in v),
+    }
+    check = checks.get(kind)
+    return None if check is None else check(value)
+
+
+def check_param_types(cls, params: dict, where: str) -> None:
+    """Refuse a plan value of the wrong type, before it is silently coerced: ``k = 2.7`` is
+    not 2, ``k = true`` is not 1, ``width = "10"`` is not a number. Types come from the step's
+    annotations (or, for parameters taking several shapes, from the name)."""
+    import inspect
+
+    sig = inspect.signature(cls.__init__)
+    for name, value in params.items():
+        param = sig.parameters.get(name)
+        if param is None:
+            continue  # unknown names are the constructor's error
+        ann = param.annotation
+        if ann is inspect.Parameter.empty:
+            ann = _PARAM_TYPES_BY_NAME.get(name)
+        if not isinstance(ann, str):
+            continue
+        kinds = [k.strip() for k in ann.split("|")]
+        verdicts = [_fits(value, k) for k in kinds]
+        if any(verdicts) or None in verdicts:
+            continue
+        wanted = " or ".join(_TYPE_WORDS.get(k, k) for k in kinds if k != "None")
+        raise OptionError(f"{where}: {name} must be {wanted}, got {_toml_repr(value)}")
+
+
+def _toml_repr(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _typed(table: dict, key: str, kind: str, where: str, default=None):
+    """``table[key]`` checked against ``kind`` (see ``_fits``), or ``default`` when absent."""
+    if key not in table:
+        return default
+    value = table[key]
+    if not _fits(value, kind):
+        raise OptionError(
+            f"plan [{where}] {key} must be {_TYPE_WORDS[kind]}, got {_toml_repr(value)}"
+        )
+    return value
+
+
 def _list(table: dict, key: str, where: str) -> list[str]:
     v = table.get(key, [])
     if isinstance(v, str):
@@ -145,11 +238,17 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
             f"(known: {', '.join(sorted(_SECTIONS))})"
         )
     base = path.parent
+    for name in ("input", "output", "roles", "risk", "crosswalk"):
+        if not isinstance(raw.get(name, {}), dict):
+            raise OptionError(f"plan {path}: [{name}] must be a table of settings")
     inp = raw.get("input", {})
-    if not isinstance(inp, dict) or not inp.get("path"):
+    if not _typed(inp, "path", "str", "input"):
         raise OptionError(f"plan {path}: [input] path is required")
+    sep = _typed(inp, "sep", "str", "input")
+    if sep is not None:
+        check_separator(sep, "plan [input] sep")
     out = raw.get("output", {})
-    folder = output or out.get("folder")
+    folder = output or _typed(out, "folder", "str", "output")
     if not folder:
         raise OptionError(f"plan {path}: [output] folder is required (or pass --out)")
     neutralize = out.get("neutralize_formulas", True)
@@ -157,23 +256,30 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
         raise OptionError(f"plan {path}: [output] neutralize_formulas must be true or false")
     roles = raw.get("roles", {})
     risk = raw.get("risk", {})
+    k = _typed(risk, "k", "int", "risk", 5)
+    rp = _typed(risk, "rp", "float", "risk")
+    cell_min = _typed(risk, "cell_min", "int", "risk")
+    if cell_min is not None and cell_min < 1:
+        raise OptionError(f"plan {path}: [risk] cell_min must be at least 1, got {cell_min}")
+    for key in raw.get("crosswalk", {}):
+        _typed(raw["crosswalk"], key, "str", "crosswalk")
     plan = Plan(
         path=path,
         input=(base / inp["path"]).resolve()
         if not Path(inp["path"]).is_absolute()
         else Path(inp["path"]),
         output=Path(folder) if output or Path(folder).is_absolute() else base / folder,
-        sep=inp.get("sep"),
-        overwrite=bool(out.get("overwrite", False)),
+        sep=sep,
+        overwrite=_typed(out, "overwrite", "bool", "output", False),
         neutralize_formulas=neutralize,
         direct=_list(roles, "direct", "roles"),
         keys=_list(roles, "keys", "roles"),
         sensitive=_list(roles, "sensitive", "roles"),
         reviewed=_list(roles, "reviewed", "roles"),
-        k=int(risk.get("k", 5)),
-        rp=risk.get("rp"),
-        cell_min=risk.get("cell_min"),
-        max_loss=risk.get("max_loss", DEFAULT_MAX_LOSS),
+        k=k,
+        rp=rp,
+        cell_min=cell_min,
+        max_loss=_typed(risk, "max_loss", "float", "risk", DEFAULT_MAX_LOSS),
         crosswalk=dict(raw.get("crosswalk", {})),
     )
     if plan.k < 1:
@@ -191,6 +297,8 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
     for i, s in enumerate(steps, 1):
         if not isinstance(s, dict) or "use" not in s:
             raise OptionError(f"plan {path}: step {i} has no 'use' (the step name)")
+        if not isinstance(s["use"], str):
+            raise OptionError(f"plan {path}: step {i}: use must be a step name (text)")
         params = {k: v for k, v in s.items() if k != "use"}
         for key in ("path", "boundaries", "population"):  # file parameters are plan-relative
             if isinstance(params.get(key), str) and not Path(params[key]).is_absolute():

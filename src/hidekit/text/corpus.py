@@ -157,6 +157,22 @@ def write_brat_dir(docs, folder, write_text: bool = True) -> Path:
     return folder
 
 
+def _kind(value) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "true/false"}.get(
+        type(value), "null" if value is None else "a number"
+    )
+
+
+def _offset(span: dict, field: str, where: str) -> int:
+    """A character offset: a JSON integer (``4.2`` or ``"4"`` would be silently truncated)."""
+    if field not in span:
+        raise InputError(f"{where}: no '{field}' offset")
+    v = span[field]
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise InputError(f"{where}: '{field}' must be a whole number, got {v!r}")
+    return v
+
+
 def read_jsonl(path, check: bool = True) -> list[Document]:
     path = Path(path)
     docs = []
@@ -167,16 +183,25 @@ def read_jsonl(path, check: bool = True) -> list[Document]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}:{lineno}: not JSON: {exc.msg}") from exc
+        if not isinstance(obj, dict):
+            raise InputError(f"{path}:{lineno}: a record must be a JSON object, got {_kind(obj)}")
         if "text" not in obj:
             raise InputError(f"{path}:{lineno}: no 'text' field")
         text = obj["text"]
+        if not isinstance(text, str):
+            raise InputError(f"{path}:{lineno}: 'text' must be a string, got {_kind(text)}")
+        raw_spans = obj.get("spans", []) or []
+        if not isinstance(raw_spans, list):
+            raise InputError(f"{path}:{lineno}: 'spans' must be a list, got {_kind(raw_spans)}")
         spans = []
-        for sp in obj.get("spans", []) or []:
-            s, e, label = (
-                int(sp["start"]),
-                int(sp["end"]),
-                str(sp.get("label", sp.get("type", "PHI"))),
-            )
+        for j, sp in enumerate(raw_spans, 1):
+            where = f"{path}:{lineno}: span {j}"
+            if not isinstance(sp, dict):
+                raise InputError(f"{where} must be a JSON object, got {_kind(sp)}")
+            s, e = _offset(sp, "start", where), _offset(sp, "end", where)
+            label = sp.get("label", sp.get("type", "PHI"))
+            if not isinstance(label, str) or not label:
+                raise InputError(f"{where}: 'label' must be a non-empty string, got {label!r}")
             if s < 0 or e < s or e > len(text):
                 raise InputError(f"{path}:{lineno}: span {s}-{e} lies outside the text")
             if check and "text" in sp and text[s:e] != sp["text"]:

@@ -44,6 +44,35 @@ def read_secret_file(path, what: str = "passphrase") -> bytes:
     return data
 
 
+KEY_MIN_DISTINCT_BYTES = 8
+
+
+def check_key_strength(key: bytes, what: str, min_bytes: int) -> bytes:
+    """Refuse a key too short or with too few different bytes to be random (``'0' * 32``).
+
+    A key made by ``hidekit new-key`` (base64 of 32 random bytes) has about 28 different
+    characters; a hex key about 15; fewer than 8 different bytes means a key typed or padded by
+    hand, which an attacker can guess long before trying 2^128 keys.
+    """
+    if len(key) < min_bytes:
+        raise OptionError(
+            f"{what} is too short: it needs at least {min_bytes} bytes of random data "
+            f"(got {len(key)}; make one with hidekit new-key)"
+        )
+    distinct = len(set(key))
+    if distinct < KEY_MIN_DISTINCT_BYTES:
+        raise OptionError(
+            f"{what} is not random: its {len(key)} bytes use only {distinct} different "
+            f"value(s) (at least {KEY_MIN_DISTINCT_BYTES} needed; make one with hidekit new-key)"
+        )
+    return key
+
+
+def read_key_file(path) -> bytes:
+    """A key file's bytes, refused when missing, empty, short or visibly not random."""
+    return check_key_strength(read_secret_file(path, "key"), f"key file {path}", KEY_FILE_MIN_BYTES)
+
+
 def new_key_file(path) -> Path:
     """A fresh key file: 32 random bytes, base64, owner-only. Never overwrites."""
     p = Path(path)
@@ -70,12 +99,7 @@ def _derive(kdf: dict, passphrase, key_file) -> bytes:
     if kdf["name"] == "hkdf-sha256":
         if key_file is None:
             raise OptionError("this crosswalk is protected by a key file: give --key-file")
-        secret = read_secret_file(key_file, "key")
-        if len(secret) < KEY_FILE_MIN_BYTES:
-            raise OptionError(
-                f"key file {key_file} is too short: it needs at least "
-                f"{KEY_FILE_MIN_BYTES} bytes of random data (hidekit new-key)"
-            )
+        secret = read_key_file(key_file)
         return HKDF(
             algorithm=hashes.SHA256(), length=32, salt=salt, info=b"hidekit crosswalk"
         ).derive(secret)

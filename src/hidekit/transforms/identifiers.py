@@ -362,7 +362,12 @@ class Remove(Transform):
         return frame.drop(columns=self.columns)
 
 
+HMAC_KEY_MIN_BYTES = 16  # 128 bits
+
+
 def _key_bytes(key) -> bytes:
+    from hidekit.transforms.crosswalk import check_key_strength
+
     if isinstance(key, str):
         key = key.encode("utf-8")
     if not isinstance(key, (bytes, bytearray)) or not key:
@@ -370,7 +375,7 @@ def _key_bytes(key) -> bytes:
             "keyed hashing needs a non-empty secret key (an unsalted hash of a name "
             "or ID can be reversed by hashing every candidate)"
         )
-    return bytes(key)
+    return check_key_strength(bytes(key), "the hash key", HMAC_KEY_MIN_BYTES)
 
 
 @register("hash")
@@ -672,14 +677,9 @@ def remove_file(data, out, *, columns, sep=None, neutralize: bool = True) -> dic
 
 
 def hash_file(data, out, *, columns, key_file, sep=None, neutralize: bool = True) -> dict:
-    from hidekit.transforms.crosswalk import KEY_FILE_MIN_BYTES, read_secret_file
+    from hidekit.transforms.crosswalk import read_key_file
 
-    key = read_secret_file(key_file, "key")
-    if len(key) < KEY_FILE_MIN_BYTES:
-        raise OptionError(
-            f"key file {key_file} is too short: it needs at least "
-            f"{KEY_FILE_MIN_BYTES} bytes of random data (hidekit new-key)"
-        )
+    key = read_key_file(key_file)
     return _simple_file(
         KeyedHash(columns, key), data, out, sep, _as_list(columns), neutralize, (key_file,)
     )
