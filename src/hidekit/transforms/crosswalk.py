@@ -155,6 +155,83 @@ def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> byt
     return (json.dumps(header, indent=1) + "\n").encode("utf-8")
 
 
+# scrypt's cost is chosen by whoever wrote the header: bound it, or a tampered header asks for
+# 16 GB (n = 2^24, r = 8). hidekit writes n = 2^15, r = 8, p = 1 (32 MiB, about 0.1 s).
+SCRYPT_MAX_N = 2**20
+SCRYPT_MAX_MEMORY = 256 * 2**20  # bytes: 128 * n * r
+SCRYPT_MAX_P = 16
+NONCE_BYTES = 12
+MIN_SALT_BYTES = 16
+GCM_TAG_BYTES = 16
+
+
+def _field_bytes(table: dict, name: str, source: str, where: str = "") -> bytes:
+    v = table.get(name)
+    if not isinstance(v, str):
+        raise InputError(f"{source}: crosswalk header{where} has no {name} (or it is not text)")
+    try:
+        return _unb64(v)
+    except (ValueError, UnicodeEncodeError):
+        raise InputError(f"{source}: crosswalk header{where} {name} is not valid base64") from None
+
+
+def _small_int(kdf: dict, name: str, lo: int, hi: int, source: str) -> int:
+    v = kdf.get(name)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise InputError(
+            f"{source}: crosswalk scrypt parameter {name} must be a whole number from {lo} to "
+            f"{hi}, got {v!r}"
+        )
+    return v
+
+
+def check_header(header: dict, source: str) -> tuple[bytes, bytes, dict]:
+    """Every header field checked before any key derivation: (ciphertext, nonce, kdf).
+
+    The header is authenticated, but only after the key is derived from it, so its fields are
+    untrusted until then: types, base64, lengths, and scrypt's cost all get a one-line error.
+    """
+    if header.get("version") != 1:
+        raise InputError(
+            f"{source}: crosswalk format version {header.get('version')!r} is not supported "
+            "(this hidekit reads version 1)"
+        )
+    if header.get("cipher") != "AES-256-GCM":
+        raise InputError(f"{source}: unknown crosswalk cipher {header.get('cipher')!r}")
+    nonce = _field_bytes(header, "nonce", source)
+    if len(nonce) != NONCE_BYTES:
+        raise InputError(
+            f"{source}: crosswalk nonce has {len(nonce)} bytes, AES-GCM needs {NONCE_BYTES}"
+        )
+    ciphertext = _field_bytes(header, "ciphertext", source)
+    if len(ciphertext) < GCM_TAG_BYTES:
+        raise InputError(f"{source}: crosswalk ciphertext is truncated")
+    kdf = header.get("kdf")
+    if not isinstance(kdf, dict):
+        raise InputError(f"{source}: crosswalk header has no key derivation (kdf)")
+    salt = _field_bytes(kdf, "salt", source, " kdf")
+    if len(salt) < MIN_SALT_BYTES:
+        raise InputError(
+            f"{source}: crosswalk salt has {len(salt)} bytes, at least {MIN_SALT_BYTES} needed"
+        )
+    if kdf.get("name") == "scrypt":
+        n = _small_int(kdf, "n", 2, SCRYPT_MAX_N, source)
+        if n & (n - 1):
+            raise InputError(
+                f"{source}: crosswalk scrypt parameter n must be a power of 2, got {n}"
+            )
+        r = _small_int(kdf, "r", 1, 64, source)
+        _small_int(kdf, "p", 1, SCRYPT_MAX_P, source)
+        if 128 * n * r > SCRYPT_MAX_MEMORY:
+            raise InputError(
+                f"{source}: crosswalk scrypt cost n={n}, r={r} needs {128 * n * r // 2**20} MiB "
+                f"(at most {SCRYPT_MAX_MEMORY // 2**20} MiB allowed)"
+            )
+    elif kdf.get("name") != "hkdf-sha256":
+        raise InputError(f"{source}: unknown key derivation {kdf.get('name')!r}")
+    return ciphertext, nonce, kdf
+
+
 def decrypt_frame(
     blob: bytes, *, passphrase=None, key_file=None, source: str = "crosswalk"
 ) -> pd.DataFrame:
@@ -163,13 +240,12 @@ def decrypt_frame(
 
     try:
         header = json.loads(blob.decode("utf-8"))
-        if header.get("format") != FORMAT:
-            raise ValueError
-        ciphertext = _unb64(header.pop("ciphertext"))
-        nonce = _unb64(header["nonce"])
-        kdf = header["kdf"]
-    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError):
         raise InputError(f"{source}: not a hidekit crosswalk file") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise InputError(f"{source}: not a hidekit crosswalk file")
+    ciphertext, nonce, kdf = check_header(header, source)
+    header.pop("ciphertext")
     key = _derive(kdf, passphrase, key_file)
     aad = json.dumps(header, sort_keys=True).encode("utf-8")
     try:
@@ -178,7 +254,10 @@ def decrypt_frame(
         raise InputError(
             f"{source}: cannot decrypt: wrong passphrase or key file, or the file was altered"
         ) from None
-    return pd.DataFrame(payload["data"], columns=payload["columns"], dtype=object)
+    try:
+        return pd.DataFrame(payload["data"], columns=payload["columns"], dtype=object)
+    except (KeyError, TypeError, ValueError):
+        raise InputError(f"{source}: the decrypted crosswalk is not a table") from None
 
 
 def write_crosswalk(
