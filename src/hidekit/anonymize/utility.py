@@ -26,6 +26,7 @@ _RANGE = re.compile(
     r"^\[?\s*(-?[0-9.]+(?:[eE][-+]?\d+)?)\s*-\s*(-?[0-9.]+(?:[eE][-+]?\d+)?)\s*\]?$"
 )
 QUERY_KINDS = ("range", "one-sided")
+MAX_QUERIES = 1_000_000
 
 
 def _is_numeric(s: pd.Series) -> bool:
@@ -153,8 +154,13 @@ def query_precision(
     """
     if kind not in QUERY_KINDS:
         raise OptionError(f"unknown query kind {kind!r} (choose from {', '.join(QUERY_KINDS)})")
-    if int(n_queries) < 1:
-        raise OptionError(f"the number of queries must be at least 1, got {n_queries}")
+    if isinstance(n_queries, bool) or not isinstance(n_queries, (int, np.integer)):
+        raise OptionError(f"the number of queries must be a whole number, got {n_queries!r}")
+    if not 1 <= n_queries <= MAX_QUERIES:
+        raise OptionError(
+            f"the number of queries must be from 1 to {MAX_QUERIES:,} (the mean precision is "
+            f"stable long before), got {n_queries:,}"
+        )
     rng = np.random.default_rng(seed)
     orig, cov = _attribute(original, released, attribute, hierarchy)
     if cov.numeric:

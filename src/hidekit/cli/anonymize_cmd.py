@@ -95,7 +95,7 @@ def register(app: typer.Typer) -> None:
         output: Path = typer.Option(
             None, "--out", help="Released file (default: DATA.anonymized.EXT)."
         ),
-        seed: int = typer.Option(0, "--seed", help="Seed of the row shuffle."),
+        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the row shuffle."),
         no_shuffle: bool = typer.Option(False, "--no-shuffle", help="Keep the input row order."),
         engine: str = EngineOpt,
         sep: str = SepOpt,
@@ -223,7 +223,7 @@ def register(app: typer.Typer) -> None:
             help="Attribute of the precision-vs-k figure (default: first numeric key).",
         ),
         curve_k: str = typer.Option("2,5,10,25,50", "--curve-k", help="k values of the figure."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the random queries."),
+        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the random queries."),
         sep: str = SepOpt,
         json: bool = JsonOpt,
         report: Path = ReportOpt,

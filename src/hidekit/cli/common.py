@@ -141,10 +141,20 @@ def handle_errors(fn: Callable) -> Callable:
     return wrapper
 
 
+# Warnings for developers, not for the person running a command.
+_UNSTATED_WARNINGS = (
+    DeprecationWarning,
+    PendingDeprecationWarning,
+    FutureWarning,
+    ResourceWarning,
+    ImportWarning,
+)
+
+
 def _state_warnings(caught: list) -> None:
     seen: set[str] = set()
     for w in caught:
-        if issubclass(w.category, (DeprecationWarning, PendingDeprecationWarning)):
+        if issubclass(w.category, _UNSTATED_WARNINGS):
             continue
         text = f"{w.category.__name__}: {w.message}"
         if text not in seen:

@@ -19,7 +19,9 @@ def register(app: typer.Typer) -> None:
         records: int = typer.Option(
             5000, "--records", min=10, help="Synthetic records to generate."
         ),
-        seed: int = typer.Option(7, "--seed", help="Seed: the same seed gives the same outputs."),
+        seed: int = typer.Option(
+            7, "--seed", min=0, help="Seed: the same seed gives the same outputs."
+        ),
         overwrite: bool = typer.Option(
             False, "--overwrite", help="Replace a demo folder hidekit wrote before."
         ),

@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
             ..., "--out", help="Output folder (must not exist or be empty)."
         ),
         overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
-        seed: int = typer.Option(0, "--seed", help="Seed: pseudonym order and surrogates."),
+        seed: int = typer.Option(0, "--seed", min=0, help="Seed: pseudonym order and surrogates."),
         sep: str = SepOpt,
         json: bool = JsonOpt,
     ):

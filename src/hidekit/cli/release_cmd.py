@@ -337,7 +337,7 @@ def register(app: typer.Typer) -> None:
         boundaries: Path = typer.Option(
             None, "--boundaries", help="GeoJSON areas the points must stay in."
         ),
-        seed: int = typer.Option(0, "--seed"),
+        seed: int = typer.Option(0, "--seed", min=0),
         sep: str = SepOpt,
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,

@@ -21,7 +21,10 @@ PassFileOpt = typer.Option(
 )
 KeyFileOpt = typer.Option(None, "--key-file", help="Key file of random bytes (hidekit new-key).")
 SeedOpt = typer.Option(
-    None, "--seed", help="Seed for reproducible IDs (keep it secret; default: fresh randomness)."
+    None,
+    "--seed",
+    min=0,
+    help="Seed for reproducible IDs (keep it secret; default: fresh randomness).",
 )
 
 
@@ -72,7 +75,7 @@ def register(app: typer.Typer) -> None:
             10_000, "--sample", min=1, help="Rows read at random from larger tables (seeded)."
         ),
         full: bool = typer.Option(False, "--all", help="Read every row instead of a sample."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the row sample."),
+        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the row sample."),
         min_share: float = typer.Option(
             0.5, "--min-share", help="Share of values a pattern must match to flag a column."
         ),

@@ -18,9 +18,9 @@ def register(app: typer.Typer) -> None:
     @app.command("synth")
     @handle_errors
     def synth(
-        n: int = typer.Option(100, "--n", help="Number of notes."),
+        n: int = typer.Option(100, "--n", min=1, max=1_000_000, help="Number of notes."),
         seed: int = typer.Option(
-            0, "--seed", help="Random seed: the same seed gives the same corpus."
+            0, "--seed", min=0, help="Random seed: the same seed gives the same corpus."
         ),
         out_path: Path = typer.Option(
             ..., "--out", help="Output folder (or a .jsonl file with --format jsonl)."
@@ -72,7 +72,7 @@ def register(app: typer.Typer) -> None:
             "--spans",
             help="Use these annotations instead (brat folder or JSONL; may be SOURCE).",
         ),
-        seed: int = typer.Option(0, "--seed", help="Seed of the surrogates."),
+        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the surrogates."),
         fmt: str = typer.Option(
             None, "--format", help="Output brat or jsonl (default: as the input)."
         ),

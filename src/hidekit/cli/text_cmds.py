@@ -181,7 +181,7 @@ def register(app: typer.Typer) -> None:
             0.05, "--c1", min=0.0, help="L1 regularization (prunes features)."
         ),
         c2: float = typer.Option(0.01, "--c2", min=0.0, help="L2 regularization."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the fold split."),
+        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the fold split."),
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Folds trained in parallel."),
         json: bool = JsonOpt,
     ):

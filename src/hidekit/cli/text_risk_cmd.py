@@ -139,7 +139,9 @@ def register(app: typer.Typer) -> None:
             5, "--cell-size", help="QI threshold τ = 1 / cell size (5 → 0.2)."
         ),
         draws: int = typer.Option(10_000, "--draws", help="Monte Carlo draws."),
-        seed: int = typer.Option(0, "--seed", help="Random seed: same seed, same intervals."),
+        seed: int = typer.Option(
+            0, "--seed", min=0, help="Random seed: same seed, same intervals."
+        ),
         m_draw: str = typer.Option(
             "poisson",
             "--m-draw",

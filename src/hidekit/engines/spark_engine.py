@@ -7,7 +7,9 @@ set each cell belongs to. Missing values group together, as in the DuckDB engine
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -34,6 +36,41 @@ def _bq(name: str) -> str:
     return "`" + str(name).replace("`", "``") + "`"
 
 
+# Spark's JVM logs WARN lines (native-hadoop, default log level) on stderr before the session
+# exists, so setLogLevel comes too late: give the driver a log4j2 configuration that only lets
+# errors through, from the first line on.
+_LOG4J2 = """\
+status = error
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+logger.repl.name = org.apache.spark.repl.Main
+logger.repl.level = error
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = spark: %p %c{1}: %m%n
+"""
+
+
+def java_command() -> str | None:
+    """The ``java`` Spark will start: ``$JAVA_HOME/bin/java``, else the one on ``PATH``."""
+    home = os.environ.get("JAVA_HOME")
+    if home:
+        candidate = Path(home) / "bin" / "java"
+        return str(candidate) if candidate.is_file() else None
+    return shutil.which("java")
+
+
+def _quiet_log_config() -> str:
+    path = Path(tempfile.gettempdir()) / f"hidekit-spark-log4j2-{os.getuid()}.properties"
+    if not path.is_file() or path.read_text() != _LOG4J2:
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(_LOG4J2)
+        os.replace(tmp, path)
+    return path.as_uri()
+
+
 @lru_cache(maxsize=1)
 def get_spark(master: str | None = None):
     """A shared local SparkSession, quiet and small (tests and single machines)."""
@@ -41,23 +78,78 @@ def get_spark(master: str | None = None):
         from pyspark.sql import SparkSession
     except ImportError as exc:  # pragma: no cover - depends on install
         raise InputError("the Spark engine needs PySpark: pip install 'hidekit[spark]'") from exc
+    if java_command() is None:
+        where = "JAVA_HOME has no bin/java" if os.environ.get("JAVA_HOME") else "no java on PATH"
+        raise InputError(
+            f"the Spark engine needs Java 17 ({where}): install a JDK or use --engine duckdb"
+        )
     master = master or os.environ.get("HIDEKIT_SPARK_MASTER", "local[2]")
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     # Python workers (pandas UDFs) must run this interpreter, the one that has hidekit installed
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-    spark = (
-        SparkSession.builder.master(master)
-        .appName("hidekit")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", os.environ.get("HIDEKIT_SPARK_PARTITIONS", "4"))
-        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
-        .config("spark.driver.memory", os.environ.get("HIDEKIT_SPARK_MEMORY", "2g"))
-        .config("spark.sql.session.timeZone", "UTC")
-        .getOrCreate()
-    )
+    settings = {
+        "spark.master": master,
+        "spark.app.name": "hidekit",
+        "spark.ui.enabled": "false",
+        "spark.ui.showConsoleProgress": "false",
+        "spark.sql.shuffle.partitions": os.environ.get("HIDEKIT_SPARK_PARTITIONS", "4"),
+        "spark.sql.execution.arrow.pyspark.enabled": "true",
+        "spark.driver.memory": os.environ.get("HIDEKIT_SPARK_MEMORY", "2g"),
+        "spark.sql.session.timeZone": "UTC",
+    }
+    _launch_quiet_gateway(settings)
+    builder = SparkSession.builder
+    for key, value in settings.items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
     return spark
+
+
+# Lines the JVM prints on stderr at start-up whatever log4j is told (Spark's own println).
+_JVM_NOISE = ("Setting default log level to", "To adjust logging level use sc.setLogLevel")
+
+
+def _launch_quiet_gateway(settings: dict) -> None:
+    """Start Spark's JVM with its stderr read by a thread that drops start-up noise (WARN lines,
+    "Setting default log level") and passes everything else on: an error stays the one line."""
+    import subprocess
+    import threading
+
+    from pyspark import SparkConf, SparkContext
+    from pyspark.java_gateway import launch_gateway
+
+    with SparkContext._lock:
+        if SparkContext._gateway:
+            return
+        conf = SparkConf(loadDefaults=False).setAll(list(settings.items()))
+        submit = os.environ.get("PYSPARK_SUBMIT_ARGS")
+        if submit is None:  # the driver JVM is started by spark-submit: its options go there
+            os.environ["PYSPARK_SUBMIT_ARGS"] = (
+                f"--driver-java-options -Dlog4j2.configurationFile={_quiet_log_config()} "
+                "pyspark-shell"
+            )
+        try:
+            gateway = launch_gateway(conf, popen_kwargs={"stderr": subprocess.PIPE})
+        except Exception as exc:  # Java exited before the gateway came up
+            raise InputError(f"the Spark engine could not start Java: {exc}") from None
+        finally:
+            if submit is None:
+                os.environ.pop("PYSPARK_SUBMIT_ARGS", None)
+        SparkContext._gateway = gateway
+        SparkContext._jvm = gateway.jvm
+    proc = getattr(gateway, "proc", None)
+    if proc is not None and proc.stderr is not None:
+        threading.Thread(target=_forward_stderr, args=(proc.stderr,), daemon=True).start()
+
+
+def _forward_stderr(stream) -> None:
+    for raw in iter(stream.readline, b""):
+        line = raw.decode("utf-8", "replace")
+        if line.startswith(_JVM_NOISE) or " WARN " in line[:40]:
+            continue
+        sys.stderr.write(line)
+        sys.stderr.flush()
 
 
 def _spark_ready(frame: pd.DataFrame) -> pd.DataFrame:

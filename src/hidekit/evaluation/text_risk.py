@@ -439,12 +439,22 @@ class TextRiskResult:
         return bool(self.settings["resynthesized"] and d.r >= self.settings["strict_di"])
 
 
+MAX_DRAWS = 1_000_000
+
+
 def _check_settings(hips, strict_di, strict_qi, cell_size, draws):
     require_fraction("--hips", hips)
     require_fraction("--strict-di", strict_di)
     require_fraction("--strict-qi", strict_qi)
+    if isinstance(draws, bool) or not isinstance(draws, (int, np.integer)):
+        raise OptionError(f"--draws must be a whole number, got {draws!r}")
     if draws < 100:
         raise OptionError(f"--draws must be at least 100 for a 95% interval, got {draws}")
+    if draws > MAX_DRAWS:
+        raise OptionError(
+            f"--draws must be at most {MAX_DRAWS:,} (intervals are stable long before; each "
+            f"draw costs memory per identifier type), got {draws:,}"
+        )
     return threshold_from_cell_size(cell_size)
 
 

@@ -26,8 +26,10 @@ class Hierarchy:
     def read(cls, path) -> Hierarchy:
         """Read an ARX hierarchy CSV (``;`` separated; ``,`` or tab also accepted)."""
         path = Path(path)
+        from hidekit.io.readers import decode_text
+
         try:
-            text = path.read_text(encoding="utf-8-sig")
+            text, _ = decode_text(path.read_bytes(), f"hierarchy {path}")
         except OSError as exc:
             raise InputError(f"cannot read hierarchy {path}: {exc.strerror or exc}") from None
         lines = [ln for ln in text.splitlines() if ln.strip()]

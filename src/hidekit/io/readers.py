@@ -85,7 +85,9 @@ def bom_encoding(raw: bytes) -> str | None:
     return None
 
 
-def _decode(raw: bytes, path: Path, encoding: str | None) -> tuple[str, str]:
+def decode_text(raw: bytes, path, encoding: str | None = None) -> tuple[str, str]:
+    """(text, encoding used) of a side file or CSV: a byte-order mark decides, then UTF-8, then
+    cp1252; NUL bytes (a binary file) are refused naming ``path``."""
     if encoding:
         try:
             return raw.decode(encoding), encoding
@@ -121,7 +123,7 @@ def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) ->
     raw = path.read_bytes()
     if not raw.strip():
         raise InputError(f"{path}: the file is empty")
-    text, used = _decode(raw, path, encoding)
+    text, used = decode_text(raw, path, encoding)
     if not text.strip():
         raise InputError(f"{path}: the file is empty")
     if sep is not None:

@@ -280,13 +280,42 @@ def _detect_in_worker(doc: Document) -> Document:
     return _WORKER.detect_document(doc)
 
 
+# The shipped models unpack to about 1 MB; a model trained on a large corpus to tens of MB.
+# Reading stops past this bound, whatever the zip's headers claim (a zip bomb lies about sizes).
+MODEL_MAX_BYTES = 256 * 2**20
+
+
+def _read_member(z: zipfile.ZipFile, name: str, where: str, budget: int) -> bytes:
+    with z.open(name) as f:
+        data = f.read(budget + 1)
+    if len(data) > budget:
+        raise InputError(
+            f"{where}: not a hidekit model file ({name} unpacks to more than "
+            f"{MODEL_MAX_BYTES // 2**20} MiB)"
+        )
+    return data
+
+
 def read_model_bytes(data: bytes, where: str) -> tuple[bytes, dict]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as z:
-            config = json.loads(z.read("model.json").decode("utf-8"))
-            crf = z.read("model.crfsuite")
-    except (zipfile.BadZipFile, KeyError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raw_config = _read_member(z, "model.json", where, MODEL_MAX_BYTES)
+            crf = _read_member(z, "model.crfsuite", where, MODEL_MAX_BYTES - len(raw_config))
+        config = json.loads(raw_config.decode("utf-8"))
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        KeyError,
+        json.JSONDecodeError,
+        UnicodeDecodeError,
+        NotImplementedError,  # unsupported compression method
+        RuntimeError,  # encrypted member
+        EOFError,
+        OSError,
+    ) as exc:
         raise InputError(f"{where}: not a hidekit model file ({exc})") from exc
+    if not isinstance(config, dict):
+        raise InputError(f"{where}: not a hidekit model file (model.json is not an object)")
     return crf, config
 
 
@@ -316,7 +345,13 @@ def load_model(
         if path.is_dir():
             raise OptionError(f"{key}: is a folder, not a model file")
     crf, config = read_model_bytes(path.read_bytes(), str(path))
-    return Detector(crf, config, allow, deny)
+    try:
+        return Detector(crf, config, allow, deny)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError(
+            f"{path}: not a hidekit model file (its model.json is malformed: "
+            f"{type(exc).__name__} {exc})"
+        ) from None
 
 
 def step_text_detect(out: Path, ctx: dict) -> str:

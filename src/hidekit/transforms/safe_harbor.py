@@ -57,14 +57,25 @@ def read_population(source) -> dict[str, int]:
     """ZIP3 → population from a dict or a CSV with columns ``zip3`` and ``population``."""
     if isinstance(source, dict):
         return {str(k).zfill(3): int(v) for k, v in source.items()}
+    from hidekit.io.readers import read_csv
+
     path = Path(source)
     if not path.is_file():
         raise InputError(f"population table not found: {path}")
-    table = pd.read_csv(path, dtype={"zip3": str}, sep=None, engine="python")
+    table = read_csv(path).frame
     require_columns(table.columns, ["zip3", "population"])
-    return {
-        str(z).zfill(3): int(p) for z, p in zip(table["zip3"], table["population"], strict=True)
-    }
+    out: dict[str, int] = {}
+    for row, (z, p) in enumerate(zip(table["zip3"], table["population"], strict=True), 2):
+        key = value_key(z)
+        if key is None or not key.isdigit() or len(key) > 3:
+            raise InputError(f"population table {path}: line {row}: {z!r} is not a ZIP3 area")
+        count = value_key(p)
+        if count is None or not count.isdigit():
+            raise InputError(
+                f"population table {path}: line {row}: population {p!r} is not a whole number"
+            )
+        out[key.zfill(3)] = int(count)
+    return out
 
 
 @register("safe_harbor")
