@@ -344,3 +344,21 @@ def test_link_corpus_from_dataframe_refuses_overwriting_input(tmp_path, inputs, 
             note_pattern=r"note-(\d+)-",
             overwrite=True,
         )
+
+
+def test_strict_flags_notes_concentrated_on_few_persons():
+    # issue 18 item 9: 180 notes linked to 9 of 60 persons passed --strict unnoticed
+    records = pd.DataFrame({"record_id": [str(i) for i in range(60)], "age": [40] * 60})
+    docs = [Document(f"n{i}", "Seen today.", [], str(i % 9)) for i in range(180)]
+    r = link(records, docs, "record_id").report
+    # by hand: n = 180 >= r = 60, coverage 9 / 60 = 15% < 25%
+    assert r.noted_persons == 9 and r.concentrated and not r.ok
+    assert "180 notes linked to only 9 of 60 persons (15%)" in r.problems()[0]
+    with pytest.raises(InputError, match="implausibly concentrated"):
+        link(records, docs, "record_id", strict=True)
+    # the same notes spread over 45 persons (75%) are plausible
+    spread = [Document(f"n{i}", "Seen.", [], str(i % 45)) for i in range(180)]
+    assert link(records, spread, "record_id", strict=True).report.ok
+    # fewer notes than persons: sparse coverage is expected, not flagged (n = 40 < r = 60)
+    few = [Document(f"n{i}", "Seen.", [], str(i % 9)) for i in range(40)]
+    assert not link(records, few, "record_id").report.concentrated

@@ -15,7 +15,7 @@ can see every value that was written back.
 Problems are listed in a ``LinkReport``, never dropped silently: a note whose key cannot be read,
 a note whose key has no record (a key present in notes only), two records for one key, a note
 naming two records. Their notes and records are withheld from the release; ``strict`` makes any
-of them an error.
+of them an error, and also notes implausibly concentrated on few persons (``CONCENTRATION_*``).
 """
 
 from __future__ import annotations
@@ -34,6 +34,13 @@ from hidekit.text.spans import Document
 RECORD_LABELS = ("MRN", "MEDICALRECORD", "ID_SUJETO_ASISTENCIA")  # a record number
 KEY_LABELS = (*RECORD_LABELS, "ID", "IDNUM")  # also used when it equals a record's key
 KEY_COLUMN = "_key"
+
+# Concentration rule: with at least as many linked notes as persons (n >= r), notes spread at
+# random would reach 1 - e^(-n/r) >= 63% of persons; real notes are uneven, but fewer than a
+# quarter of persons holding every note is what a key read too short gives (a pattern that keeps
+# one digit of the record number puts 60 persons' notes on 10 keys). Checked from 8 persons on.
+CONCENTRATION_MIN_COVERAGE = 0.25
+CONCENTRATION_MIN_RECORDS = 8
 
 
 def norm_key(value) -> str:
@@ -60,6 +67,18 @@ class LinkReport:
     ambiguous_notes: dict[str, list[str]] = field(default_factory=dict)
     records_without_notes: int = 0
     differing_mentions: dict[str, int] = field(default_factory=dict)
+    noted_persons: int = 0  # records (unique keys) that got at least one linked note
+
+    @property
+    def concentrated(self) -> bool:
+        """Notes piled on too few persons to be a plausible linkage (``CONCENTRATION`` rule)."""
+        r, n, p = self.records - self.withheld_records, self.linked_notes, self.noted_persons
+        return (
+            r >= CONCENTRATION_MIN_RECORDS
+            and n >= r
+            and p > 0
+            and p < CONCENTRATION_MIN_COVERAGE * r
+        )
 
     @property
     def withheld_notes(self) -> int:
@@ -93,6 +112,13 @@ class LinkReport:
                 f"{len(self.duplicate_keys):,} key(s) with two or more records: "
                 f"{some(self.duplicate_keys)}"
             )
+        if self.concentrated:
+            r = self.records - self.withheld_records
+            out.append(
+                f"{self.linked_notes:,} notes linked to only {self.noted_persons:,} of {r:,} "
+                f"persons ({self.noted_persons / r:.0%}): implausibly concentrated, is the key "
+                "read in full (--note-pattern)?"
+            )
         if self.ambiguous_notes:
             out.append(
                 f"{len(self.ambiguous_notes):,} note(s) naming more than one record: "
@@ -118,6 +144,8 @@ class LinkReport:
             "keys_only_in_notes": len(self.notes_without_record),
             "duplicate_keys": len(self.duplicate_keys),
             "ambiguous_notes": len(self.ambiguous_notes),
+            "noted_persons": self.noted_persons,
+            "concentrated": self.concentrated,
             "records_without_notes": self.records_without_notes,
             "differing_mentions": dict(self.differing_mentions),
         }
@@ -239,6 +267,7 @@ def link(
             linked.append(Document(doc.id, doc.text, list(doc.spans), k, dict(doc.meta)))
     rep.notes_without_record = dict(sorted(without.items()))
     rep.linked_notes = len(linked)
+    rep.noted_persons = len({d.patient for d in linked})
     if strict and not rep.ok:
         raise InputError("linking problems (--strict): " + "; ".join(rep.problems()))
 
