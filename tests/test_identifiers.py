@@ -136,7 +136,9 @@ def test_keyed_hash_matches_an_independent_hmac():
     mac = crypto_hmac.HMAC(key, hashes.SHA256())
     mac.update(b"7")
     assert out["name"][2] == mac.finalize().hex()
-    other = KeyedHash(["name"], key=b"another-key-0123456789abcdef").fit_transform(pd.DataFrame({"name": ["Ann"]}))
+    other = KeyedHash(["name"], key=b"another-key-0123456789abcdef").fit_transform(
+        pd.DataFrame({"name": ["Ann"]})
+    )
     assert other["name"][0] != out["name"][0]
 
 

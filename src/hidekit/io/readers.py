@@ -11,6 +11,7 @@ import csv
 import io
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, check_separator
@@ -215,9 +216,11 @@ def read_table(
     if isinstance(source, Dataset):
         return source
     if isinstance(source, pd.DataFrame):
+        refuse_nested_columns(source, "the table")
         return Dataset(source, "frame")
     frame = _from_foreign_frame(source)
     if frame is not None:
+        refuse_nested_columns(frame, "the table")
         return Dataset(frame, "frame")
     path = Path(source)
     if not path.exists():
@@ -243,7 +246,31 @@ def read_table(
         ds = _read_stat(path, fmt, encoding)
     if ds.frame.shape[1] == 0:
         raise InputError(f"{path}: no columns found")
+    if fmt != "csv":
+        refuse_nested_columns(ds.frame, str(path))
     return ds
+
+
+_NESTED = (list, tuple, dict, set, frozenset, np.ndarray)
+
+
+def refuse_nested_columns(frame: pd.DataFrame, source: str) -> None:
+    """Parquet (and in-memory tables) can hold lists or maps in a cell; every step counts and
+    compares single values, so such a column is named in one line instead of failing deep inside
+    (``unhashable type``)."""
+    for col in frame.columns:
+        s = frame[col]
+        if s.dtype != object:
+            continue
+        present = s.dropna()
+        nested = present.map(lambda v: isinstance(v, _NESTED))
+        if nested.any():
+            example = present[nested].iloc[0]
+            shown = repr(example.tolist() if isinstance(example, np.ndarray) else example)
+            raise InputError(
+                f"{source}: column {col!r} holds lists or maps (e.g. {shown[:40]}), not one "
+                "value per cell: flatten or drop it first"
+            )
 
 
 def _from_foreign_frame(source) -> pd.DataFrame | None:

@@ -229,6 +229,12 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"plan file not found: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"plan {path}: is a folder, expected a TOML file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"plan {path}: not UTF-8 text (invalid byte at {exc.start})") from None
+    except OSError as exc:
+        raise InputError(f"plan {path}: cannot read: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"plan {path} is not valid TOML: {exc}") from None
     unknown = sorted(set(raw) - _SECTIONS)
