@@ -94,13 +94,17 @@ def _model(tmp: Path, members: dict) -> list[str]:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in members.items():
             z.writestr(name, data)
+    return _detect(tmp, path)
+
+
+def _detect(tmp: Path, model: Path) -> list[str]:
     notes = _write(tmp, "notes/a.txt", "Patient Ann Lee, seen 2020-01-01.\n")
     return [
         "text",
         "detect",
         str(Path(notes).parent),
         "--model",
-        str(path),
+        str(model),
         "--out",
         str(tmp / "out"),
     ]
@@ -146,16 +150,7 @@ def _bomb(tmp: Path) -> list[str]:
             zeros = bytes(2**20)
             for _ in range(300):
                 f.write(zeros)
-    notes = _write(tmp, "notes/a.txt", "Patient Ann Lee.\n")
-    return [
-        "text",
-        "detect",
-        str(Path(notes).parent),
-        "--model",
-        str(path),
-        "--out",
-        str(tmp / "out"),
-    ]
+    return _detect(tmp, path)
 
 
 def out_csv(tmp: Path) -> list[str]:
