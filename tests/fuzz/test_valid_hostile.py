@@ -80,3 +80,31 @@ def test_list_columns_refused_in_python_too():
 
     with pytest.raises(InputError, match="column 'tags' holds lists"):
         read_table(pd.DataFrame({"tags": [["a"], None]}))
+
+
+def test_all_missing_columns_pass_through_the_steps(tmp_path):
+    # issue 18 item 12: an all-missing column crashed encode (KeyError 'column')
+    p = tmp_path / "m.csv"
+    p.write_text("a,b\n,1\n,2\n,1\n", encoding="utf-8")
+    key = tmp_path / "k.key"
+    assert CliRunner().invoke(app, ["new-key", str(key)]).exit_code == 0
+    for argv in (
+        [
+            "encode",
+            str(p),
+            "-c",
+            "a,b",
+            "--crosswalk",
+            str(tmp_path / "cw.hkcw"),
+            "--key-file",
+            str(key),
+        ],
+        ["generalize", str(p), "-c", "a", "--width", "5"],
+        ["topcode", str(p), "-c", "a", "--top", "5"],
+        ["safe-harbor", str(p), "--ages", "a", "--dates", "a"],
+    ):
+        out = tmp_path / f"{argv[0]}.csv"
+        res = CliRunner().invoke(app, [*argv, "--out", str(out)])
+        assert res.exit_code == 0, (argv[0], res.stderr)
+        frame = read_table(out).frame
+        assert frame["a"].isna().all() and len(frame) == 3

@@ -208,7 +208,7 @@ def progress_bar(description: str, total: int | None, enabled: bool = True) -> I
         yield lambda n=1, **_: None
         return
     with Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),
         BarColumn(),
         TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(),

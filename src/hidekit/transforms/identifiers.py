@@ -213,14 +213,15 @@ class Encode(Transform):
                 index=frame.index,
                 dtype=object,
             )
-        cw = pd.concat(rows, ignore_index=True)
+        # reindex: an all-missing column adds a frame without columns (nothing to encode)
+        cw = pd.concat(rows, ignore_index=True).reindex(columns=CROSSWALK_COLUMNS)
         # Python-level de-duplication: pandas' string hashing stops at NUL characters.
         seen = set()
         first = [
             not (k in seen or seen.add(k))
             for k in zip(cw["column"], cw["parent"], cw["value"], strict=True)
         ]
-        cw = cw[first]
+        cw = cw[pd.Series(first, index=cw.index, dtype=bool)]  # a bare [] would select columns
         order = {c: i for i, c in enumerate(self.columns + self.hierarchy)}
         cw = cw.assign(_o=cw["column"].map(lambda c: order.get(c, len(order))))
         self.crosswalk_ = (
