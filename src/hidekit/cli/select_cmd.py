@@ -7,7 +7,15 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import err, handle_errors, out, print_json, split_list, styled
+from hidekit.cli.common import (
+    err,
+    handle_errors,
+    out,
+    print_json,
+    print_warning,
+    split_list,
+    styled,
+)
 from hidekit.cli.options import (
     ByOpt,
     CellMinOpt,
