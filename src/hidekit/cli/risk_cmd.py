@@ -154,7 +154,7 @@ def _print_tables(result, key_list) -> None:
             g.add_column(col, justify="right")
         for grp in result.groups:
             g.add_row(
-                escape(str(grp.group)),
+                str(grp.group),
                 *(_num(getattr(grp, a)) for a in ("records", "cells", "k", "uniques", "rp", "cr")),
             )
         out.print(g)
@@ -162,7 +162,7 @@ def _print_tables(result, key_list) -> None:
     if "weighted" in d:
         w = d["weighted"]
         t = Table(title="Risk against the population", show_header=False)
-        t.add_row("model", escape(w["model"]))
+        t.add_row("model", str(w["model"]))
         t.add_row("global risk (mean individual risk)", _num(w["global_risk"]))
         t.add_row("expected re-identifications", _num(w["expected_reidentifications"]))
         t.add_row(
@@ -179,15 +179,15 @@ def _print_tables(result, key_list) -> None:
         e = d["estimate"]
         low, high = e["ci"]
         out.print(
-            f"recommended estimate ({escape(e['model'])}): "
+            f"recommended estimate ({e['model']}): "
             f"{e['expected_reidentifications']:.1f} expected re-identifications "
-            f"(95% interval {low:.1f}–{high:.1f}); {escape(e['fit']['note'])}"
+            f"(95% interval {low:.1f}–{high:.1f}); {e['fit']['note']}"
         )
     if "population" in d:
         p = d["population"]
         t = Table(title="Population uniques (estimated)", show_header=False)
         for name in ("pitman", "zayatz", "snb", "dankar"):
             why = p["unavailable"].get(name)
-            t.add_row(name, _num(p[name]) if p[name] is not None else f"n/a ({escape(why)})")
+            t.add_row(name, _num(p[name]) if p[name] is not None else f"n/a ({why})")
         t.add_row("Dankar's choice", d["dankar_model"])
         out.print(t)
