@@ -196,6 +196,7 @@ CASES = [
     Case("plan-step-columns-number", lambda t: _release(t, steps='[[steps]]\nuse = "redact"\ncolumns = 7\n'), "columns must be text", out="dir"),
     Case("plan-step-use-number", lambda t: _release(t, steps="[[steps]]\nuse = 3\n"), "step name", out="dir"),
     Case("plan-step-seed-bool", lambda t: _release(t, steps='[[steps]]\nuse = "jitter"\nlat = "age"\nlon = "age"\nseed = true\n'), "seed", out="dir"),
+    Case("plan-step-seed-negative", lambda t: _release(t, steps='[[steps]]\nuse = "jitter"\nlat = "age"\nlon = "age"\nseed = -1\n'), "seed must be 0 or more", out="dir"),
     Case("plan-hmac-key-one-byte", lambda t: _release(t, steps='[[steps]]\nuse = "hash"\ncolumns = "zip"\nkey = "k"\n'), "at least 16 bytes", out="dir"),
     Case("plan-hmac-key-low-entropy", lambda t: _release(t, steps='[[steps]]\nuse = "hash"\ncolumns = "zip"\nkey = "00000000000000000000000000000000"\n'), "not random", out="dir"),
     Case("hash-key-file-zeros", lambda t: ["hash", _small_csv(t), "-c", "zip", "--key-file", _key(t, b"0" * 32 + b"\n"), *out_csv(t)], "only 1 different"),

@@ -188,6 +188,8 @@ def check_param_types(cls, params: dict, where: str) -> None:
             continue
         kinds = [k.strip() for k in ann.split("|")]
         verdicts = [_fits(value, k) for k in kinds]
+        if name == "seed" and isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise OptionError(f"{where}: seed must be 0 or more, got {value}")
         if any(verdicts) or None in verdicts:
             continue
         wanted = " or ".join(_TYPE_WORDS.get(k, k) for k in kinds if k != "None")
