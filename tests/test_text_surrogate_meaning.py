@@ -78,6 +78,9 @@ def test_safe_list_keeps_clinical_terms_as_written(text, needle, label, reason):
         ("Aged 92 kg lighter", "92", "AGE"),  # ages are never kept
         ("No travel outside CA. since May", "CA", "STATE"),  # a state, not calcium
         ("Lives in Detroit, MI with her son", "MI", "STATE"),  # not a myocardial infarction
+        ("Reviewed by SL today.", "SL", "DOCTOR"),  # initials, not "sublingual"
+        ("Started methimazole 10 mg 9/30. Better.", "9/30", "DATE"),  # "mg" is not "Mg"
+        ("spironolactone 25 mg since 4/12", "4/12", "DATE"),  # since a date
     ],
 )
 def test_safe_list_never_keeps_people_dates_or_numbers(text, needle, label):

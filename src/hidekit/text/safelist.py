@@ -51,7 +51,7 @@ _TITLE_BEFORE = re.compile(r"(?:\b(?:Mr|Mrs|Ms|Mx|Miss|Dr|Prof|Sir|Dame)\.?\s+)$
 _NUMBER = r"\d{1,4}(?:[.,]\d{1,3})?"  # vitals and lab values, not phone or record numbers
 _MEASURE = re.compile(rf"[<>≤≥~]?{_NUMBER}(?:\s*(?:/|\+|=|x|:)\s*{_NUMBER})*\s*%?", re.IGNORECASE)
 _DURATION = re.compile(r"\d{1,2}/(?:7|52|12)")
-_DURATION_BEFORE = re.compile(r"(?:\b(?:for|x|over|past|last|since|in|within)\s*)$", re.IGNORECASE)
+_DURATION_BEFORE = re.compile(r"(?:\b(?:for|x|over|past|last|within)\s*)$", re.IGNORECASE)
 _DURATION_AFTER = re.compile(r"^\s*(?:ago|hx|history)\b", re.IGNORECASE)
 
 
@@ -100,9 +100,12 @@ class SafeList:
 
     @cached_property
     def _keyword_before(self) -> re.Pattern:
+        """Keywords of four letters or more in any case; shorter ones as written ("Mg" is
+        magnesium, "10 mg" a dose; "pH" is not "Ph:", a phone)."""
+        long = term_alternation(k for k in self.keywords if len(k) >= 4)
+        short = term_alternation(k for k in self.keywords if len(k) < 4)
         return re.compile(
-            rf"(?<![\w/])(?:{term_alternation(self.keywords)})\s*(?:[:=]|of|is|was)?\s*$",
-            re.IGNORECASE,
+            rf"(?<![\w/])(?:(?i:{long})|{short})\s*(?:[:=]|of|is|was)?\s*$",
         )
 
     # ------------------------------------------------------------------------------------
@@ -112,7 +115,9 @@ class SafeList:
         if not span:
             return None
         kind = KINDS.get(label.upper(), "date")
-        if kind not in _CODE_KINDS:  # "CA", "MI", "OR" in a STATE span are states
+        # "CA", "MI", "OR" in a STATE span are states; "ED", "SL" in a name span are initials
+        initials = kind == "name" and len(span.replace(".", "")) <= 2
+        if kind not in _CODE_KINDS and not initials:
             if self._is_abbreviation(span):
                 return "abbreviation"
             if self._safe_words(span):
