@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
@@ -115,6 +116,13 @@ def register(app: typer.Typer) -> None:
                 c.reason if c.pii else "",
             )
         out.print(t)
+        for c in result.columns:
+            if long := c.evidence.get("long_cells"):
+                out.print(
+                    f"{escape(c.name)}: {long['cells']:,} cell(s) longer than "
+                    f"{long['window_chars']:,} characters (longest {long['longest']:,}) read as "
+                    f"free text in windows of {long['window_chars']:,}, not as one value"
+                )
         direct = result.names("direct")
         out.print(
             f"{len(result.flagged)} of {len(result.columns)} columns flagged"

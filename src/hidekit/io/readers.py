@@ -152,6 +152,11 @@ def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) ->
     return Dataset(frame, "csv", path, options={"sep": delimiter, "encoding": used})
 
 
+# A decimal number as text. Not "\d+\.?\d*": on a long run of digits that does not end a number
+# the two digit runs split it every way, which takes time quadratic in its length.
+NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+
+
 def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
     """Turn columns whose every present value is a number into numbers; leave the rest as text.
 
@@ -165,10 +170,7 @@ def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
             out[col] = s  # leading zeros (ZIP codes, IDs) are part of the value: keep the text
         elif len(present) and present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
             out[col] = pd.to_numeric(s).astype("Int64")
-        elif (
-            len(present)
-            and present.str.fullmatch(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*").all()
-        ):
+        elif len(present) and present.str.fullmatch(rf"\s*{NUMBER}\s*").all():
             out[col] = pd.to_numeric(s)
         else:
             out[col] = s

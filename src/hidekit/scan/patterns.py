@@ -18,6 +18,12 @@ import numpy as np
 import pandas as pd
 
 from hidekit.scan.lexicon import fold, person_names, street_words
+from hidekit.text.windows import plan_windows
+
+# A cell longer than this is free text, not one value: value patterns (e-mail, phone, ID, name,
+# address, date) are not tried on it, and the free-text search reads it in windows of this size.
+LONG_CELL_CHARS = 10_000
+LONG_CELL_MARGIN = 1_000  # longer than any e-mail, phone, ID or IP address searched for
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,8 @@ URL = _full(r"(https?://|ftp://|www\.)\S+", re.IGNORECASE)
 
 
 def ip_address(s: pd.Series) -> np.ndarray:
-    mask = _full(r"(\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f:]*:[0-9A-Fa-f:]*:[0-9A-Fa-f:.]*")(s)
+    # two colons before any dot; each colon is the first one left (no nested stars: linear time)
+    mask = _full(r"(\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]*:[0-9A-Fa-f]*:[0-9A-Fa-f:.]*")(s)
 
     def valid(v: str) -> bool:
         try:
@@ -385,7 +392,11 @@ CONTAINED = [
     (
         "email",
         "email",
-        re.compile(r"[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"),
+        # a match starts where a run of address characters starts: the same cells contain one,
+        # and a long run is not tried again from each of its characters (quadratic time)
+        re.compile(
+            r"(?<![A-Za-z0-9._%+'-])[A-Za-z0-9._%+'-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}"
+        ),
     ),
     ("url", "web_address", re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)),
     ("national_id", "personal_id", re.compile(r"(?<!\d)\d{3}-\d{2}-\d{4}(?!\d)")),
@@ -400,3 +411,34 @@ CONTAINED = [
     ),  # 06 12 34 56 78
     ("ip", "ip_address", re.compile(r"(?<![\d.])(?:\d{1,3}\.){3}\d{1,3}(?![\d.])")),
 ]
+
+
+def search_in_windows(
+    rx: re.Pattern, text: str, size: int = LONG_CELL_CHARS, margin: int = LONG_CELL_MARGIN
+) -> bool:
+    """Does ``text`` contain a match of ``rx``? Read in windows (``hidekit.text.windows``), so a
+    long cell costs bounded work per window. A match that reaches a window's cut edge is checked
+    in the whole text (a lookahead there saw the cut, not the next character); any match shorter
+    than ``margin`` is found in the window that owns its start."""
+    n = len(text)
+    for w in plan_windows(text, size, margin):
+        pos = w.own_start
+        while (m := rx.search(text, pos, w.end)) is not None and m.start() < w.own_end:
+            if m.end() < w.end or w.end == n or rx.match(text, m.start()) is not None:
+                return True
+            pos = m.start() + 1
+    return False
+
+
+def contains(values: pd.Series, rx: re.Pattern) -> np.ndarray:
+    """One boolean per cell: does it contain a match of ``rx``? Long cells are read in windows."""
+    long = (values.str.len() > LONG_CELL_CHARS).to_numpy(dtype=bool)
+    if not long.any():
+        return values.str.contains(rx).fillna(False).to_numpy(dtype=bool)
+    out = np.zeros(len(values), dtype=bool)
+    short = ~long
+    if short.any():
+        out[short] = values[short].str.contains(rx).fillna(False).to_numpy(dtype=bool)
+    for i in np.flatnonzero(long):
+        out[i] = search_in_windows(rx, values.iat[i])
+    return out

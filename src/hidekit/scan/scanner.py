@@ -19,7 +19,7 @@ import pandas as pd
 
 from hidekit.errors import OptionError
 from hidekit.io import Dataset, read_table
-from hidekit.io.readers import detect_delimiter, detect_format
+from hidekit.io.readers import NUMBER, detect_delimiter, detect_format
 from hidekit.scan import patterns as P
 from hidekit.scan.keywords import match_keywords
 from hidekit.scan.table3 import NONE, SEVERITY, TYPES
@@ -28,7 +28,6 @@ DEFAULT_SAMPLE = 10_000
 # CSV files above this size are sampled while streaming, never loaded whole.
 STREAM_BYTES = 32 * 1024 * 1024
 PROBE = 256
-_NUMBER = r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?"
 
 
 @dataclass
@@ -188,7 +187,7 @@ def _cell_texts(s: pd.Series) -> tuple[pd.Series, bool, pd.Series | None]:
         return s.map(repr).astype(str), True, None
     texts = s.map(str).str.strip()
     texts = texts[texts != ""]
-    numeric = bool(len(texts)) and bool(texts.str.fullmatch(_NUMBER).all())
+    numeric = bool(len(texts)) and bool(texts.str.fullmatch(NUMBER).all())
     return texts, numeric, None
 
 
@@ -200,6 +199,18 @@ class _Distinct:
         self.values = pd.Series(counts.index.astype(str), dtype=object)
         self.weights = counts.to_numpy(dtype=float)
         self.total = float(self.weights.sum())
+
+    def without_long(self) -> _Distinct:
+        """The same cells minus those longer than ``LONG_CELL_CHARS`` (free text, not one value):
+        shares stay shares of every cell, and long cells count as matching no value pattern."""
+        keep = (self.values.str.len() <= P.LONG_CELL_CHARS).to_numpy(dtype=bool)
+        if keep.all():
+            return self
+        short = object.__new__(_Distinct)
+        short.values = self.values[keep].reset_index(drop=True)
+        short.weights = self.weights[keep]
+        short.total = self.total
+        return short
 
     def share_of(self, test) -> float:
         """Share of cells passing ``test``; a pattern that matches none of the first 256
@@ -214,6 +225,19 @@ class _Distinct:
         return round(float(self.weights[mask].sum() / self.total), 4) if self.total else 0.0
 
 
+def _long_cells(texts: pd.Series) -> dict | None:
+    """Cells longer than ``LONG_CELL_CHARS``: read in windows, not tried as one value (or None)."""
+    lengths = texts.str.len()
+    long = lengths > P.LONG_CELL_CHARS
+    if not long.any():
+        return None
+    return {
+        "cells": int(long.sum()),
+        "longest": int(lengths.max()),
+        "window_chars": P.LONG_CELL_CHARS,
+    }
+
+
 def _share(mask: np.ndarray) -> float:
     return round(float(mask.mean()), 4) if len(mask) else 0.0
 
@@ -224,7 +248,7 @@ def _value_evidence(
     """Pattern shares, date summary, and (score, type, why) candidates from the values."""
     shares: dict[str, float] = {}
     candidates: list[tuple[float, str, str]] = []
-    d = _Distinct(texts)
+    d = _Distinct(texts).without_long()
     for pat in P.PATTERNS:
         if numeric and pat.text_only:
             continue
@@ -273,7 +297,7 @@ def _contained(texts: pd.Series, text_share: float) -> tuple[dict, list[tuple[fl
     found, candidates = {}, []
     d = _Distinct(texts)
     for key, type_key, rx in P.CONTAINED:
-        share = d.share_of(lambda v, rx=rx: v.str.contains(rx).fillna(False).to_numpy(dtype=bool))
+        share = d.share_of(lambda v, rx=rx: P.contains(v, rx))
         if share > 0:
             found[key] = share
             if share >= text_share:
@@ -321,6 +345,9 @@ def scan_column(
         "non_missing": int(len(texts)),
         "uniqueness": round(texts.nunique() / len(texts), 4) if len(texts) else 0.0,
     }
+    long_cells = _long_cells(texts)
+    if long_cells:
+        evidence["long_cells"] = long_cells
     # (score, from values?, type, why): values at full share beat names; names beat labels.
     scored: list[tuple[float, int, str, str]] = []
     m = match_keywords(name, "name")

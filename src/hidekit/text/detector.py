@@ -67,6 +67,14 @@ from hidekit.text.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Document, Span
 from hidekit.text.termlists import TermLists
 from hidekit.text.tokenize import Token
+from hidekit.text.windows import (
+    MARGIN_CHARS,
+    WINDOW_CHARS,
+    Window,
+    detect_in_windows,
+    merge_windows,
+    plan_windows,
+)
 
 MODEL_FORMAT = "hidekit-crf"
 SHIPPED = ("en", "es")
@@ -120,19 +128,30 @@ def widen_to_direct(crf: Sequence[Span], direct: Sequence[Span]) -> list[Span]:
     A direct recognizer matched gold spans exactly in training (its boundaries are its strength:
     "zoe@example.com", "March 8, 2024"); a CRF span of the same label strictly inside one of its
     hits is a boundary error, so it is dropped and the hit (lower precedence) is kept instead.
+    The CRF's spans are disjoint and ordered, so the ones touching a hit are found by bisection
+    (linear in the text, not crf x direct); any other input takes the plain pairwise check.
     """
+    crf = list(crf)
+    ordered = all(c.start < c.end for c in crf) and all(
+        a.end <= b.start for a, b in zip(crf, crf[1:], strict=False)
+    )
+    starts = [c.start for c in crf]
+    ends = [c.end for c in crf]
     drop = set()
     for d in direct:
+        if ordered:  # the spans overlapping d: a run of consecutive indices
+            near = range(bisect.bisect_right(ends, d.start), bisect.bisect_left(starts, d.end))
+        else:
+            near = [i for i, c in enumerate(crf) if c.start < d.end and d.start < c.end]
         inside = [
             i
-            for i, c in enumerate(crf)
-            if c.start < d.end and d.start < c.end and c.label == d.label
-            if d.start <= c.start and c.end <= d.end and c.length < d.length
+            for i in near
+            if crf[i].label == d.label
+            and d.start <= crf[i].start
+            and crf[i].end <= d.end
+            and crf[i].length < d.length
         ]
-        clash = any(
-            c.start < d.end and d.start < c.end and i not in inside for i, c in enumerate(crf)
-        )
-        if inside and not clash:
+        if inside and len(inside) == len(near):
             drop.update(inside)
     return [c for i, c in enumerate(crf) if i not in drop]
 
@@ -167,6 +186,8 @@ class Detector:
         # detection decodes with hidekit.text.crf_decode: the same weights, tags and marginals,
         # features looked up as numbers instead of strings (built once per model in a process)
         self._decoder = crf_decode.decoder_for(self.crf_model, self.feature_options)
+        self.window_chars = WINDOW_CHARS
+        self.window_margin = MARGIN_CHARS
 
     @cached_property
     def _tagger(self) -> pycrfsuite.Tagger:
@@ -208,9 +229,20 @@ class Detector:
         return self._decoder.spans(text, hits, self.phi_threshold)
 
     def detect(self, text: str) -> list[Span]:
-        """PHI spans of ``text``, sorted and without overlaps (see the module's overlap policy)."""
+        """PHI spans of ``text``, sorted and without overlaps (see the module's overlap policy).
+
+        A text longer than ``window_chars`` is read in bounded windows (``hidekit.text.windows``)
+        so time grows linearly with its length; a shorter one is read whole."""
         if not isinstance(text, str):
             raise InputError(f"detect() needs a str, got {type(text).__name__}")
+        return detect_in_windows(self._detect_whole, text, self.window_chars, self.window_margin)
+
+    def windows(self, text: str) -> list[Window]:
+        """The windows ``detect`` reads ``text`` in (one when the text is short)."""
+        return plan_windows(text, self.window_chars, self.window_margin)
+
+    def _detect_whole(self, text: str) -> list[Span]:
+        """Detection on the whole of ``text`` at once (one window)."""
         hits = run_recognizers(text, self.recognizers)
         crf, recall = self._crf_spans(text, hits)
         direct = [
@@ -244,11 +276,14 @@ class Detector:
     def detect_documents(
         self, docs: Sequence[Document], n_jobs: int = 2, progress: Callable | None = None
     ) -> list[Document]:
-        """Detect in every document, in ``n_jobs`` processes when the work is worth it."""
+        """Detect in every document, in ``n_jobs`` processes when the work is worth it; the
+        windows of a long document are shared out among the processes like documents."""
         docs = list(docs)
         advance = progress or (lambda n=1, **_: None)
+        plans = [self.windows(d.text) for d in docs]
+        pieces = sum(len(p) for p in plans)
         total_chars = sum(len(d.text) for d in docs)
-        if n_jobs <= 1 or len(docs) < 4 or total_chars < 50_000:
+        if n_jobs <= 1 or pieces < 4 or total_chars < 50_000:
             out = []
             for d in docs:
                 out.append(self.detect_document(d))
@@ -256,13 +291,21 @@ class Detector:
             return out
         crf_decode.warm_up()  # compile once here: forked workers inherit the compiled code
         state = (self.crf_model, self.config, sorted(self.allow), self.deny)
+        texts = [
+            d.text if len(plan) == 1 else d.text[w.start : w.end]
+            for d, plan in zip(docs, plans, strict=True)
+            for w in plan
+        ]
         results: list[Document] = []
-        chunk = max(1, min(16, len(docs) // (n_jobs * 8) or 1))
+        chunk = max(1, min(16, pieces // (n_jobs * 8) or 1))
         with ProcessPoolExecutor(
             max_workers=n_jobs, initializer=_init_worker, initargs=(state,)
         ) as ex:
-            for d in ex.map(_detect_in_worker, docs, chunksize=chunk):
-                results.append(d)
+            found = ex.map(_detect_in_worker, texts, chunksize=chunk)
+            for d, plan in zip(docs, plans, strict=True):
+                parts = [next(found) for _ in plan]
+                spans = parts[0] if len(plan) == 1 else merge_windows(plan, parts)
+                results.append(d.with_spans(spans))
                 advance(1)
         return results
 
@@ -276,8 +319,9 @@ def _init_worker(state) -> None:
     _WORKER = Detector(crf, config, allow, deny)
 
 
-def _detect_in_worker(doc: Document) -> Document:
-    return _WORKER.detect_document(doc)
+def _detect_in_worker(text: str) -> list[Span]:
+    """One document, or one window of a long one, read whole."""
+    return _WORKER._detect_whole(text)
 
 
 # The shipped models unpack to about 1 MB; a model trained on a large corpus to tens of MB.
