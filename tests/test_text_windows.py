@@ -3,6 +3,7 @@ and once, and a text no longer than one window gives exactly what reading it who
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -195,3 +196,24 @@ def test_widen_to_direct_by_bisection_equals_the_pairwise_check(crf, direct, dis
         c = kept
     d = [Span(a, a + k, lab) for a, k, lab in direct]
     assert [id(s) for s in widen_to_direct(c, d)] == [id(s) for s in _widen_pairwise(c, d)]
+
+
+def test_text_detect_says_how_many_documents_were_read_in_windows(tmp_path, notes):
+    from typer.testing import CliRunner
+
+    from hidekit.cli.main import app
+
+    src = tmp_path / "in"
+    src.mkdir()
+    long = "\n\n".join(d.text for d in notes)
+    while len(long) < 60_000:
+        long += "\n\n" + long
+    (src / "long.txt").write_text(long[:60_000], encoding="utf-8")
+    (src / "short.txt").write_text(notes[0].text, encoding="utf-8")
+    args = ["text", "detect", str(src), "--jobs", "1", "--out"]
+    res = CliRunner().invoke(app, [*args, str(tmp_path / "out"), "--json"])
+    assert res.exit_code == 0, res.output
+    summary = json.loads(res.output)
+    assert (summary["long_documents"], summary["windows"]) == (1, 2)
+    res = CliRunner().invoke(app, [*args, str(tmp_path / "out2")])
+    assert "1 long document(s) read in 2 bounded windows" in " ".join(res.output.split())

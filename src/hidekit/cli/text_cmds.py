@@ -66,9 +66,12 @@ def detect_corpus(
             write_jsonl(found, tmp / "predictions.jsonl")
             where = out_dir / "predictions.jsonl"
     counts = Counter(s.label for d in found for s in d.spans)
+    windowed = [len(det.windows(d.text)) for d in found]
     return {
         "documents": len(found),
         "characters": sum(len(d.text) for d in found),
+        "long_documents": sum(w > 1 for w in windowed),  # read in bounded windows
+        "windows": sum(w for w in windowed if w > 1),
         "spans": sum(counts.values()),
         "per_label": dict(sorted(counts.items())),
         "model": str(model),
@@ -157,6 +160,13 @@ def register(app: typer.Typer) -> None:
             f"{summary['documents']:,} documents, {summary['spans']:,} spans -> {summary['out']}"
         )
         print_renamed(summary["renamed_ids"])
+        if summary["long_documents"]:
+            from hidekit.text.windows import WINDOW_CHARS
+
+            out.print(
+                f"{summary['long_documents']:,} long document(s) read in {summary['windows']:,} "
+                f"bounded windows (over {WINDOW_CHARS:,} characters; see docs/text-detection.md)"
+            )
         for label, n in summary["per_label"].items():
             out.print(f"  {label}: {n:,}")
 
