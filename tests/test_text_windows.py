@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hidekit.errors import OptionError
+from hidekit.io import windows as IW
 from hidekit.text import windows as W
 from hidekit.text.detector import load_model, widen_to_direct
 from hidekit.text.spans import Document, Span
@@ -66,12 +67,12 @@ def test_a_long_note_is_split_into_the_expected_number_of_windows():
 
 
 def test_seams_prefer_paragraphs_then_lines_then_sentences_then_spaces():
-    assert W._seam_before("aa\n\nbb\ncc. dd ee", 16, 0) == 4
-    assert W._seam_before("aa bb\ncc. dd ee", 15, 0) == 6
-    assert W._seam_before("aa bb cc. dd ee", 15, 0) == 10
-    assert W._seam_before("aa bb cc dd ee", 14, 0) == 12
-    assert W._seam_before("aabbccddee", 8, 2) == 8  # nothing to cut at: a hard cut
-    assert W._seam_before("a\n" + "b" * 20, 20, 5) == 20  # a break before lo does not count
+    assert IW._seam_before("aa\n\nbb\ncc. dd ee", 16, 0) == 4
+    assert IW._seam_before("aa bb\ncc. dd ee", 15, 0) == 6
+    assert IW._seam_before("aa bb cc. dd ee", 15, 0) == 10
+    assert IW._seam_before("aa bb cc dd ee", 14, 0) == 12
+    assert IW._seam_before("aabbccddee", 8, 2) == 8  # nothing to cut at: a hard cut
+    assert IW._seam_before("a\n" + "b" * 20, 20, 5) == 20  # a break before lo does not count
 
 
 def test_bad_window_settings_raise():
@@ -117,12 +118,12 @@ def test_detection_below_the_window_size_is_identical_to_reading_whole(det, note
 
 
 def _seam_through(monkeypatch, cut: int) -> None:
-    real = W._seam_before
+    real = IW._seam_before
 
     def seam(text, target, lo):
         return cut if lo < cut <= target else real(text, target, lo)
 
-    monkeypatch.setattr(W, "_seam_before", seam)
+    monkeypatch.setattr(IW, "_seam_before", seam)
 
 
 def test_a_phi_span_across_a_window_seam_is_found_whole_and_once(det, notes, monkeypatch):

@@ -17,8 +17,8 @@ from datetime import date
 import numpy as np
 import pandas as pd
 
+from hidekit.io.windows import plan_windows
 from hidekit.scan.lexicon import fold, person_names, street_words
-from hidekit.text.windows import plan_windows
 
 # A cell longer than this is free text, not one value: value patterns (e-mail, phone, ID, name,
 # address, date) are not tried on it, and the free-text search reads it in windows of this size.
@@ -416,7 +416,7 @@ CONTAINED = [
 def search_in_windows(
     rx: re.Pattern, text: str, size: int = LONG_CELL_CHARS, margin: int = LONG_CELL_MARGIN
 ) -> bool:
-    """Does ``text`` contain a match of ``rx``? Read in windows (``hidekit.text.windows``), so a
+    """Does ``text`` contain a match of ``rx``? Read in windows (``hidekit.io.windows``), so a
     long cell costs bounded work per window. A match that reaches a window's cut edge is checked
     in the whole text (a lookahead there saw the cut, not the next character); any match shorter
     than ``margin`` is found in the window that owns its start."""
