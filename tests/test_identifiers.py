@@ -42,7 +42,7 @@ def test_registered_by_name():
 
 
 def test_table2_hierarchical_codes():
-    out = Encode(hierarchy=["State", "City"], seed=11).fit_transform(CITIES)
+    out = Encode(hierarchy=["State", "City"], insecure_seed=True, seed=11).fit_transform(CITIES)
     assert sorted(out["State"].unique()) == ["1", "2"]
     for state, group in out.groupby("State"):
         assert all(c.startswith(state) and len(c) == 2 for c in group["City"])
@@ -52,14 +52,14 @@ def test_table2_hierarchical_codes():
 
 def test_same_name_under_two_parents_gets_two_codes():
     df = pd.DataFrame({"district": ["a", "b", "a"], "village": ["Springfield"] * 3})
-    out = Encode(hierarchy=["district", "village"], seed=0).fit_transform(df)
+    out = Encode(hierarchy=["district", "village"], insecure_seed=True, seed=0).fit_transform(df)
     assert out["village"][0] == out["village"][2] != out["village"][1]
 
 
 def test_codes_are_fixed_width_strings_with_leading_zeros_and_not_sorted():
     values = [f"person {i:03d}" for i in range(150)]
     df = pd.DataFrame({"name": values})
-    out = Encode(["name"], seed=3).fit_transform(df)
+    out = Encode(["name"], insecure_seed=True, seed=3).fit_transform(df)
     assert set(out["name"].str.len()) == {3} and "001" in set(out["name"])
     assert sorted(out["name"].astype(int)) == list(range(1, 151))
     # alphabetical order of the names is not the order of the codes
@@ -68,22 +68,22 @@ def test_codes_are_fixed_width_strings_with_leading_zeros_and_not_sorted():
 
 def test_seed_determinism_and_row_order_independence():
     df = pd.DataFrame({"name": list("abcdefghij") * 3, "x": range(30)})
-    a = Encode(["name"], seed=5).fit_transform(df)
-    b = Encode(["name"], seed=5).fit_transform(df)
+    a = Encode(["name"], insecure_seed=True, seed=5).fit_transform(df)
+    b = Encode(["name"], insecure_seed=True, seed=5).fit_transform(df)
     shuffled = df.sample(frac=1, random_state=1)
-    c = Encode(["name"], seed=5).fit_transform(shuffled)
+    c = Encode(["name"], insecure_seed=True, seed=5).fit_transform(shuffled)
     pd.testing.assert_frame_equal(a, b)
     pd.testing.assert_frame_equal(c.loc[a.index], a)  # same mapping whatever the row order
     assert list(c.index) == list(shuffled.index)  # no record reordered
-    d = Encode(["name"], seed=6).fit_transform(df)
+    d = Encode(["name"], insecure_seed=True, seed=6).fit_transform(df)
     assert not d["name"].equals(a["name"])
 
 
 def test_reused_crosswalk_keeps_codes_and_gives_new_values_unused_ids():
     r1 = pd.DataFrame({"village": ["a", "b", "c", "d"]})
-    e1 = Encode(["village"], width=2, seed=1).fit(r1)
+    e1 = Encode(["village"], width=2, insecure_seed=True, seed=1).fit(r1)
     r2 = pd.DataFrame({"village": ["c", "e", "a", "f"]})
-    e2 = Encode(["village"], width=2, seed=99, crosswalk=e1.crosswalk_).fit(r2)
+    e2 = Encode(["village"], width=2, insecure_seed=True, seed=99, crosswalk=e1.crosswalk_).fit(r2)
     old = dict(zip(e1.crosswalk_["value"], e1.crosswalk_["code"], strict=True))
     new = dict(zip(e2.crosswalk_["value"], e2.crosswalk_["code"], strict=True))
     assert all(new[k] == v for k, v in old.items())
@@ -94,17 +94,19 @@ def test_reused_crosswalk_keeps_codes_and_gives_new_values_unused_ids():
 
 
 def test_full_width_refuses_instead_of_growing():
-    e1 = Encode(["v"], seed=0).fit(pd.DataFrame({"v": list("abcdefghi")}))  # 9 codes, width 1
+    e1 = Encode(["v"], insecure_seed=True, seed=0).fit(
+        pd.DataFrame({"v": list("abcdefghi")})
+    )  # 9 codes, width 1
     with pytest.raises(OptionError, match="holds 9 codes"):
         Encode(["v"], crosswalk=e1.crosswalk_).fit(pd.DataFrame({"v": ["z"]}))
 
 
 def test_missing_stays_missing_and_numbers_written_alike():
     df = pd.DataFrame({"id": [1675.0, np.nan, 1675.0, 12.0]})
-    out = Encode(["id"], seed=0).fit_transform(df)
+    out = Encode(["id"], insecure_seed=True, seed=0).fit_transform(df)
     assert out["id"].isna().tolist() == [False, True, False, False]
     assert out["id"][0] == out["id"][2]
-    e = Encode(["id"], seed=0).fit(df)
+    e = Encode(["id"], insecure_seed=True, seed=0).fit(df)
     assert set(e.crosswalk_["value"]) == {"1675", "12"}
     with pytest.raises(InputError, match="not in the crosswalk"):
         e.transform(pd.DataFrame({"id": [99]}))
@@ -153,13 +155,13 @@ def test_partition_three_parts_join_back():
 
     df = generate_survey(200, 1)
     ids = ["name", "ssn", "street_address"]
-    p = partition(df, ids, seed=2)
+    p = partition(df, ids, insecure_seed=True, seed=2)
     assert list(p.original.columns) == ["hk_id", *df.columns]
     assert list(p.deidentified.columns) == ["hk_id", *[c for c in df.columns if c not in ids]]
     assert len(p.link) == len(df.drop_duplicates(ids)) and p.link["hk_id"].is_unique
     back = p.deidentified.merge(p.link, on="hk_id", how="left")
     pd.testing.assert_frame_equal(back[df.columns], df)  # nothing lost, nothing reordered
-    again = partition(df, ids, seed=2)
+    again = partition(df, ids, insecure_seed=True, seed=2)
     pd.testing.assert_frame_equal(again.deidentified, p.deidentified)
     with pytest.raises(OptionError, match="already exists"):
         partition(p.original, ids)
@@ -169,13 +171,13 @@ def test_partition_same_identifiers_share_one_id():
     df = pd.DataFrame(
         {"District": ["d1", "d1", "d2", None], "Address": ["x", "x", "x", None], "v": [1, 2, 3, 4]}
     )
-    p = partition(df, ["District", "Address"], seed=0)
+    p = partition(df, ["District", "Address"], insecure_seed=True, seed=0)
     assert p.deidentified["hk_id"][0] == p.deidentified["hk_id"][1] != p.deidentified["hk_id"][2]
     assert len(p.link) == 3 and p.deidentified["hk_id"].notna().all()
 
 
 def test_write_partition_is_private_and_all_or_nothing(tmp_path):
-    p = partition(CITIES, ["City"], seed=1)
+    p = partition(CITIES, ["City"], insecure_seed=True, seed=1)
     paths = write_partition(p, tmp_path / "out", stem="cities")
     assert oct(os.stat(paths["original"]).st_mode & 0o777) == "0o600"
     assert oct(os.stat(paths["link"]).st_mode & 0o777) == "0o600"
@@ -212,7 +214,7 @@ def test_bad_input():
 )
 def test_property_one_id_per_distinct_value(values, seed, width):
     df = pd.DataFrame({"v": pd.Series(values, dtype=object)})
-    out = Encode(["v"], seed=seed, width=width).fit_transform(df)
+    out = Encode(["v"], insecure_seed=True, seed=seed, width=width).fit_transform(df)
     pairs = set(zip(df["v"].map(str), out["v"], strict=True))
     assert len({v for v, _ in pairs}) == len(pairs)  # a value has one code
     assert len({c for _, c in pairs}) == len(pairs)  # a code has one value
@@ -230,7 +232,7 @@ def test_property_one_id_per_distinct_value(values, seed, width):
 )
 def test_property_hierarchy_codes_nest_and_are_unique(rows, seed):
     df = pd.DataFrame(rows, columns=["p", "d", "v"])
-    out = Encode(hierarchy=["p", "d", "v"], seed=seed).fit_transform(df)
+    out = Encode(hierarchy=["p", "d", "v"], insecure_seed=True, seed=seed).fit_transform(df)
     assert all(
         d.startswith(p) and v.startswith(d)
         for p, d, v in zip(out["p"], out["d"], out["v"], strict=True)

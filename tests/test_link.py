@@ -78,7 +78,7 @@ def test_figure1_sentence_gets_its_class_values():
 
 
 def test_one_record_three_notes_same_generalized_age_everywhere(survey, notes, linked):
-    rel = release(linked, ["sex", "age", "zip"], 4, seed=3)
+    rel = release(linked, ["sex", "age", "zip"], 4, seed=3, insecure_seed=True)
     by_person = rel.table.set_index("person")["age"].map(render)
     crosswalk = rel.crosswalk.set_index("person")["record_id"]
     record_age = survey.set_index("record_id")["age"]
@@ -102,7 +102,7 @@ def test_one_record_three_notes_same_generalized_age_everywhere(survey, notes, l
 def test_release_is_k_anonymous_engine_and_pycanon(linked):
     pycanon = pytest.importorskip("pycanon.anonymity")
     keys = ["sex", "age", "zip"]
-    rel = release(linked, keys, 5, l=2, sensitive="diagnosis", seed=1)
+    rel = release(linked, keys, 5, l=2, sensitive="diagnosis", seed=1, insecure_seed=True)
     table = rel.table
     assert make_engine(table[keys]).is_k_anonymous(keys, 5)
     assert pycanon.k_anonymity(table, keys) >= 5
@@ -123,7 +123,7 @@ def test_release_is_k_anonymous_engine_and_pycanon(linked):
 
 def test_no_extracted_value_survives_unless_the_mode_keeps_it(survey, notes, linked):
     originals = {d.id: d for d in notes}
-    stat_rel = release(linked, ["sex", "age"], 5, seed=2)
+    stat_rel = release(linked, ["sex", "age"], 5, seed=2, insecure_seed=True)
     labels = stat_rel.table.set_index("person")["age"]
     for doc in stat_rel.documents:
         src = originals[stat_rel.sources[doc.id]]
@@ -243,7 +243,10 @@ def inputs(tmp_path_factory, survey, notes):
     return root
 
 
-def test_cli_end_to_end_outputs_private_and_same_seed_same_bytes(tmp_path, inputs):
+def test_cli_end_to_end_outputs_private_and_same_key_same_bytes(tmp_path, inputs):
+    from hidekit.transforms.crosswalk import new_key_file, read_crosswalk
+
+    key = new_key_file(tmp_path / "link.key")
     args = [
         "link",
         str(inputs / "records.csv"),
@@ -266,8 +269,8 @@ def test_cli_end_to_end_outputs_private_and_same_seed_same_bytes(tmp_path, input
         "surrogate",
         "--figure3",
         "2,5",
-        "--seed",
-        "9",
+        "--key-file",
+        str(key),
         "--json",
     ]
     r1 = runner.invoke(app, [*args, "--out", str(tmp_path / "a")])
@@ -276,9 +279,14 @@ def test_cli_end_to_end_outputs_private_and_same_seed_same_bytes(tmp_path, input
     assert res["persons"] == 30 and res["documents"] == 90 and res["stats"]["k"] >= 3
     assert res["link"]["withheld_notes"] == 0
     a = tmp_path / "a"
-    for name in ("view.csv", "crosswalk.csv", "link-report.json", "mapping.json"):
-        assert stat.S_IMODE((a / "private" / name).stat().st_mode) == 0o600
-    assert stat.S_IMODE((a / "private").stat().st_mode) == 0o700
+    # private files: beside the release, never inside it; encrypted under the key
+    assert not (a / "private").exists() and res["files"]["private"] == str(tmp_path / "a.private")
+    for name in ("view", "crosswalk", "link-report", "mapping"):
+        path = tmp_path / "a.private" / f"{name}.hkcw"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert len(read_crosswalk(path, key_file=key)) > 0
+    assert stat.S_IMODE((tmp_path / "a.private").stat().st_mode) == 0o700
+    assert b"record_id" not in (tmp_path / "a.private" / "crosswalk.hkcw").read_bytes()
     html = (a / "report.html").read_text()
     assert "Figure 3" in html and "hk-mark" in html
     table = pd.read_csv(a / "table.csv")
@@ -290,10 +298,12 @@ def test_cli_end_to_end_outputs_private_and_same_seed_same_bytes(tmp_path, input
     for rel in [
         "table.csv",
         "audit.jsonl",
-        "private/crosswalk.csv",
         *[f"notes/{p.name}" for p in (a / "notes").iterdir()],
     ]:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    cw_a = read_crosswalk(tmp_path / "a.private" / "crosswalk.hkcw", key_file=key)
+    cw_b = read_crosswalk(tmp_path / "b.private" / "crosswalk.hkcw", key_file=key)
+    pd.testing.assert_frame_equal(cw_a, cw_b)
 
 
 def test_cli_strict_fails_and_writes_nothing(tmp_path, inputs):

@@ -195,11 +195,19 @@ def test_modes_full_partial_statistical():
     assert list(stat.columns) == T1_KEYS + ["diagnosis"]
 
 
-def test_shuffle_is_seeded_and_can_be_turned_off():
+def test_shuffle_is_keyed_and_can_be_turned_off():
     frame = pd.DataFrame({"x": np.arange(40), "y": np.arange(40) % 7})
-    a = mondrian(frame, ["x"], 4, seed=1)
-    b = mondrian(frame, ["x"], 4, seed=1)
-    c = mondrian(frame, ["x"], 4, seed=2)
+    key1, key2 = b"k" * 32, b"j" * 32
+    a = mondrian(frame, ["x"], 4, key=key1)
+    b = mondrian(frame, ["x"], 4, key=key1)
+    c = mondrian(frame, ["x"], 4, key=key2)
+    fresh = [mondrian(frame, ["x"], 4).released["y"].tolist() for _ in range(2)]
+    assert (
+        fresh[0] != fresh[1]
+    )  # no key: a new order every run (a collision is vanishingly unlikely)
+    with pytest.raises(OptionError, match="insecure_seed"):
+        mondrian(frame, ["x"], 4, seed=1)
+    assert "seed" not in a.params and a.params["randomness"] == "keyed"
     keep = mondrian(frame, ["x"], 4, shuffle=False)
     pd.testing.assert_frame_equal(a.released, b.released)
     assert not a.released["y"].equals(c.released["y"])

@@ -60,7 +60,14 @@ def test_release_is_k_anonymous_l_diverse_complete_and_truthful(frame, k, use_l,
     k = min(k, len(frame))
     l = 2 if use_l and frame["dx"].nunique() >= 2 else None  # noqa: E741
     res = mondrian(
-        frame, keys, k, l=l, sensitive="dx" if l else None, seed=seed, hierarchies={"edu": EDU}
+        frame,
+        keys,
+        k,
+        l=l,
+        sensitive="dx" if l else None,
+        seed=seed,
+        insecure_seed=True,
+        hierarchies={"edu": EDU},
     )
     rel = res.released
     assert len(rel) == len(frame)

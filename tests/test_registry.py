@@ -17,7 +17,7 @@ import hidekit.registry as registry_module
 from hidekit.engines import make_engine
 from hidekit.errors import OptionError
 from hidekit.registry import ENGINES, OPERATORS, RECOGNIZERS, REGISTRIES, TRANSFORMS, Registry
-from hidekit.testing.examples import resolve, step_example
+from hidekit.testing.examples import SECRET, resolve, step_example
 
 
 def _toml(value) -> str:
@@ -39,9 +39,12 @@ def _plan_with_every_step(tmp_path) -> str:
         '[input]\npath = "survey.csv"',
         '[output]\nfolder = "release"',
         '[roles]\nkeys = ["sex", "age"]',
+        '[secrets]\nkey_file = "plan.key"',  # a plan never holds a key itself
     ]
+    (tmp_path / "plan.key").write_text(SECRET + "\n", encoding="utf-8")
     for name in TRANSFORMS.names():
         good, _ = step_example(name, TRANSFORMS[name])
+        good = {k: v for k, v in good.items() if k != "key"}  # from [secrets]
         params = "\n".join(f"{k} = {_toml(v)}" for k, v in resolve(good, tmp_path).items())
         lines.append(f'[[steps]]\nuse = "{name}"\n{params}')
     return "\n\n".join(lines) + "\n"

@@ -32,7 +32,10 @@ def _audit(folder):
 
 
 def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, notes):
+    from hidekit.transforms.crosswalk import new_key_file, read_crosswalk
+
     out = tmp_path / "out"
+    key = new_key_file(tmp_path / "k.key")
     args = [
         "text",
         "anonymize",
@@ -41,8 +44,8 @@ def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, not
         str(brat),
         "--operator",
         "surrogate",
-        "--seed",
-        "4",
+        "--key-file",
+        str(key),
         "--patient-pattern",
         r"^note-(.+)-\d+$",
     ]
@@ -62,9 +65,12 @@ def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, not
             for s in src.spans
         )
         assert rewritten[rec["doc"]].text[rec["new_start"] : rec["new_end"]] == rec["replacement"]
-    mapping = out / "mapping.json"
+    # the mapping is encrypted, owner-only, beside the output and never inside it
+    assert not (out / "mapping.json").exists() and not (out / "mapping.hkcw").exists()
+    mapping = tmp_path / "out.private" / "mapping.hkcw"
+    assert summary["files"]["mapping"] == str(mapping)
     assert stat.S_IMODE(mapping.stat().st_mode) == 0o600
-    pairs = json.loads(mapping.read_text())
+    pairs = read_crosswalk(mapping, key_file=key).to_dict(orient="records")
     assert {p["patient"] for p in pairs} == {"P00001", "P00002"}
     # consistency across one patient's four notes: one surrogate per original
     seen = {}
@@ -73,11 +79,15 @@ def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, not
     # the patient's name is gone from every note
     name = next(s.text for s in notes[0].spans if s.label == "NAME")
     assert all(name not in d.text for d in rewritten.values())
-    # same input and seed: same output, byte for byte
+    # same input and key: same output, byte for byte; no key: other surrogates
     out2 = tmp_path / "out2"
     runner.invoke(app, [*args, "--out", str(out2)])
     for f in sorted(out.iterdir()):
         assert (out2 / f.name).read_bytes() == f.read_bytes(), f.name
+    fresh = [a for a in args if a not in ("--key-file", str(key))]
+    assert runner.invoke(app, [*fresh, "--out", str(tmp_path / "out3")]).exit_code == 0
+    texts = sorted(p.name for p in out.glob("*.txt"))
+    assert any((out / n).read_text() != (tmp_path / "out3" / n).read_text() for n in texts)
 
 
 def test_redact_jsonl_in_jsonl_out(tmp_path, notes):
@@ -217,8 +227,9 @@ def test_mapping_encrypted_as_crosswalk(tmp_path, brat):
     res = anonymize_corpus(
         brat, tmp_path / "o", "surrogate", spans=brat, passphrase="correct horse"
     )
-    path = tmp_path / "o" / "mapping.hkcw"
-    assert res["files"]["mapping"] == str(path) and not (tmp_path / "o" / "mapping.json").exists()
+    path = tmp_path / "o.private" / "mapping.hkcw"
+    assert res["files"]["mapping"] == str(path) and "mapping_key" not in res["files"]
+    assert {p.name for p in (tmp_path / "o").iterdir()} & {"mapping.json", "mapping.hkcw"} == set()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     name = next(s.text for d in read_brat_dir(brat) for s in d.spans if s.label == "NAME")
     assert name.encode() not in path.read_bytes()
@@ -227,3 +238,50 @@ def test_mapping_encrypted_as_crosswalk(tmp_path, brat):
     assert name in set(frame.original)
     with pytest.raises(InputError, match="cannot decrypt"):
         read_crosswalk(path, passphrase="wrong")
+
+
+def test_without_a_secret_the_mapping_is_encrypted_under_a_new_private_key(tmp_path, brat):
+    from hidekit.transforms.crosswalk import read_crosswalk
+
+    res = anonymize_corpus(brat, tmp_path / "o", "surrogate", spans=brat)
+    folder = tmp_path / "o.private"
+    assert res["files"]["mapping_key"] == str(folder / "mapping.key")
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "mapping.key").stat().st_mode) == 0o600
+    frame = read_crosswalk(folder / "mapping.hkcw", key_file=folder / "mapping.key")
+    assert len(frame) > 0
+    assert not any(p.name.startswith("mapping") for p in (tmp_path / "o").iterdir())
+
+
+def test_passphrase_value_on_the_command_line_is_refused(tmp_path, brat):
+    r = runner.invoke(
+        app,
+        [
+            "text",
+            "anonymize",
+            str(brat),
+            "--spans",
+            str(brat),
+            "--operator",
+            "surrogate",
+            "--passphrase",
+            "hunter2",
+            "--out",
+            str(tmp_path / "o"),
+        ],
+    )
+    assert r.exit_code == 2
+    assert "--passphrase-file" in r.output and "hunter2" not in r.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_surrogate_seed_needs_insecure_seed(tmp_path, brat):
+    base = ["text", "anonymize", str(brat), "--spans", str(brat), "--operator", "surrogate"]
+    r = runner.invoke(app, [*base, "--seed", "4", "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and "--insecure-seed" in r.output
+    assert not (tmp_path / "o").exists()
+    r = runner.invoke(
+        app, [*base, "--seed", "4", "--insecure-seed", "--out", str(tmp_path / "o"), "--json"]
+    )
+    assert r.exit_code == 0
+    assert "insecure seed" in r.output  # said loudly (stderr) and recorded in the summary

@@ -31,7 +31,7 @@ def step_anonymize(out: Path, ctx: dict) -> str:
 
     frame = ctx["frame"]
     drop = [c for c in DEMO_DROP if c in frame.columns]
-    res = mondrian(frame, DEMO_KEYS, 5, l=2, sensitive="diagnosis", identifiers=drop, seed=7)
+    res = mondrian(frame, DEMO_KEYS, 5, l=2, sensitive="diagnosis", identifiers=drop)
     path = write_table(res.released, Path(out) / "anonymized.csv")
     original = frame.drop(columns=drop)
     u = utility(original, res.released, DEMO_KEYS, k=5, n_queries=2000, seed=7)

@@ -25,6 +25,7 @@ from hidekit.anonymize.diversity import DiversityRule, group_diverse
 from hidekit.anonymize.modes import apply_mode, check_mode
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.hierarchy import Hierarchy, read_hierarchies
+from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
 
 NUMERIC, ORDERED, HIERARCHY = "numeric", "ordered", "hierarchy"
@@ -384,7 +385,9 @@ def _check_params(frame, keys, k, l, sensitive, l_kind, c):  # noqa: E741
 class Mondrian(Transform):
     """Generalize ``keys`` so each record sits in a class of ≥ k (l-diverse if asked).
 
-    Its job includes reordering: rows come out shuffled (seeded) unless ``shuffle=False``.
+    Its job includes reordering: rows come out shuffled unless ``shuffle=False``; the order comes
+    from a secret ``key``, else fresh randomness (a ``seed`` needs ``insecure_seed``: with it the
+    shuffle can be undone).
     ``transform`` applies to the frame ``fit`` saw (classes are learned from those very records).
     """
 
@@ -397,8 +400,10 @@ class Mondrian(Transform):
         "c": "c of recursive (c, l)-diversity",
         "hierarchies": "table key = ARX hierarchy file, for categorical keys",
         "order": "table key = list of values in their order, for ordinal keys",
-        "seed": "seed of the row shuffle",
+        "seed": "tests and synthetic data only (needs insecure_seed): seed of the row shuffle",
         "shuffle": "shuffle the released rows (true) or keep their order",
+        "insecure_seed": "accept seed (anyone who knows it can undo the shuffle)",
+        "key": "the secret key that draws the row order (plans: [secrets]; never written)",
     }
 
     def __init__(
@@ -411,8 +416,10 @@ class Mondrian(Transform):
         c: float | None = None,
         hierarchies: dict | None = None,
         order: dict | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         shuffle: bool = True,
+        insecure_seed: bool = False,
+        key=None,
     ):
         self.keys = list(keys)
         self.k = k
@@ -422,7 +429,8 @@ class Mondrian(Transform):
         self.c = c
         self.hierarchies = hierarchies
         self.order = order
-        self.seed = seed
+        self.seed, self.insecure_seed = seed, bool(insecure_seed)
+        self._random = randomness(key, seed, insecure_seed, "mondrian's row shuffle")
         self.shuffle = shuffle
 
     def fit(self, frame: pd.DataFrame, on_level: Callable[[int], None] | None = None) -> Mondrian:
@@ -447,7 +455,7 @@ class Mondrian(Transform):
         return self
 
     def order_(self, n: int) -> np.ndarray:
-        return np.random.default_rng(self.seed).permutation(n) if self.shuffle else np.arange(n)
+        return self._random.rng("row-shuffle").permutation(n) if self.shuffle else np.arange(n)
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         if not hasattr(self, "record_class_"):
@@ -472,12 +480,17 @@ def mondrian(
     order: dict | None = None,
     mode: str = "statistical",
     identifiers: Sequence[str] = (),
-    seed: int = 0,
+    seed: int | None = None,
     shuffle: bool = True,
     engine: str = "duckdb",
     on_level: Callable[[int], None] | None = None,
+    insecure_seed: bool = False,
+    key=None,
 ) -> AnonymizationResult:
     """De-identify a table the HIDE way; ``mode="statistical"`` runs strict Mondrian.
+
+    Released rows are shuffled with randomness from ``key`` (secret bytes), else fresh from the
+    OS; ``seed`` only with ``insecure_seed`` (``hidekit.secrets``).
 
     ``data``: a path, Dataset or DataFrame. ``identifiers``: direct identifiers, removed in
     every mode. ``engine="spark"`` cuts on a Spark cluster (same result rules, see spark_mondrian).
@@ -494,6 +507,7 @@ def mondrian(
         frame = (data if isinstance(data, Dataset) else read_table(data)).frame
     frame = frame.reset_index(drop=True)
     keys = list(keys)
+    rand = randomness(key, seed, insecure_seed, "mondrian's row shuffle")
     params = {
         "keys": keys,
         "k": int(k),
@@ -503,7 +517,7 @@ def mondrian(
         "c": c,
         "mode": mode,
         "identifiers": list(identifiers),
-        "seed": seed,
+        "randomness": rand.describe(),
         "shuffle": shuffle,
         "engine": engine,
         "hierarchies": sorted(hierarchies or {}),
@@ -524,7 +538,7 @@ def mondrian(
             holder.update(sizes=classes.to_numpy(), labels=classes.index.to_frame(index=False))
             return out
         else:
-            m = Mondrian(keys, k, l, sensitive, l_kind, c, hierarchies, order, seed, shuffle=False)
+            m = Mondrian(keys, k, l, sensitive, l_kind, c, hierarchies, order, shuffle=False)
             m.fit(kept, on_level=on_level)
             out = m.transform(kept)
             rc, sizes, labels = m.record_class_, m.class_sizes_, m.class_labels_
@@ -533,9 +547,7 @@ def mondrian(
 
     released = apply_mode(frame, mode, keys, identifiers, generalize)
     rows = (
-        np.random.default_rng(seed).permutation(len(released))
-        if shuffle
-        else np.arange(len(released))
+        rand.rng("row-shuffle").permutation(len(released)) if shuffle else np.arange(len(released))
     )
     released = released.iloc[rows].reset_index(drop=True)
     elapsed = time.perf_counter() - t0

@@ -24,6 +24,13 @@ from hidekit.cli.optimal_cmd import (
     run_optimal,
 )
 from hidekit.cli.options import DataArg, EngineOpt, FormulasOpt, JsonOpt, ReportOpt, SepOpt
+from hidekit.cli.secret_options import (
+    InsecureSeedOpt,
+    KeyEnvOpt,
+    KeyFileOpt,
+    SeedOpt,
+    masking_randomness,
+)
 from hidekit.errors import OptionError
 from hidekit.io.atomic import check_output_file
 
@@ -95,7 +102,10 @@ def register(app: typer.Typer) -> None:
         output: Path = typer.Option(
             None, "--out", help="Released file (default: DATA.anonymized.EXT)."
         ),
-        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the row shuffle."),
+        key_file: Path = KeyFileOpt,
+        key_env: str = KeyEnvOpt,
+        seed: int = SeedOpt,
+        insecure_seed: bool = InsecureSeedOpt,
         no_shuffle: bool = typer.Option(False, "--no-shuffle", help="Keep the input row order."),
         engine: str = EngineOpt,
         sep: str = SepOpt,
@@ -180,7 +190,7 @@ def register(app: typer.Typer) -> None:
                 order=_orders(order) or None,
                 mode=mode,
                 identifiers=split_list(identifiers),
-                seed=seed,
+                key=masking_randomness(key_file, key_env, seed, insecure_seed, "row shuffle"),
                 shuffle=not no_shuffle,
                 engine=engine,
                 on_level=on_level,

@@ -15,6 +15,17 @@ from hidekit.cli.common import (
     split_list,
 )
 from hidekit.cli.options import JsonOpt, SepOpt
+from hidekit.cli.secret_options import (
+    InsecureSeedOpt,
+    KeyEnvOpt,
+    KeyFileOpt,
+    PassEnvOpt,
+    PassFileOpt,
+    PrivateOpt,
+    SeedOpt,
+    crosswalk_secret,
+    warn_if_insecure,
+)
 from hidekit.errors import OptionError
 
 
@@ -73,7 +84,13 @@ def register(app: typer.Typer) -> None:
             ..., "--out", help="Output folder (must not exist or be empty)."
         ),
         overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
-        seed: int = typer.Option(0, "--seed", min=0, help="Seed: pseudonym order and surrogates."),
+        key_file: Path = KeyFileOpt,
+        key_env: str = KeyEnvOpt,
+        passphrase_file: Path = PassFileOpt,
+        passphrase_env: str = PassEnvOpt,
+        private: Path = PrivateOpt,
+        seed: int = SeedOpt,
+        insecure_seed: bool = InsecureSeedOpt,
         sep: str = SepOpt,
         json: bool = JsonOpt,
     ):
@@ -81,6 +98,9 @@ def register(app: typer.Typer) -> None:
         from hidekit.linking import link_corpus
 
         key_list = split_list(keys, required="--keys")
+        secret = crosswalk_secret(
+            passphrase_file, passphrase_env, key_file, key_env, confirm=True, required=False
+        )
         try:
             ks = [int(x) for x in split_list(curve)]
         except ValueError:
@@ -107,10 +127,15 @@ def register(app: typer.Typer) -> None:
                 strict=strict,
                 curve_ks=ks,
                 seed=seed,
+                insecure_seed=insecure_seed,
+                secret_key=None if seed is not None else secret.get("key_file"),
+                secret=secret,
+                private=private,
                 overwrite=overwrite,
                 sep=sep,
                 progress=advance,
             )
+        warn_if_insecure(seed is not None)
         if json:
             print_json(res)
             return

@@ -23,6 +23,13 @@ from hidekit.cli.common import (
 )
 from hidekit.cli.optimal_cmd import MetricOpt, SuppressedOpt, SuppressionOpt, run_optimal
 from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, ReportOpt, SepOpt
+from hidekit.cli.secret_options import (
+    InsecureSeedOpt,
+    KeyEnvOpt,
+    KeyFileOpt,
+    SeedOpt,
+    masking_randomness,
+)
 from hidekit.errors import OptionError
 
 OutOpt = typer.Option(
@@ -38,6 +45,7 @@ def apply_transform(
     from hidekit.io import read_table, write_table
     from hidekit.io.atomic import check_output_file
     from hidekit.release import cells_changed
+    from hidekit.secrets import public_params
 
     check_output_file(target, (data, *transform_inputs(transform)))
     ds = read_table(data, sep=sep)
@@ -54,7 +62,7 @@ def apply_transform(
         "output": str(target),
         "records": len(new),
         "step": transform.name,
-        "parameters": transform.get_params(),
+        "parameters": public_params(transform.get_params(), transform),
         "cells_changed": cells_changed(ds.frame, new),
         "warnings": list(getattr(transform, "warnings_", [])),
         "decisions": dict(getattr(transform, "decisions_", {})),
@@ -337,12 +345,18 @@ def register(app: typer.Typer) -> None:
         boundaries: Path = typer.Option(
             None, "--boundaries", help="GeoJSON areas the points must stay in."
         ),
-        seed: int = typer.Option(0, "--seed", min=0),
+        key_file: Path = KeyFileOpt,
+        key_env: str = KeyEnvOpt,
+        seed: int = SeedOpt,
+        insecure_seed: bool = InsecureSeedOpt,
         sep: str = SepOpt,
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
-        """DHS geographic masking: urban up to 2 km, rural up to 5 km (1% up to 10 km)."""
+        """DHS geographic masking: urban up to 2 km, rural up to 5 km (1% up to 10 km).
+
+        Displacements come from --key-file (reproducible by the key's holder only), else fresh
+        from the OS; a seed would let anyone re-run the draw and subtract it."""
         from hidekit.transforms.geo import Jitter
 
         t = Jitter(
@@ -352,7 +366,7 @@ def register(app: typer.Typer) -> None:
             urban_codes=parse_codes(urban_codes) if urban_codes else None,
             cluster=cluster,
             boundaries=str(boundaries) if boundaries else None,
-            seed=seed,
+            key=masking_randomness(key_file, key_env, seed, insecure_seed, "jitter"),
         )
         _show(apply_transform(data, t, out_file, sep, neutralize), json)
 

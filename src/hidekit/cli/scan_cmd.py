@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import typer
@@ -12,52 +10,20 @@ from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
 from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, SepOpt
+from hidekit.cli.secret_options import (
+    InsecureSeedOpt,
+    KeyEnvOpt,
+    KeyFileOpt,
+    PassEnvOpt,
+    PassFileOpt,
+    SeedOpt,
+    crosswalk_secret,
+    warn_if_insecure,
+)
 from hidekit.errors import OptionError
 
-PASSPHRASE_ENV = "HIDEKIT_PASSPHRASE"
 ColumnsOpt = typer.Option(..., "--columns", "-c", help="Columns, comma-separated.")
 OutOpt = typer.Option(..., "--out", "-o", help="Output file (format from its suffix).")
-PassFileOpt = typer.Option(
-    None, "--passphrase-file", help=f"File holding the passphrase (or set {PASSPHRASE_ENV})."
-)
-KeyFileOpt = typer.Option(None, "--key-file", help="Key file of random bytes (hidekit new-key).")
-SeedOpt = typer.Option(
-    None,
-    "--seed",
-    min=0,
-    help="Seed for reproducible IDs (keep it secret; default: fresh randomness).",
-)
-
-
-def passphrase_or_key(
-    passphrase_file: Path | None,
-    key_file: Path | None,
-    *,
-    confirm: bool = False,
-    required: bool = True,
-) -> dict:
-    """One secret: a key file, a passphrase file, $HIDEKIT_PASSPHRASE, or a hidden prompt."""
-    from hidekit.transforms.crosswalk import read_secret_file
-
-    if passphrase_file and key_file:
-        raise OptionError("give --passphrase-file or --key-file, not both")
-    if key_file:
-        return {"key_file": key_file}
-    if passphrase_file:
-        return {"passphrase": read_secret_file(passphrase_file)}
-    if os.environ.get(PASSPHRASE_ENV):
-        return {"passphrase": os.environ[PASSPHRASE_ENV]}
-    if not required:
-        return {}
-    if sys.stdin.isatty():
-        return {
-            "passphrase": typer.prompt(
-                "Crosswalk passphrase", hide_input=True, confirmation_prompt=confirm
-            )
-        }
-    raise OptionError(
-        f"the crosswalk needs a secret: --passphrase-file, --key-file or ${PASSPHRASE_ENV}"
-    )
 
 
 def _done(summary: dict, json: bool, line: str) -> None:
@@ -145,20 +111,28 @@ def register(app: typer.Typer) -> None:
             ..., "--crosswalk", help="Encrypted crosswalk: reused if it exists, then updated."
         ),
         passphrase_file: Path = PassFileOpt,
+        passphrase_env: str = PassEnvOpt,
         key_file: Path = KeyFileOpt,
+        key_env: str = KeyEnvOpt,
         width: int = typer.Option(None, "--width", min=1, help="Digits per code (per level)."),
         seed: int = SeedOpt,
+        insecure_seed: bool = InsecureSeedOpt,
         sep: str = SepOpt,
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
-        """Replace values by random fixed-width IDs; the crosswalk is kept encrypted."""
+        """Replace values by random fixed-width IDs; the crosswalk is kept encrypted.
+
+        New codes are drawn from the key (--key-file: HMAC of the key and the step), else fresh
+        from the OS; keep the crosswalk apart from the data you ship."""
         from hidekit.transforms.identifiers import encode_file
 
         cols, hier = split_list(columns), split_list(hierarchy)
         if not cols and not hier:
             raise OptionError("give --columns or --hierarchy")
-        secret = passphrase_or_key(passphrase_file, key_file, confirm=not crosswalk.exists())
+        secret = crosswalk_secret(
+            passphrase_file, passphrase_env, key_file, key_env, confirm=not crosswalk.exists()
+        )
         s = encode_file(
             data,
             out_path,
@@ -167,11 +141,13 @@ def register(app: typer.Typer) -> None:
             hierarchy=hier,
             width=width,
             seed=seed,
+            insecure_seed=insecure_seed,
             sep=sep,
             neutralize=neutralize,
-            protect=(passphrase_file,),
+            protect=(passphrase_file, key_file),
             **secret,
         )
+        warn_if_insecure(seed is not None)
         _done(
             s,
             json,
@@ -262,8 +238,11 @@ def register(app: typer.Typer) -> None:
         out_dir: Path = typer.Option(..., "--out-dir", help="New folder for the three files."),
         id_column: str = typer.Option("hk_id", "--id-column", help="Name of the random ID."),
         seed: int = SeedOpt,
+        insecure_seed: bool = InsecureSeedOpt,
         passphrase_file: Path = PassFileOpt,
+        passphrase_env: str = PassEnvOpt,
         key_file: Path = KeyFileOpt,
+        key_env: str = KeyEnvOpt,
         overwrite: bool = typer.Option(
             False, "--overwrite", help="Replace an output folder hidekit wrote before."
         ),
@@ -271,22 +250,27 @@ def register(app: typer.Typer) -> None:
         neutralize: bool = FormulasOpt,
         json: bool = JsonOpt,
     ):
-        """Split into original, de-identified and link files (J-PAL); encrypt the link if asked."""
+        """Split into original, de-identified and link files (J-PAL). With a secret the
+        original and the link are written encrypted (.hkcw); without, owner-only tables."""
         from hidekit.transforms.identifiers import partition_file
 
-        secret = passphrase_or_key(passphrase_file, key_file, confirm=True, required=False)
+        secret = crosswalk_secret(
+            passphrase_file, passphrase_env, key_file, key_env, confirm=True, required=False
+        )
         s = partition_file(
             data,
             out_dir,
             identifiers=split_list(identifiers, required="--identifiers"),
             id_column=id_column,
             seed=seed,
+            insecure_seed=insecure_seed,
             overwrite=overwrite,
             sep=sep,
             neutralize=neutralize,
-            protect=(passphrase_file,),
+            protect=(passphrase_file, key_file),
             **secret,
         )
+        warn_if_insecure(seed is not None)
         _done(
             s,
             json,
@@ -311,7 +295,9 @@ def register(app: typer.Typer) -> None:
     def show_crosswalk(
         path: Path = typer.Argument(..., help="Encrypted crosswalk (.hkcw)."),
         passphrase_file: Path = PassFileOpt,
+        passphrase_env: str = PassEnvOpt,
         key_file: Path = KeyFileOpt,
+        key_env: str = KeyEnvOpt,
         export: Path = typer.Option(
             None, "--export", help="Write the decrypted table here (owner-only)."
         ),
@@ -321,7 +307,9 @@ def register(app: typer.Typer) -> None:
         from hidekit.io import write_table
         from hidekit.transforms.crosswalk import read_crosswalk
 
-        frame = read_crosswalk(path, **passphrase_or_key(passphrase_file, key_file))
+        frame = read_crosswalk(
+            path, **crosswalk_secret(passphrase_file, passphrase_env, key_file, key_env)
+        )
         if export:
             write_table(frame, export, private=True, protect=(path, passphrase_file, key_file))
         if json:

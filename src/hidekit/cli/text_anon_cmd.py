@@ -9,6 +9,19 @@ import typer
 
 from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
 from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt
+from hidekit.cli.secret_options import (
+    InsecureSeedOpt,
+    KeyEnvOpt,
+    KeyFileOpt,
+    PassEnvOpt,
+    PassFileOpt,
+    PassphraseValueOpt,
+    PrivateOpt,
+    SeedOpt,
+    crosswalk_secret,
+    refuse_passphrase_value,
+    warn_if_insecure,
+)
 from hidekit.text.operators import CLINICAL, anonymize_corpus
 from hidekit.text.synth import write_synthetic_corpus
 from hidekit.text.termlists import read_terms
@@ -72,7 +85,13 @@ def register(app: typer.Typer) -> None:
             "--spans",
             help="Use these annotations instead (brat folder or JSONL; may be SOURCE).",
         ),
-        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the surrogates."),
+        key_file: Path = KeyFileOpt,
+        key_env: str = KeyEnvOpt,
+        passphrase_file: Path = PassFileOpt,
+        passphrase_env: str = PassEnvOpt,
+        private: Path = PrivateOpt,
+        seed: int = SeedOpt,
+        insecure_seed: bool = InsecureSeedOpt,
         fmt: str = typer.Option(
             None, "--format", help="Output brat or jsonl (default: as the input)."
         ),
@@ -85,15 +104,7 @@ def register(app: typer.Typer) -> None:
         propagate: bool = typer.Option(
             False, "--propagate", help="Also replace other occurrences of found names and numbers."
         ),
-        passphrase: str = typer.Option(
-            None,
-            "--passphrase",
-            envvar="HIDEKIT_PASSPHRASE",
-            help="Encrypt the mapping as a crosswalk (else it is written owner-only).",
-        ),
-        key_file: Path = typer.Option(
-            None, "--key-file", help="Encrypt the mapping with this key file instead."
-        ),
+        passphrase: str = PassphraseValueOpt,
         allow: Path = AllowOpt,
         deny: Path = DenyOpt,
         no_safelist: bool = typer.Option(
@@ -106,7 +117,14 @@ def register(app: typer.Typer) -> None:
         ),
         json: bool = JsonOpt,
     ):
-        """Redact, tag or replace PHI by consistent surrogates; writes an audit JSONL."""
+        """Redact, tag or replace PHI by consistent surrogates; writes an audit JSONL.
+
+        Surrogates come from --key-file (reproducible by the key's holder only), else fresh from
+        the OS. Their mapping is written encrypted into the private folder, never into --out."""
+        refuse_passphrase_value(passphrase)
+        secret = crosswalk_secret(
+            passphrase_file, passphrase_env, key_file, key_env, confirm=True, required=False
+        )
         allow_terms, deny_terms = read_terms(allow), read_terms(deny, labelled=True)
         total = None
         if model is not None:
@@ -122,14 +140,17 @@ def register(app: typer.Typer) -> None:
                 fmt,
                 patient_pattern,
                 propagate,
-                passphrase,
-                key_file,
+                secret.get("passphrase"),
+                secret.get("key_file"),
                 overwrite,
                 progress=advance,
                 allow=allow_terms,
                 deny=deny_terms,
                 safelist=None if no_safelist else CLINICAL,
+                insecure_seed=insecure_seed,
+                private=private,
             )
+        warn_if_insecure(seed is not None and operator == "surrogate")
         if json:
             print_json(summary)
             return
@@ -147,3 +168,8 @@ def register(app: typer.Typer) -> None:
             )
         for k, v in summary["files"].items():
             out.print(f"{k}: {v}")
+        if "mapping_key" in summary["files"]:
+            out.print(
+                "the mapping is encrypted under a new key written beside it: move "
+                f"{summary['files']['mapping_key']} somewhere safe, apart from the data"
+            )

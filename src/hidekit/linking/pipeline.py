@@ -7,14 +7,16 @@ Output folder, built atomically (nothing is left behind on error)::
     audit.jsonl          one line per replaced span (offsets, label, replacement; no original)
     summary.json         parameters and figures
     report.html          offline report, with HIDE's Figure 3 when asked
-    private/             owner-only: view.csv (the identifier view), crosswalk.csv,
-                         link-report.json (keys and note ids of problems), mapping.json
+
+and, beside it (never inside: it must not be shipped), the private folder ``OUT.private/``
+(owner-only): view (the identifier view), crosswalk (person → patient key), link-report (keys
+and note ids of problems) and mapping (surrogates). With a secret (key or passphrase) they are
+encrypted ``.hkcw`` files (read with ``hidekit crosswalk``); without, owner-only CSV/JSON.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -52,12 +54,22 @@ def save_release(
     curve: dict | None = None,
     overwrite: bool = False,
     protect: Sequence = (),
+    private=None,
+    secret: dict | None = None,
 ) -> dict:
-    """Write the release folder (see the module docstring); returns the paths written."""
+    """Write the release folder and its private folder (see the module docstring); returns the
+    paths written. ``secret`` (``{"passphrase": …}`` or ``{"key_file": …}``) encrypts the
+    private files."""
     from hidekit.io.jsonout import to_json
     from hidekit.linking.report import link_report
+    from hidekit.transforms.private import private_dir_for, write_private_frame
 
     out = Path(out)
+    folder = private_dir_for(out, private)
+    view = linked.view.copy()
+    for col in [c for c in view.columns if c.endswith("_mentions")]:
+        view[col] = view[col].map(lambda v: json.dumps([str(x) for x in v]))
+    report_json = to_json(linked.report.to_dict()) + "\n"
     with atomic_dir(out, overwrite=overwrite, protect=tuple(protect)) as tmp:
         write_table(rel.table, tmp / "table.csv")
         write_brat_dir(rel.documents, tmp / "notes")
@@ -70,25 +82,31 @@ def save_release(
             summary["figure3"] = curve
         write_text_atomic(tmp / "summary.json", to_json(summary) + "\n")
         link_report(linked.report, rel, curve).save(tmp / "report.html")
-        private = tmp / "private"
-        private.mkdir()
-        os.chmod(private, 0o700)
-        view = linked.view.copy()
-        for col in [c for c in view.columns if c.endswith("_mentions")]:
-            view[col] = view[col].map(lambda v: json.dumps([str(x) for x in v]))
-        write_table(view, private / "view.csv", private=True)
-        write_table(rel.crosswalk, private / "crosswalk.csv", private=True)
-        write_text_atomic(
-            private / "link-report.json", to_json(linked.report.to_dict()) + "\n", private=True
-        )
-        if rel.mapping:
-            write_text_atomic(private / "mapping.json", to_json(rel.mapping) + "\n", private=True)
+        with atomic_dir(folder, overwrite=overwrite, private=True, protect=protect) as ptmp:
+            if secret:
+                write_private_frame(view, ptmp, "view", secret)
+                write_private_frame(rel.crosswalk, ptmp, "crosswalk", secret)
+                write_private_frame(
+                    pd.DataFrame({"json": [report_json]}), ptmp, "link-report", secret
+                )
+                if rel.mapping:
+                    from hidekit.text.operators import mapping_frame
+
+                    write_private_frame(mapping_frame(rel.mapping), ptmp, "mapping", secret)
+            else:
+                write_table(view, ptmp / "view.csv", private=True)
+                write_table(rel.crosswalk, ptmp / "crosswalk.csv", private=True)
+                write_text_atomic(ptmp / "link-report.json", report_json, private=True)
+                if rel.mapping:
+                    write_text_atomic(
+                        ptmp / "mapping.json", to_json(rel.mapping) + "\n", private=True
+                    )
     return {
         "table": str(out / "table.csv"),
         "notes": str(out / "notes"),
         "audit": str(out / "audit.jsonl"),
         "report": str(out / "report.html"),
-        "private": str(out / "private"),
+        "private": str(folder),
     }
 
 
@@ -113,12 +131,20 @@ def link_corpus(
     strict: bool = False,
     curve_ks: Sequence[int] | None = None,
     curve_attribute: str = "age",
-    seed: int = 0,
+    seed: int | None = None,
     overwrite: bool = False,
     sep: str | None = None,
     progress: Callable | None = None,
+    insecure_seed: bool = False,
+    secret_key=None,
+    secret: dict | None = None,
+    private=None,
 ) -> dict:
-    """Link, anonymize, write back and save; a JSON-ready summary (problems included)."""
+    """Link, anonymize, write back and save; a JSON-ready summary (problems included).
+
+    ``secret_key`` (secret bytes) keys the pseudonym order and surrogates (else fresh randomness;
+    ``seed`` needs ``insecure_seed``); ``secret`` encrypts the private files; ``private`` is
+    their folder (default ``OUT.private`` beside ``out``)."""
     from hidekit.io.atomic import check_output_dir
 
     protect = [notes, spans] + ([records] if not isinstance(records, pd.DataFrame) else [])
@@ -146,14 +172,25 @@ def link_corpus(
         operator=operator,
         keep=keep,
         seed=seed,
+        insecure_seed=insecure_seed,
+        key=secret_key,
     )
     curve = None
     if curve_ks:
         from hidekit.linking.experiment import hide_figure3
 
         column = linked.columns.get(curve_attribute, curve_attribute)
-        curve = hide_figure3(linked, column, ks=curve_ks, seed=seed)
-    files = save_release(out, linked, rel, curve, overwrite=overwrite, protect=protect)
+        curve = hide_figure3(linked, column, ks=curve_ks)  # query sampling: not masking
+    files = save_release(
+        out,
+        linked,
+        rel,
+        curve,
+        overwrite=overwrite,
+        protect=protect,
+        private=private,
+        secret=secret,
+    )
     return {
         **rel.summary(),
         "link": linked.report.to_dict(),
@@ -166,10 +203,12 @@ def step_link(out: Path, ctx: dict) -> str:
     """Demo step: 300 survey persons × 3 synthetic notes linked by file name, k = 5 on
     (sex, age, zip), 2-diverse diagnosis, written back into the notes; HIDE's Figure 3 in the
     report."""
+    from hidekit.secrets import demo_key
     from hidekit.text.synth import generate_patient_notes
 
     out = Path(out)
-    seed = ctx.get("seed", 7)
+    seed = ctx.get("seed", 7)  # of the synthetic notes only
+    key = demo_key(out)
     frame = ctx["frame"].head(300)
     inputs = out / "link-input"
     write_table(frame, inputs / "records.csv", private=True)
@@ -187,8 +226,9 @@ def step_link(out: Path, ctx: dict) -> str:
         note_pattern=r"^note-(?P<patient>\d+)-\d+\.txt$",
         model="en",
         curve_ks=(2, 5, 10, 20, 50),
-        seed=seed,
         overwrite=True,
+        secret_key=key,  # the demo's key: pseudonym order, surrogates, private files
+        secret={"key_file": key},
     )
     s = res["stats"]
     return (

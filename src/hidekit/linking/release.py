@@ -17,8 +17,9 @@ generalized. Ages are top-coded at 90 before Mondrian (Safe Harbor: ages over 89
 category), so no released label names an age over 89 ("85+", "90+", never "70-102"). In full
 mode every mention becomes its tag ("[AGE]").
 
-Persons are renamed ``person-00001`` … in a seeded random order, in the table and in the note
-names alike; the crosswalk to the real keys is private.
+Persons are renamed ``person-00001`` … in a random order drawn from the secret key (else fresh
+randomness; ``hidekit.secrets``), in the table and in the note names alike; the crosswalk to the
+real keys is private.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from hidekit.linking.attributes import (
 )
 from hidekit.linking.link import KEY_COLUMN, Linked
 from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, information_loss, loss_warnings
+from hidekit.secrets import randomness
 from hidekit.text.operators import (
     Operator,
     Replacement,
@@ -179,14 +181,19 @@ def release(
     mode: str = "statistical",
     operator: str | Operator = "tag",
     keep: Sequence[str] = (),
-    seed: int = 0,
+    seed: int | None = None,
+    insecure_seed: bool = False,
+    key=None,
 ) -> LinkedRelease:
     """Anonymize the view and rewrite the notes; table and notes agree person by person.
 
     The released table holds the person pseudonym, the keys, ``sensitive`` and ``keep`` columns;
-    every other record column (names, record numbers, addresses…) stays out.
+    every other record column (names, record numbers, addresses…) stays out. The pseudonym order
+    and surrogates come from ``key`` (secret bytes or a ``Randomness``), else fresh randomness;
+    ``seed`` needs ``insecure_seed``.
     """
     check_mode(mode)
+    rand = randomness(key, seed, insecure_seed, "link")
     keys = list(keys)
     if not keys:
         raise OptionError("give at least one key (--keys)")
@@ -200,16 +207,14 @@ def release(
     frame = qi_frame(linked, keys, extra, years=mode != "partial")
     if len(frame) == 0:
         raise InputError("no person could be linked: nothing to release")
-    result = mondrian(
-        frame, keys, int(k), l=l, sensitive=sensitive, mode=mode, seed=seed, shuffle=False
-    )
+    result = mondrian(frame, keys, int(k), l=l, sensitive=sensitive, mode=mode, shuffle=False)
     released = result.released  # row i is view row i (shuffle=False)
     age = linked.columns["age"]
     if mode == "statistical" and age in keys and age in released.columns:
         released[age] = released[age].map(lambda v: top_coded_label(str(v)))
 
     n = len(released)
-    order = np.random.default_rng(seed).permutation(n)
+    order = rand.rng("person-order").permutation(n)
     person = np.empty(n, dtype=object)
     person[order] = [f"{PERSON}-{i + 1:05d}" for i in range(n)]
     released.insert(0, PERSON, person)
@@ -221,7 +226,7 @@ def release(
     for c in present:
         for p, v in zip(person, released[c], strict=True):
             per_person[p][c] = str(v)
-    inner = get_operator(operator, seed=seed) if isinstance(operator, str) else operator
+    inner = get_operator(operator, key=rand) if isinstance(operator, str) else operator
     op = ViewOperator(inner, per_person, linked.columns, present, mode)
 
     docs, records, counter, sources = [], [], Counter(), {}
@@ -249,7 +254,7 @@ def release(
         "mode": mode,
         "operator": inner.name,
         "keep": list(keep),
-        "seed": seed,
+        "randomness": rand.describe(),
     }
     return LinkedRelease(
         table,

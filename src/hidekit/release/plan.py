@@ -2,12 +2,21 @@
 steps to run in order, and the risk limit the release must meet. Paths are relative to the plan.
 
     [input]    path = "survey.csv"            (sep = "," optional)
-    [output]   folder = "release"              (overwrite = false, neutralize_formulas = true)
+    [output]   folder = "release"              (overwrite = false, neutralize_formulas = true,
+                                               private = "release.private")
     [roles]    direct = [...]  keys = [...]  sensitive = [...]  reviewed = [...]
     [risk]     k = 5  rp = 0.05  cell_min = 5  (cell_min defaults to k)
                max_loss = 0.2  (warn when a variable loses more of its cells; default 0.2)
-    [crosswalk] passphrase_env = "HIDEKIT_PASSPHRASE"  or  key_file = "crosswalk.key"
+    [secrets]  key_file = "release.key"  or  key_env = "HIDEKIT_KEY"
+               (or, for the crosswalk only: passphrase_file / passphrase_env)
     [[steps]]  use = "encode"  columns = ["name"]  ... (the other fields are the step's parameters)
+
+The secret key drives every random choice of the steps (HMAC of the key and the step,
+``hidekit.secrets``) and encrypts the crosswalk; without one, draws are fresh from the OS. A
+step's ``seed`` is refused unless the step also says ``insecure_seed = true``. Secrets are never
+written in the plan itself (a ``key`` or ``passphrase`` value is refused). Crosswalks go to the
+private folder, beside the output and never inside it. ``[crosswalk]`` is the older name of
+``[secrets]``.
 """
 
 from __future__ import annotations
@@ -29,7 +38,10 @@ else:  # pragma: no cover
 # Steps that deal with direct identifiers: a direct identifier may stay in the release only as
 # the output of one of these (jitter handles GPS points, which J-PAL lists as direct).
 IDENTIFIER_STEPS = {"encode", "hash", "redact", "remove", "jitter"}
-_SECTIONS = {"input", "output", "roles", "risk", "crosswalk", "steps"}
+_SECTIONS = {"input", "output", "roles", "risk", "crosswalk", "secrets", "steps"}
+_SECRET_SOURCES = {"key_file", "key_env", "passphrase_file", "passphrase_env"}
+# File parameters of steps, relative to the plan (``population`` must stay inside its folder).
+_FILE_PARAMS = ("path", "boundaries", "population")
 
 
 def load_transforms() -> None:
@@ -62,14 +74,25 @@ class Step:
     use: str
     params: dict
 
-    def make(self):
-        """The configured transform (unknown names and bad parameters are clear errors)."""
+    def make(self, key: bytes | None = None):
+        """The configured transform (unknown names and bad parameters are clear errors).
+
+        ``key`` (the plan's secret) goes to steps that take one, unless the step sets a seed."""
         load_transforms()
         cls = get_transform(self.use)
         check_step_params(self.use, cls, self.params)
         check_param_types(cls, self.params, f"step {self.use!r}")
+        params = dict(self.params)
+        if "key" in inspect.signature(cls.__init__).parameters and "seed" not in params:
+            if key is not None:
+                params["key"] = key
+            elif self.use == "hash":
+                raise OptionError(
+                    "step 'hash': keyed hashing needs the plan's secret key "
+                    "([secrets] key_file or key_env)"
+                )
         try:
-            return cls(**self.params)
+            return cls(**params)
         except TypeError as exc:
             raise OptionError(f"step {self.use!r}: {exc}") from None
 
@@ -90,8 +113,15 @@ class Plan:
     rp: float | None = None
     cell_min: int | None = None
     max_loss: float = DEFAULT_MAX_LOSS
-    crosswalk: dict = field(default_factory=dict)
+    crosswalk: dict = field(default_factory=dict)  # [secrets]: where secrets come from
     steps: list[Step] = field(default_factory=list)
+    private: Path | None = None  # crosswalks go here (default: OUTPUT.private beside output)
+    key: bytes | None = field(default=None, repr=False)  # the secret key, read at load time
+
+    def private_folder(self) -> Path:
+        from hidekit.transforms.private import private_dir_for
+
+        return private_dir_for(self.output, self.private)
 
     def named_columns(self) -> list[str]:
         """Every column the roles name, in order, once."""
@@ -101,10 +131,15 @@ class Plan:
         return list(seen)
 
     def to_dict(self) -> dict:
+        """The plan as a release may show it: no secret, no seed, no absolute path."""
+        from hidekit.secrets import public_params, public_path
+
+        base = self.path.parent
         return {
-            "plan": str(self.path),
-            "input": str(self.input),
-            "output": str(self.output),
+            "plan": self.path.name,
+            "input": public_path(self.input, base),
+            "output": public_path(self.output, base),
+            "keyed": self.key is not None,
             "roles": {
                 "direct": self.direct,
                 "keys": self.keys,
@@ -117,7 +152,7 @@ class Plan:
                 "cell_min": self.cell_min or self.k,
                 "max_loss": self.max_loss,
             },
-            "steps": [{"use": s.use, **s.params} for s in self.steps],
+            "steps": [{"use": s.use, **public_params(s.params, base=base)} for s in self.steps],
         }
 
 
@@ -224,8 +259,55 @@ def _list(table: dict, key: str, where: str) -> list[str]:
     return list(v)
 
 
-def load_plan(path, output: str | Path | None = None) -> Plan:
-    """Read and check a plan file; ``output`` overrides its output folder."""
+def _secrets(raw: dict, path: Path) -> dict:
+    """The [secrets] section (or its older name [crosswalk]): where secrets come from, never a
+    secret itself; file paths made relative to the plan."""
+    cfg = {}
+    for section in ("crosswalk", "secrets"):
+        table = raw.get(section, {})
+        if not isinstance(table, dict):
+            raise OptionError(f"plan {path.name}: [{section}] must be a table")
+        cfg.update(table)
+    clear = sorted(set(cfg) & {"key", "passphrase"})
+    if clear:
+        raise OptionError(
+            f"plan {path.name}: a {clear[0]} written in the plan would be published with it "
+            "(audit, report): give [secrets] key_file or key_env (passphrase_file or "
+            "passphrase_env) instead"
+        )
+    unknown = sorted(set(cfg) - _SECRET_SOURCES)
+    if unknown:
+        raise OptionError(
+            f"plan {path.name}: unknown [secrets] field(s) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(_SECRET_SOURCES))})"
+        )
+    for k in ("key_file", "passphrase_file"):
+        if cfg.get(k) is not None:
+            if not isinstance(cfg[k], str):
+                raise OptionError(f"plan {path.name}: [secrets] {k} must be a file name")
+            if not Path(cfg[k]).is_absolute():
+                cfg[k] = str(path.parent / cfg[k])
+    return cfg
+
+
+def _confined(value: str, base: Path, path: Path, what: str) -> str:
+    """A file parameter that must stay inside the plan's folder (no ``..``, no absolute path
+    elsewhere): a plan is often shared, and a step reading any file could leak it."""
+    p = (base / value).resolve()
+    try:
+        p.relative_to(base.resolve())
+    except ValueError:
+        raise OptionError(
+            f"plan {path.name}: {what} must be a file inside the plan's folder"
+        ) from None
+    return str(p)
+
+
+def load_plan(path, output: str | Path | None = None, key: bytes | None = None) -> Plan:
+    """Read and check a plan file; ``output`` overrides its output folder, ``key`` its secret
+    key (else it is read from [secrets] key_file / key_env)."""
+    from hidekit.secrets import check_key, load_key
+
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -288,7 +370,18 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
         rp=rp,
         cell_min=cell_min,
         max_loss=_typed(risk, "max_loss", "float", "risk", DEFAULT_MAX_LOSS),
-        crosswalk=dict(raw.get("crosswalk", {})),
+        crosswalk=_secrets(raw, path),
+    )
+    private = out.get("private")
+    if private is not None:
+        if not isinstance(private, str):
+            raise OptionError(f"plan {path.name}: [output] private must be a folder name")
+        plan.private = Path(private) if Path(private).is_absolute() else base / private
+    plan.private_folder()  # refuse a private folder inside the output now
+    plan.key = (
+        check_key(bytes(key), "the key")
+        if key is not None
+        else load_key(plan.crosswalk.get("key_file"), plan.crosswalk.get("key_env"))
     )
     if plan.k < 1:
         raise OptionError(f"plan {path}: [risk] k must be at least 1, got {plan.k}")
@@ -308,15 +401,22 @@ def load_plan(path, output: str | Path | None = None) -> Plan:
         if not isinstance(s["use"], str):
             raise OptionError(f"plan {path}: step {i}: use must be a step name (text)")
         params = {k: v for k, v in s.items() if k != "use"}
-        for key in ("path", "boundaries", "population"):  # file parameters are plan-relative
-            if isinstance(params.get(key), str) and not Path(params[key]).is_absolute():
-                params[key] = str(base / params[key])
+        if "key" in params or "passphrase" in params:
+            raise OptionError(
+                f"plan {path.name}: step {i} writes a secret in the plan, where the audit and "
+                "report would publish it: give [secrets] key_file or key_env instead"
+            )
+        for name in _FILE_PARAMS:  # file parameters are plan-relative
+            if name == "population" and isinstance(params.get(name), str):
+                params[name] = _confined(params[name], base, path, f"step {i} population")
+            elif isinstance(params.get(name), str) and not Path(params[name]).is_absolute():
+                params[name] = str(base / params[name])
         if isinstance(params.get("hierarchies"), dict):  # {column: file} of the optimal step
             params["hierarchies"] = {
                 col: str(base / f) if isinstance(f, str) and not Path(f).is_absolute() else f
                 for col, f in params["hierarchies"].items()
             }
         step = Step(str(s["use"]), params)
-        step.make()  # fail now, before reading data, on unknown steps or bad parameters
+        step.make(plan.key)  # fail now, before reading data, on unknown steps or bad parameters
         plan.steps.append(step)
     return plan

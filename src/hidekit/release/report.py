@@ -35,6 +35,22 @@ def release_report(result) -> Report:
     rep.verdict(ok, text, warn=bool(lost))
     if result.loss:
         loss_section(rep, result.loss, plan.max_loss)
+    if result.insecure:
+        rep.paragraph(
+            "INSECURE: at least one step drew its randomness from a plain seed (insecure_seed). "
+            "Anyone who learns the seed can re-run the draws and undo the masking. Do not "
+            "release this output.",
+            "bad",
+        )
+    rep.paragraph(
+        "Random choices of the steps: "
+        + (
+            "keyed by a secret key (not recorded here)."
+            if result.plan.key is not None
+            else "fresh randomness from the operating system (not reproducible)."
+        ),
+        "note",
+    )
     rep.heading("Risk before and after")
     rows = [
         {

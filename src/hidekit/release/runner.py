@@ -3,6 +3,10 @@
 Nothing is written unless the release passes: no direct identifier left (the plan's roles and the
 PII scanner agree) and the risk limit met. The output folder is built in a temporary sibling and
 moved into place at the end, so a failed run leaves nothing behind.
+
+What is shipped (data, ``audit.jsonl``, ``report.html``) and what ``--json`` prints hold no secret:
+no key, passphrase or seed (only whether the steps were keyed), no absolute path. Crosswalks go
+to the plan's private folder, beside the output.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
 from hidekit.risk import measure_risk
 from hidekit.risk.loss import VariableLoss, information_loss, loss_warnings, same_cells
 from hidekit.risk.metrics import RiskReport
+from hidekit.secrets import INSECURE_NOTE, check_key, public_params, public_path, resolve_secret
 
 
 @dataclass
@@ -70,12 +75,23 @@ class ReleaseResult:
             "warnings": self.loss_warnings,
         }
 
+    @property
+    def insecure(self) -> bool:
+        """Whether a step drew its randomness from a plain seed (then the release says so)."""
+        return any(s.parameters.get("randomness") == INSECURE_NOTE for s in self.steps)
+
     def to_dict(self) -> dict:
+        from hidekit.secrets import public_path
+
         return {
             "released": self.released,
             "problems": self.problems,
             "records": self.records,
-            "output": str(self.plan.output) if self.released else None,
+            "output": public_path(self.plan.output, self.plan.path.parent)
+            if self.released
+            else None,
+            "keyed": self.plan.key is not None,
+            "insecure_seed": self.insecure,
             "files": self.files,
             "risk_before": _risk_dict(self.before),
             "risk_after": _risk_dict(self.after) if self.after else None,
@@ -121,15 +137,22 @@ def run_plan(
     *,
     output=None,
     overwrite: bool | None = None,
-    passphrase: str | None = None,
+    passphrase: bytes | str | None = None,
     progress: Callable[..., None] | None = None,
     scan: bool = True,
+    key: bytes | None = None,
 ) -> ReleaseResult:
-    """Run ``plan``; write the release when it passes, raise PolicyError when it does not."""
+    """Run ``plan``; write the release when it passes, raise PolicyError when it does not.
+
+    ``key`` overrides the plan's secret key; ``passphrase`` encrypts the crosswalk when the plan
+    has no key (else [secrets] passphrase_file / passphrase_env)."""
     if not isinstance(plan, Plan):
-        plan = load_plan(plan, output=output)
-    elif output:
-        plan.output = Path(output)
+        plan = load_plan(plan, output=output, key=key)
+    else:
+        if output:
+            plan.output = Path(output)
+        if key is not None:
+            plan.key = check_key(bytes(key), "the key")
     overwrite = plan.overwrite if overwrite is None else overwrite
     check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))
     ds = read_table(plan.input, sep=plan.sep)
@@ -142,7 +165,7 @@ def run_plan(
     handled: set[str] = set()
     for i, step in enumerate(plan.steps, 1):
         t0 = time.perf_counter()
-        transform = step.make().with_value_labels(ds.value_labels)
+        transform = step.make(plan.key).with_value_labels(ds.value_labels)
         try:
             new = transform.fit_transform(frame)
         except HidekitError as exc:
@@ -163,7 +186,7 @@ def run_plan(
             StepRecord(
                 step=i,
                 use=step.use,
-                parameters=step.params,
+                parameters=public_params(step.params, transform, plan.path.parent),
                 cells_changed=cells_changed(frame, new),
                 removed=[c for c in frame.columns if c not in new.columns],
                 warnings=list(getattr(transform, "warnings_", [])),
@@ -223,9 +246,9 @@ def plan_inputs(plan: Plan) -> tuple:
     """Every file a plan reads (data, the plan itself, key files, step side files): the output
     folder must not be, hold or sit inside any of them."""
     files = [plan.input, plan.path]
-    key_file = plan.crosswalk.get("key_file")
-    if key_file:
-        files.append(key_file if Path(key_file).is_absolute() else plan.path.parent / key_file)
+    for k in ("key_file", "passphrase_file"):
+        if plan.crosswalk.get(k):  # already made relative to the plan by load_plan
+            files.append(Path(plan.crosswalk[k]))
     for step in plan.steps:
         for key in ("path", "boundaries", "population", "hierarchy", "key_file"):
             v = step.params.get(key)
@@ -234,24 +257,27 @@ def plan_inputs(plan: Plan) -> tuple:
     return tuple(files)
 
 
-def _write(
-    plan: Plan, ds, result: ReleaseResult, crosswalks, overwrite: bool, passphrase: str | None
-) -> None:
+def _write(plan: Plan, ds, result: ReleaseResult, crosswalks, overwrite: bool, passphrase) -> None:
     from hidekit.release.report import release_report
 
     name = Path(plan.input).stem + output_suffix(ds.format)
+    private = plan.private_folder() if crosswalks else None
+    secret = _crosswalk_secret(plan, passphrase) if crosswalks else None
     with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
         write_table(ds, tmp / name, protect=(plan.input,), neutralize=plan.neutralize_formulas)
         result.files["data"] = name
         if crosswalks:
-            result.files["crosswalk"] = _write_crosswalks(plan, crosswalks, tmp, passphrase)
+            result.files["crosswalk"] = _write_crosswalks(
+                plan, crosswalks, private, secret, overwrite
+            )
         lines = [
             json.dumps(
                 {
                     "step": 0,
                     "use": "input",
-                    "parameters": {"path": str(plan.input)},
+                    "parameters": {"path": public_path(plan.input, plan.path.parent)},
                     "records": result.records,
+                    "keyed": plan.key is not None,
                     "risk_after": _risk_dict(result.before),
                 }
             )
@@ -264,32 +290,32 @@ def _write(
         result.files["report"] = "report.html"
 
 
-def _write_crosswalks(plan: Plan, crosswalks, folder: Path, passphrase: str | None) -> str:
-    """Encrypted, owner-only crosswalk through the identifier module's writer."""
-    try:
-        from hidekit.transforms.crosswalk import write_crosswalk
-    except ImportError:  # pragma: no cover - provided by the identifier transforms
-        raise OptionError(
-            "this plan encodes identifiers but the crosswalk writer is not "
-            "available (hidekit.transforms.crosswalk.write_crosswalk)"
-        ) from None
+def _crosswalk_secret(plan: Plan, passphrase) -> dict:
+    """The crosswalk's secret: the plan's key, else a passphrase (given, or from [secrets]
+    passphrase_file / passphrase_env)."""
+    if plan.key is not None:
+        return {"key_file": plan.key}
     cfg = plan.crosswalk
-    if passphrase is None and cfg.get("passphrase_env"):
-        passphrase = os.environ.get(cfg["passphrase_env"])
-        if not passphrase:
-            raise OptionError(
-                f"set the environment variable {cfg['passphrase_env']} to the crosswalk passphrase"
-            )
-    key_file = cfg.get("key_file")
-    if key_file and not Path(key_file).is_absolute():
-        key_file = str(plan.path.parent / key_file)
-    if not passphrase and not key_file:
-        raise OptionError(
-            "the plan encodes identifiers: give [crosswalk] passphrase_env or key_file"
+    if passphrase is None:
+        passphrase = resolve_secret(
+            file=cfg.get("passphrase_file"), env=cfg.get("passphrase_env"), required=False
         )
+    if not passphrase:
+        raise OptionError(
+            "the plan encodes identifiers: give [secrets] key_file or key_env (or "
+            "passphrase_file / passphrase_env) to encrypt the crosswalk"
+        )
+    return {"passphrase": passphrase}
+
+
+def _write_crosswalks(plan: Plan, crosswalks, folder: Path, secret: dict, overwrite: bool) -> str:
+    """Encrypted, owner-only crosswalks in the private folder (never in the shipped one); an
+    existing private folder is replaced only with ``overwrite`` (it may hold the only copy)."""
+    from hidekit.transforms.private import write_private_frame
+
     names = []
-    for n, (step, frame) in enumerate(crosswalks, 1):
-        name = "crosswalk.enc" if len(crosswalks) == 1 else f"crosswalk-{n}-{step.use}.enc"
-        write_crosswalk(frame, folder / name, passphrase=passphrase, key_file=key_file)
-        names.append(name)
-    return ", ".join(names)
+    with atomic_dir(folder, overwrite=overwrite, private=True, protect=(plan.input,)) as tmp:
+        for n, (step, frame) in enumerate(crosswalks, 1):
+            stem = "crosswalk" if len(crosswalks) == 1 else f"crosswalk-{n}-{step.use}"
+            names.append(write_private_frame(frame, tmp, stem, secret))
+    return ", ".join(public_path(folder / n, plan.path.parent) for n in names)

@@ -27,6 +27,7 @@ from typing import ClassVar
 
 from hidekit.errors import InputError, OptionError
 from hidekit.registry import OPERATORS
+from hidekit.secrets import randomness
 from hidekit.text.corpus import find_phi, read_documents
 from hidekit.text.edges import trim_span
 from hidekit.text.safelist import SafeList, load_safelist
@@ -96,13 +97,23 @@ class Tag(Operator):
 @register_operator("surrogate")
 class Surrogate(Operator):
     """Realistic replacements, one per entity across the corpus; dates shifted per patient
-    (see ``hidekit.text.surrogates``)."""
+    (see ``hidekit.text.surrogates``).
 
-    def __init__(self, seed: int = 0, locale: str = "en_US", max_shift_days: int = 365) -> None:
+    Draws come from ``key`` (secret bytes or a ``Randomness``), else fresh randomness; a ``seed``
+    needs ``insecure_seed`` (with it anyone can re-run the surrogates and the date shifts)."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        locale: str = "en_US",
+        max_shift_days: int = 365,
+        insecure_seed: bool = False,
+        key=None,
+    ) -> None:
         if max_shift_days < 1:
             raise OptionError(f"max_shift_days must be at least 1, got {max_shift_days}")
-        self.seed = seed
-        self.generator = SurrogateGenerator(seed, locale, max_shift_days)
+        self._random = randomness(key, seed, insecure_seed, "surrogates")
+        self.generator = SurrogateGenerator(self._random, locale, max_shift_days)
 
     def replacement(self, span: Span, patient: str) -> str:
         return self.generator.replace(span.text, span.label, patient)
@@ -341,25 +352,11 @@ def propagate_spans(docs: Sequence[Document]) -> list[Document]:
 # Writing a result: text, audit trail, protected mapping.
 
 
-def _write_mapping(records: list[dict], folder: Path, passphrase=None, key_file=None) -> Path:
-    """Owner-only JSON, or, given a passphrase or key file, an encrypted crosswalk
-    (``hidekit.transforms.crosswalk``: AES-256-GCM, read back with ``read_crosswalk``)."""
-    import json
-
-    from hidekit.io.atomic import write_text_atomic
-
-    if passphrase is None and key_file is None:
-        return write_text_atomic(
-            folder / "mapping.json", json.dumps(records, ensure_ascii=False, indent=1), private=True
-        )
+def mapping_frame(records: list[dict]):
+    """The surrogate mapping as a table (patient, label, original, replacement)."""
     import pandas as pd
 
-    from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, write_crosswalk
-
-    frame = pd.DataFrame(records, columns=["patient", "label", "original", "replacement"])
-    return write_crosswalk(
-        frame, folder / f"mapping{CROSSWALK_SUFFIX}", passphrase=passphrase, key_file=key_file
-    )
+    return pd.DataFrame(records, columns=["patient", "label", "original", "replacement"])
 
 
 def save_anonymized(
@@ -367,24 +364,42 @@ def save_anonymized(
     out,
     fmt: str = "brat",
     overwrite: bool = False,
-    passphrase: str | None = None,
+    passphrase: bytes | str | None = None,
     key_file=None,
     protect: tuple = (),
+    private=None,
 ) -> dict:
     """Write ``out/``: the texts (brat ``.txt`` + ``.ann`` at the new offsets, or
-    ``documents.jsonl``), ``replacements.jsonl`` (one line per replaced span: original and new
-    offsets, type, replacement, no original text) and, when the operator keeps one, the
-    mapping of originals to replacements: owner-only ``mapping.json``, or the encrypted
-    crosswalk ``mapping.hkcw`` given a passphrase or key file. Built in a temporary folder and
-    moved into place: on any error nothing is left at ``out``."""
+    ``documents.jsonl``) and ``replacements.jsonl`` (one line per replaced span: original and new
+    offsets, type, replacement, no original text). When the operator keeps a mapping of
+    originals to replacements, it goes, encrypted (``mapping.hkcw``, read with ``hidekit
+    crosswalk``), into the private folder (``private``, default ``OUT.private`` beside ``out``),
+    never into ``out``: under the passphrase or key given, else under a fresh key written there
+    as ``mapping.key``. Built in temporary folders and moved into place: on any error nothing is
+    left at ``out``."""
     import json
 
     from hidekit.io.atomic import atomic_dir, write_text_atomic
     from hidekit.text.corpus import write_brat_dir, write_jsonl
+    from hidekit.transforms.private import (
+        private_dir_for,
+        secret_or_new_key,
+        write_private_frame,
+    )
 
     if fmt not in ("brat", "jsonl"):
         raise OptionError(f"unknown output format {fmt!r} (brat or jsonl)")
+    if passphrase is not None and key_file is not None:
+        raise OptionError("give only one of a passphrase or a key file")
     out = Path(out)
+    folder = private_dir_for(out, private) if result.mapping else None
+    given = {"passphrase": passphrase} if passphrase is not None else {}
+    if key_file is not None:
+        given = {"key_file": key_file}
+    files = {
+        "texts": str(out if fmt == "brat" else out / "documents.jsonl"),
+        "audit": str(out / "replacements.jsonl"),
+    }
     with atomic_dir(out, overwrite=overwrite, protect=protect) as tmp:
         if fmt == "brat":
             write_brat_dir(result.documents, tmp)
@@ -394,14 +409,13 @@ def save_anonymized(
             json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in result.replacements
         )
         write_text_atomic(tmp / "replacements.jsonl", audit)
-        if result.mapping:
-            written = _write_mapping(result.mapping, tmp, passphrase, key_file)
-    files = {
-        "texts": str(out if fmt == "brat" else out / "documents.jsonl"),
-        "audit": str(out / "replacements.jsonl"),
-    }
-    if result.mapping:
-        files["mapping"] = str(out / written.name)
+        if folder is not None:
+            with atomic_dir(folder, overwrite=overwrite, private=True, protect=protect) as ptmp:
+                secret, new_key = secret_or_new_key(given, ptmp)
+                name = write_private_frame(mapping_frame(result.mapping), ptmp, "mapping", secret)
+            files["mapping"] = str(folder / name)
+            if new_key:
+                files["mapping_key"] = str(folder / new_key)
     return files
 
 
@@ -415,11 +429,11 @@ def anonymize_corpus(
     operator: str = "tag",
     model: str | None = None,
     spans=None,
-    seed: int = 0,
+    seed: int | None = None,
     fmt: str | None = None,
     patient_pattern: str | None = None,
     propagate: bool = False,
-    passphrase: str | None = None,
+    passphrase: bytes | str | None = None,
     key_file=None,
     overwrite: bool = False,
     n_jobs: int = 2,
@@ -427,20 +441,29 @@ def anonymize_corpus(
     allow=None,
     deny=None,
     safelist: SafeList | str | None = CLINICAL,
+    insecure_seed: bool = False,
+    private=None,
 ) -> dict:
     """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict.
 
     ``allow``/``deny``: term lists (``hidekit.text.termlists``) applied to detected or given
-    spans; ``safelist``: the clinical safe-list (default) or None."""
+    spans; ``safelist``: the clinical safe-list (default) or None. Surrogates and date shifts
+    are keyed by ``key_file`` (a path or the key's bytes) when given, else fresh; ``seed`` needs
+    ``insecure_seed``. The mapping goes, encrypted, to the private folder."""
     from hidekit.io.atomic import check_output_dir
+    from hidekit.secrets import as_randomness, load_key
     from hidekit.text.corpus import brat_names
 
     source, out_dir = Path(source), Path(out_dir)
     if (model is None) == (spans is None):
         raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
-    protect = (source, spans, key_file, model if model and Path(model).exists() else None)
+    key_path = key_file if not isinstance(key_file, (bytes, bytearray)) else None
+    protect = (source, spans, key_path, model if model and Path(model).exists() else None)
     check_output_dir(out_dir, overwrite=overwrite, protect=protect)
-    op = get_operator(operator, seed=seed)
+    key = None
+    if key_file is not None and seed is None:
+        key = as_randomness(key_file if isinstance(key_file, bytes) else load_key(key_file))
+    op = get_operator(operator, seed=seed, insecure_seed=insecure_seed, key=key)
     docs, in_fmt = read_documents(source, annotations=True)
     if patient_pattern:
         try:
@@ -463,9 +486,12 @@ def anonymize_corpus(
         passphrase=passphrase,
         key_file=key_file,
         protect=protect,
+        private=private,
     )
     renamed = brat_names(result.documents)[1] if (fmt or in_fmt) == "brat" else []
-    return {**result.summary(), "files": files, "renamed_ids": renamed}
+    rand = getattr(op, "_random", None)
+    keyed = {"randomness": rand.describe()} if rand is not None else {}
+    return {**result.summary(), **keyed, "files": files, "renamed_ids": renamed}
 
 
 def step_text_anonymize(out: Path, ctx: dict) -> str:
@@ -484,13 +510,15 @@ def step_text_anonymize(out: Path, ctx: dict) -> str:
         how = {"model": "en"}
     except InputError:
         how = {"spans": notes_dir}
+    from hidekit.secrets import demo_key
+
     summary = anonymize_corpus(
         notes_dir,
         Path(out) / "notes-anonymized",
         "surrogate",
-        seed=ctx.get("seed", 7),
         patient_pattern=r"^note-(.+)-\d+$",
         overwrite=True,
+        key_file=demo_key(out),  # keys the surrogates, encrypts the mapping (private folder)
         **how,
     )
     source = "English model" if "model" in how else "gold annotations"

@@ -10,9 +10,10 @@ become "90+" (HIPAA Safe Harbor).
 
 Everything but dates is consistent across the corpus: one entity, one surrogate in every
 document of a run, whatever its case, spacing, title or possessive ("Boston", "BOSTON",
-"Boston's"). Every draw comes from a generator keyed on the seed and the normalized original
-value (and, for date shifts, the patient), so the same input and seed give the same surrogates,
-and adding a document seldom changes the surrogates of another.
+"Boston's"). Every draw comes from a generator keyed on a secret (``hidekit.secrets``: HMAC of
+the key and the normalized original value, and for date shifts the patient), so the same input
+and key give the same surrogates, adding a document seldom changes the surrogates of another,
+and without the key nobody can re-run the draws to confirm a guessed name or read a date shift.
 
 Date formats use moment.js-like tokens: ``YYYY YY MMMM MMM MM M DD D Do``.
 """
@@ -20,12 +21,13 @@ Date formats use moment.js-like tokens: ``YYYY YY MMMM MMM MM M DD D Do``.
 from __future__ import annotations
 
 import calendar
-import hashlib
 import random
 import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import lru_cache
+
+from hidekit.secrets import as_randomness
 
 MONTHS = list(calendar.month_name)[1:]
 MONTHS_ABBR = list(calendar.month_abbr)[1:]
@@ -203,10 +205,10 @@ def shift_date(text: str, days: int) -> str | None:
 # Seeded draws keyed on values: order-independent and reproducible.
 
 
-def keyed_rng(seed: int, *parts: object) -> random.Random:
-    """A generator determined by ``seed`` and ``parts`` only (not by what was drawn before)."""
-    h = hashlib.blake2b(repr((seed, *parts)).encode("utf-8"), digest_size=8).digest()
-    return random.Random(int.from_bytes(h, "big"))
+def keyed_rng(source, *parts: object) -> random.Random:
+    """A generator determined by ``source`` (a ``Randomness``, key bytes, or an insecure int
+    seed) and ``parts`` only, not by what was drawn before."""
+    return as_randomness(source).random("surrogate", *parts)
 
 
 def same_shape(text: str, rng: random.Random, avoid: str | None = None) -> str:
@@ -440,16 +442,20 @@ CORPUS = "*corpus*"  # the scope of every surrogate but date shifts (which are p
 
 class SurrogateGenerator:
     """Replacement values, consistent across the corpus (date shifts: within a patient) and
-    reproducible from ``seed``.
+    reproducible from the secret.
+
+    ``seed``: a ``hidekit.secrets.Randomness`` (or key bytes); None draws a fresh secret; an int
+    is an insecure seed (tests). Callers that face users refuse ints (see ``Surrogate``).
 
     ``max_shift_days``: dates move by one non-zero offset in ``[-max_shift_days, max_shift_days]``
     per patient. ``mapping`` holds, per patient, every original → replacement pair given out.
     """
 
-    def __init__(self, seed: int = 0, locale: str = "en_US", max_shift_days: int = 365) -> None:
+    def __init__(self, seed=None, locale: str = "en_US", max_shift_days: int = 365) -> None:
         if max_shift_days < 1:
             raise ValueError("max_shift_days must be at least 1")
-        self.seed, self.locale, self.max_shift_days = seed, locale, max_shift_days
+        self.seed = as_randomness(seed)  # holds the key: never printed (repr hides it)
+        self.locale, self.max_shift_days = locale, max_shift_days
         female, male, last = name_lists(locale)
         self._female, self._male, self._last = female, male, last
         self._female_set = {n.casefold() for n in female}

@@ -17,12 +17,18 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError
-from hidekit.io import write_bytes_atomic, write_text_atomic
+from hidekit.io import write_bytes_atomic
+from hidekit.secrets import (  # noqa: F401 - new_key_file and read_secret_file re-exported
+    KEY_MIN_BYTES,
+    check_key,
+    new_key_file,
+    read_secret_file,
+)
 
 FORMAT = "hidekit-crosswalk"
 CROSSWALK_SUFFIX = ".hkcw"
 SCRYPT = {"n": 2**15, "r": 8, "p": 1}
-KEY_FILE_MIN_BYTES = 32
+KEY_FILE_MIN_BYTES = KEY_MIN_BYTES
 
 
 def _b64(b: bytes) -> str:
@@ -31,17 +37,6 @@ def _b64(b: bytes) -> str:
 
 def _unb64(s: str) -> bytes:
     return base64.b64decode(s.encode("ascii"), validate=True)
-
-
-def read_secret_file(path, what: str = "passphrase") -> bytes:
-    """The secret in a file, trailing newline removed; refuses a missing or empty file."""
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{what} file {p}: no such file")
-    data = p.read_bytes().rstrip(b"\r\n")
-    if not data:
-        raise OptionError(f"{what} file {p} is empty")
-    return data
 
 
 KEY_MIN_DISTINCT_BYTES = 8
@@ -73,16 +68,6 @@ def read_key_file(path) -> bytes:
     return check_key_strength(read_secret_file(path, "key"), f"key file {path}", KEY_FILE_MIN_BYTES)
 
 
-def new_key_file(path) -> Path:
-    """A fresh key file: 32 random bytes, base64, owner-only. Never overwrites."""
-    p = Path(path)
-    if p.exists():
-        raise OptionError(
-            f"{p} exists: refusing to overwrite a key (data encrypted with it would be lost)"
-        )
-    return write_text_atomic(p, _b64(os.urandom(32)) + "\n", private=True)
-
-
 def _derive(kdf: dict, passphrase, key_file) -> bytes:
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.kdf.hkdf import HKDF
@@ -99,7 +84,10 @@ def _derive(kdf: dict, passphrase, key_file) -> bytes:
     if kdf["name"] == "hkdf-sha256":
         if key_file is None:
             raise OptionError("this crosswalk is protected by a key file: give --key-file")
-        secret = read_key_file(key_file)
+        if isinstance(key_file, (bytes, bytearray)):  # a key already read (file or env)
+            secret = check_key_strength(bytes(key_file), "the key", KEY_FILE_MIN_BYTES)
+        else:
+            secret = read_key_file(key_file)
         return HKDF(
             algorithm=hashes.SHA256(), length=32, salt=salt, info=b"hidekit crosswalk"
         ).derive(secret)

@@ -334,10 +334,12 @@ class Hierarchy(Transform):
                     f"{self.column!r}: {shown}"
                 )
             n = int(frame[self.column].map(value_key).isin(set(unseen)).sum())
+            # counts only: a warning lands in the public report and audit, and the values
+            # the hierarchy does not list are often the rarest, most identifying ones
             _warn(
                 self.warnings_,
-                f"{self.column}: {len(unseen)} value(s) not in the hierarchy "
-                f"({shown}) went to the top level {self.top_!r} ({n} records)",
+                f"{self.column}: {len(unseen)} value(s) not in the hierarchy went to the top "
+                f"level ({n} records)",
             )
         return self
 

@@ -4,8 +4,11 @@ Points of one cluster (enumeration area, village) are first aggregated to one po
 then each cluster point is displaced in a random direction by a random distance: urban clusters up
 to 2 km, rural clusters up to 5 km, and a random 1% of rural clusters up to 10 km. Every record of a
 cluster gets the same displaced point. With a GeoJSON boundary file, a draw that leaves the area
-(feature) holding the cluster point is redrawn, so the point stays in its district. Seeded: the
-same seed gives the same points.
+(feature) holding the cluster point is redrawn, so the point stays in its district. The draws come
+from a secret key (HMAC of the key and the step; ``hidekit.secrets``): the same key gives the same
+points, and without the key nobody can replay them. Without a key they come fresh from the OS. A
+plain seed is refused unless ``insecure_seed`` says it is only for tests or synthetic data: with the
+seed anyone can re-run the draws and subtract them.
 
 Which clusters are urban is read from the ``urban`` column through its value labels when the file
 has them (Stata/SPSS: ``0 = Urban, 1 = Rural`` is read as labelled, not as "1 is urban"), else
@@ -26,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import value_key
 from hidekit.transforms.labels import classify_codes
@@ -144,7 +148,9 @@ class Jitter(Transform):
         "rural_far_km": "largest displacement of the far rural share, km",
         "rural_far_share": "share of rural clusters displaced up to rural_far_km",
         "boundaries": "GeoJSON file of areas a point must stay in (plan-relative)",
-        "seed": "seed of the displacements",
+        "seed": "tests and synthetic data only (needs insecure_seed): seed of the displacements",
+        "insecure_seed": "accept seed (anyone who knows it can re-run and subtract the jitter)",
+        "key": "the secret key that draws the displacements (plans: [secrets]; never written)",
         "max_tries": "redraws allowed for a point to stay in its area",
     }
 
@@ -161,8 +167,10 @@ class Jitter(Transform):
         rural_far_km: float = 10.0,
         rural_far_share: float = 0.01,
         boundaries: str | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         max_tries: int = 1000,
+        insecure_seed: bool = False,
+        key=None,
     ):
         self.lat, self.lon, self.urban, self.cluster = lat, lon, urban, cluster
         self.urban_codes = dict(urban_codes) if urban_codes is not None else None
@@ -172,7 +180,8 @@ class Jitter(Transform):
         self.urban_km, self.rural_km, self.rural_far_km = urban_km, rural_km, rural_far_km
         self.rural_far_share = rural_far_share
         self.boundaries = boundaries
-        self.seed = int(seed)
+        self.seed, self.insecure_seed = seed, bool(insecure_seed)
+        self._random = randomness(key, seed, insecure_seed, "jitter")  # private: holds the key
         self.max_tries = int(max_tries)
         for name in ("urban_km", "rural_km", "rural_far_km"):
             if not float(getattr(self, name)) > 0:
@@ -257,7 +266,7 @@ class Jitter(Transform):
                 )
             is_urban = (cats == "urban").to_numpy()
             urban = np.bincount(ids[keep], weights=is_urban[keep], minlength=n) > counts / 2
-        rng = np.random.default_rng(self.seed)
+        rng = self._random.rng("jitter", self.lat, self.lon)
         far = rng.random(n) < float(self.rural_far_share)
         limit = np.where(
             urban,

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
 
 CROSSWALK_COLUMNS = ["column", "parent", "value", "code"]
@@ -72,11 +73,6 @@ def _as_list(columns) -> list[str]:
 
 def _digits(n: int) -> int:
     return max(1, len(str(max(int(n), 1))))
-
-
-def _rng(seed) -> np.random.Generator:
-    """Seeded for reproducible tests; without a seed, OS entropy (an attacker cannot replay it)."""
-    return np.random.default_rng(seed)
 
 
 def draw_codes(n: int, taken: set[int], width: int, rng: np.random.Generator) -> list[int]:
@@ -137,16 +133,28 @@ class Encode(Transform):
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "identifier column(s) to replace by random fixed-width codes",
         "width": "code width (a list: one per hierarchy level)",
-        "seed": "seed of the codes",
+        "seed": "tests and synthetic data only (needs insecure_seed): seed of the codes",
         "hierarchy": "nested unit columns, outermost first (district, village, household): codes nest",
         "crosswalk": "an earlier crosswalk to extend (Python API; codes already given stay)",
+        "insecure_seed": "accept seed (anyone who knows it can rebuild the crosswalk)",
+        "key": "the secret key that draws the codes (plans: [secrets] key_file; never written)",
     }
 
-    def __init__(self, columns=(), width=None, seed=None, hierarchy=None, crosswalk=None):
+    def __init__(
+        self,
+        columns=(),
+        width=None,
+        seed=None,
+        hierarchy=None,
+        crosswalk=None,
+        insecure_seed: bool = False,
+        key=None,
+    ):
         self.columns = _as_list(columns)
         self.hierarchy = _as_list(hierarchy)
         self.width = width
-        self.seed = seed
+        self.seed, self.insecure_seed = seed, bool(insecure_seed)
+        self._random = randomness(key, seed, insecure_seed, "encode")  # private: holds the key
         self._prior = crosswalk  # private: it holds identifiers
         overlap = set(self.columns) & set(self.hierarchy)
         if overlap:
@@ -174,7 +182,7 @@ class Encode(Transform):
         if isinstance(self.width, (list, tuple)) and not self.hierarchy:
             raise OptionError("a list of widths is for hierarchy levels")
         prior = _check_crosswalk(self._prior)
-        rng = _rng(self.seed)
+        rng = self._random.rng("encode", *self.columns, "|", *self.hierarchy)
         rows = [prior]
         for col in self.columns:
             rows.append(
@@ -416,14 +424,25 @@ class Partition(Transform):
     param_docs: ClassVar[dict[str, str]] = {
         "identifiers": "identifier columns moved out of the data",
         "id_column": "name of the new observation ID column",
-        "seed": "seed of the observation IDs",
+        "seed": "tests and synthetic data only (needs insecure_seed): seed of the IDs",
         "width": "width of the observation IDs",
+        "insecure_seed": "accept seed (anyone who knows it can replay the IDs)",
+        "key": "the secret key that draws the IDs (plans: [secrets] key_file; never written)",
     }
 
-    def __init__(self, identifiers=(), id_column: str = "hk_id", seed=None, width=None):
+    def __init__(
+        self,
+        identifiers=(),
+        id_column: str = "hk_id",
+        seed=None,
+        width=None,
+        insecure_seed: bool = False,
+        key=None,
+    ):
         self.identifiers = _as_list(identifiers)
         self.id_column = id_column
-        self.seed = seed
+        self.seed, self.insecure_seed = seed, bool(insecure_seed)
+        self._random = randomness(key, seed, insecure_seed, "partition")  # private: holds the key
         self.width = width
         if not self.identifiers:
             raise OptionError("partition needs at least one identifier column")
@@ -441,7 +460,12 @@ class Partition(Transform):
         order = sorted(first_row, key=lambda k: tuple((v is not None, v or "") for v in k))
         link = frame[self.identifiers].iloc[[first_row[k] for k in order]].reset_index(drop=True)
         width = _width_for(len(link), self.width, None, self.id_column)
-        codes = [str(c).zfill(width) for c in draw_codes(len(link), set(), width, _rng(self.seed))]
+        codes = [
+            str(c).zfill(width)
+            for c in draw_codes(
+                len(link), set(), width, self._random.rng("partition", self.id_column)
+            )
+        ]
         self._ids = dict(zip(order, codes, strict=True))
         link.insert(0, self.id_column, codes)
         self.link_ = link.sort_values(self.id_column).reset_index(drop=True)
@@ -481,10 +505,26 @@ class PartitionResult:
 
 
 def partition(
-    frame: pd.DataFrame, identifiers, id_column: str = "hk_id", seed=None, width=None
+    frame: pd.DataFrame,
+    identifiers,
+    id_column: str = "hk_id",
+    seed=None,
+    width=None,
+    insecure_seed: bool = False,
+    key=None,
 ) -> PartitionResult:
-    """Split ``frame`` into original (with ID), de-identified (ID, no identifiers) and link."""
-    step = Partition(identifiers, id_column=id_column, seed=seed, width=width).fit(frame)
+    """Split ``frame`` into original (with ID), de-identified (ID, no identifiers) and link.
+
+    The IDs come from ``key`` (secret bytes), else fresh randomness; ``seed`` needs
+    ``insecure_seed``."""
+    step = Partition(
+        identifiers,
+        id_column=id_column,
+        seed=seed,
+        width=width,
+        insecure_seed=insecure_seed,
+        key=key,
+    ).fit(frame)
     ids = step.ids(frame)
     original = frame.copy()
     original.insert(0, id_column, ids)
@@ -515,7 +555,8 @@ def write_partition(
 
     The original and link files hold identifiers: owner-only permissions. ``like`` (a Dataset)
     passes its variable and value labels on. ``link_secret`` (``passphrase=`` or ``key_file=``)
-    writes the link file as an encrypted crosswalk instead of a table.
+    writes the original and the link file encrypted (``.hkcw``, read back with ``hidekit
+    crosswalk``) instead of as tables: only the de-identified file is readable without it.
     """
     from hidekit.io import Dataset, atomic_dir, write_table
     from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, write_crosswalk
@@ -523,6 +564,7 @@ def write_partition(
     base = like if isinstance(like, Dataset) else Dataset(parts.original)
     names = partition_names(stem, suffix)
     if link_secret:
+        names["original"] = f"{stem}_original{CROSSWALK_SUFFIX}"
         names["link"] = f"{stem}_link{CROSSWALK_SUFFIX}"
 
     def labelled(frame):
@@ -532,11 +574,12 @@ def write_partition(
 
     opts = {"neutralize": neutralize}
     with atomic_dir(folder, overwrite=overwrite, protect=protect) as tmp:
-        write_table(labelled(parts.original), tmp / names["original"], private=True, **opts)
         write_table(labelled(parts.deidentified), tmp / names["deidentified"], **opts)
         if link_secret:
+            write_crosswalk(parts.original, tmp / names["original"], **link_secret)
             write_crosswalk(parts.link, tmp / names["link"], **link_secret)
         else:
+            write_table(labelled(parts.original), tmp / names["original"], private=True, **opts)
             write_table(labelled(parts.link), tmp / names["link"], private=True, **opts)
     return {k: Path(folder) / v for k, v in names.items()}
 
@@ -591,6 +634,7 @@ def encode_file(
     sep=None,
     neutralize: bool = True,
     protect: tuple = (),
+    insecure_seed: bool = False,
 ) -> dict:
     """Encode columns of a file; reuse and update the encrypted crosswalk at ``crosswalk``.
 
@@ -601,6 +645,9 @@ def encode_file(
     the process die between the two moves, the crosswalk holds codes the data file does not yet
     show: harmless, a re-run reuses them (the other order would leave released codes nobody can
     map back). ``protect`` names further files no output may be (a passphrase file).
+
+    ``key_file`` (a path, or the key's bytes) encrypts the crosswalk and keys the draw of new
+    codes; with a passphrase the codes come fresh from the OS (the crosswalk keeps them).
     """
     from hidekit.io.atomic import write_files_together
     from hidekit.io.locking import file_lock
@@ -609,14 +656,20 @@ def encode_file(
 
     if (passphrase is None) == (key_file is None):
         raise OptionError("give exactly one of a passphrase or a key file for the crosswalk")
-    protect = (key_file, *protect)
+    protect = (_path_only(key_file), *protect)
     ds = _prepare(data, out, sep, (crosswalk,), protect)
     secret = {"passphrase": passphrase, "key_file": key_file}
     with file_lock(crosswalk):
         prior = read_crosswalk(crosswalk, **secret) if Path(crosswalk).exists() else None
-        step = Encode(columns, width=width, seed=seed, hierarchy=hierarchy, crosswalk=prior).fit(
-            ds.frame
-        )
+        step = Encode(
+            columns,
+            width=width,
+            seed=seed,
+            hierarchy=hierarchy,
+            crosswalk=prior,
+            insecure_seed=insecure_seed,
+            key=None if seed is not None or key_file is None else _key_of(key_file),
+        ).fit(ds.frame)
         frame = step.transform(ds.frame)
         encoded = list(step.columns) + list(step.hierarchy)
         blob = encrypt_frame(step.crosswalk_, **secret)
@@ -632,6 +685,7 @@ def encode_file(
         "data": str(data),
         "out": str(out),
         "crosswalk": str(crosswalk),
+        "randomness": step._random.describe(),
         "records": len(frame),
         "reused": 0 if prior is None else len(prior),
         "new": len(cw) - (0 if prior is None else len(prior)),
@@ -677,12 +731,32 @@ def remove_file(data, out, *, columns, sep=None, neutralize: bool = True) -> dic
     return _simple_file(Remove(columns), data, out, sep, _as_list(columns), neutralize)
 
 
+def _path_only(key_file):
+    """A key file's path to protect from being overwritten (None when the key came as bytes)."""
+    return None if isinstance(key_file, (bytes, bytearray)) else key_file
+
+
+def _key_of(key_file) -> bytes:
+    """A key's bytes: given as bytes already, or read from a key file (checked for length)."""
+    from hidekit.secrets import check_key, load_key
+
+    if isinstance(key_file, (bytes, bytearray)):
+        return check_key(bytes(key_file))
+    return load_key(key_file)
+
+
 def hash_file(data, out, *, columns, key_file, sep=None, neutralize: bool = True) -> dict:
     from hidekit.transforms.crosswalk import read_key_file
 
-    key = read_key_file(key_file)
+    key = read_key_file(key_file)  # length and randomness checked
     return _simple_file(
-        KeyedHash(columns, key), data, out, sep, _as_list(columns), neutralize, (key_file,)
+        KeyedHash(columns, key),
+        data,
+        out,
+        sep,
+        _as_list(columns),
+        neutralize,
+        (key_file,),
     )
 
 
@@ -700,15 +774,25 @@ def partition_file(
     sep=None,
     neutralize: bool = True,
     protect: tuple = (),
+    insecure_seed: bool = False,
 ) -> dict:
-    """The guide's three files in ``out_dir``: original, de-identified, link."""
+    """The guide's three files in ``out_dir``: original, de-identified, link. With a secret the
+    original and the link are written encrypted; ``key_file`` also keys the draw of the IDs."""
     from hidekit.io.atomic import check_output_dir
     from hidekit.io.writers import output_suffix
 
-    protect = (data, key_file, *protect)
+    protect = (data, _path_only(key_file), *protect)
     check_output_dir(out_dir, overwrite=overwrite, protect=protect)
     ds = _prepare(data, None, sep)
-    parts = partition(ds.frame, identifiers, id_column=id_column, seed=seed, width=width)
+    parts = partition(
+        ds.frame,
+        identifiers,
+        id_column=id_column,
+        seed=seed,
+        width=width,
+        insecure_seed=insecure_seed,
+        key=None if seed is not None or key_file is None else _key_of(key_file),
+    )
     secret = None
     if passphrase is not None or key_file is not None:
         if passphrase is not None and key_file is not None:
