@@ -162,7 +162,8 @@ def test_keyed_release_prints_no_secret_and_keeps_the_crosswalk_beside(plan_dir)
     assert res["keyed"] is True and res["insecure_seed"] is False
     assert res["plan"]["input"] == "data.csv" and res["output"] == "out"
     out, private = plan_dir / "out", plan_dir / "out.private"
-    assert sorted(p.name for p in out.iterdir()) == ["audit.jsonl", "data.csv", "report.html"]
+    shipped = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))  # marker
+    assert shipped == ["audit.jsonl", "data.csv", "report.html"]
     assert stat.S_IMODE((private / "crosswalk.hkcw").stat().st_mode) == 0o600
     for text in (r.output, (out / "audit.jsonl").read_text(), (out / "report.html").read_text()):
         assert "q" * 44 not in text and str(plan_dir) not in text and '"seed"' not in text
@@ -236,7 +237,7 @@ def test_partition_with_a_key_encrypts_the_original_too(plan_dir, tmp_path):
         ],
     )
     assert r.exit_code == 0, r.output
-    names = sorted(p.name for p in (tmp_path / "p").iterdir())
+    names = sorted(p.name for p in (tmp_path / "p").iterdir() if not p.name.startswith("."))
     assert names == ["data_deidentified.csv", "data_link.hkcw", "data_original.hkcw"]
     assert b"person 3" not in (tmp_path / "p" / "data_original.hkcw").read_bytes()
     original = read_crosswalk(tmp_path / "p" / "data_original.hkcw", key_file=plan_dir / "plan.key")
