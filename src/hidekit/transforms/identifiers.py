@@ -393,7 +393,7 @@ class KeyedHash(Transform):
 
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "column(s) to hash",
-        "key": "the secret HMAC key (bytes or text; never written to the audit)",
+        "key": "the secret HMAC key (plans: the [secrets] key; a key written in a plan is refused)",
     }
 
     def __init__(self, columns=(), key=None):
