@@ -85,7 +85,7 @@ def test_hierarchical_encoding_handles_the_identifiers(tmp_path, monkeypatch):
         tmp_path,
         frame,
         "k = 1",
-        '[[steps]]\nuse = "encode"\nhierarchy = ["district", "village"]\nseed = 3\n',
+        '[[steps]]\nuse = "encode"\nhierarchy = ["district", "village"]\nseed = 3\ninsecure_seed = true\n',
         'direct = ["district", "village"]\nkeys = ["sex"]',
     )
     res = run_plan(plan, scan=False)

@@ -151,7 +151,13 @@ def test_labelled_codes_are_read_through_their_labels_not_their_numbers():
     f = _urban_frame([0, 1])
     d, t = _moved(
         f,
-        Jitter(urban="area", value_labels={0: "Urban", 1: "Rural"}, rural_far_share=0, seed=1),
+        Jitter(
+            urban="area",
+            value_labels={0: "Urban", 1: "Rural"},
+            rural_far_share=0,
+            seed=1,
+            insecure_seed=True,
+        ),
     )
     urban = (f["area"] == 0).to_numpy()
     assert (d[urban] <= 2.0 + 1e-6).all() and d[~urban].max() > 2.0
@@ -168,7 +174,7 @@ def test_labelled_codes_are_read_through_their_labels_not_their_numbers():
 )
 def test_urban_words_in_several_languages(urban, rural):
     f = _urban_frame([urban, rural])
-    d, t = _moved(f, Jitter(urban="area", rural_far_share=0, seed=2))
+    d, t = _moved(f, Jitter(urban="area", rural_far_share=0, seed=2, insecure_seed=True))
     is_urban = (f["area"] == urban).to_numpy()
     assert (d[is_urban] <= 2.0 + 1e-6).all() and d[~is_urban].max() > 2.0
     assert t.decisions_["urban"]["codes"] == {urban: "urban", rural: "rural"}
@@ -192,7 +198,10 @@ def test_refuses_when_it_cannot_tell(codes, labels):
 
 def test_explicit_mapping_wins_and_is_checked():
     f = _urban_frame([1, 2])
-    d, t = _moved(f, Jitter(urban="area", urban_codes={"2": "urban", "1": "rural"}, seed=4))
+    d, t = _moved(
+        f,
+        Jitter(urban="area", urban_codes={"2": "urban", "1": "rural"}, seed=4, insecure_seed=True),
+    )
     assert (d[(f["area"] == 2).to_numpy()] <= 2.0 + 1e-6).all()
     assert t.decisions_["urban"]["read_from"] == "urban_codes"
     with pytest.raises(OptionError, match="cannot tell"):

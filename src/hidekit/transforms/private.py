@@ -23,7 +23,12 @@ NEW_KEY_NAME = "mapping.key"
 def private_dir_for(out, private=None) -> Path:
     """``private`` if given (never inside ``out``), else ``out`` + ``.private`` beside it."""
     out = Path(out)
-    folder = Path(private) if private is not None else out.with_name(out.name + PRIVATE_SUFFIX)
+    if private is not None:
+        folder = Path(private)
+    elif out.name in ("", ".", ".."):  # "data/..": name the folder it resolves to
+        folder = out.resolve().with_name(out.resolve().name + PRIVATE_SUFFIX)
+    else:
+        folder = out.with_name(out.name + PRIVATE_SUFFIX)
     o, p = out.resolve(), folder.resolve()
     if p == o or o in p.parents:
         raise OptionError(
