@@ -111,7 +111,9 @@ def plan_dir(tmp_path):
             "longitude": np.linspace(10, 11, 20),
         }
     ).to_csv(tmp_path / "data.csv", index=False)
-    (tmp_path / "plan.key").write_text("q" * 44 + "\n")
+    from hidekit.secrets import new_key_file
+
+    new_key_file(tmp_path / "plan.key")
     return tmp_path
 
 
@@ -166,7 +168,8 @@ def test_keyed_release_prints_no_secret_and_keeps_the_crosswalk_beside(plan_dir)
     assert shipped == ["audit.jsonl", "data.csv", "report.html"]
     assert stat.S_IMODE((private / "crosswalk.hkcw").stat().st_mode) == 0o600
     for text in (r.output, (out / "audit.jsonl").read_text(), (out / "report.html").read_text()):
-        assert "q" * 44 not in text and str(plan_dir) not in text and '"seed"' not in text
+        key = (plan_dir / "plan.key").read_text().strip()
+        assert key not in text and str(plan_dir) not in text and '"seed"' not in text
     again = runner.invoke(
         app, ["release", str(plan_dir / "plan.toml"), "--out", str(plan_dir / "o2"), "--no-scan"]
     )

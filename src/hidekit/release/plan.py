@@ -308,6 +308,8 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
     key (else it is read from [secrets] key_file / key_env)."""
     from hidekit.secrets import check_key, load_key
 
+    given_key = key  # ``key`` is reused as a loop name below
+
     path = Path(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -379,8 +381,8 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
         plan.private = Path(private) if Path(private).is_absolute() else base / private
     plan.private_folder()  # refuse a private folder inside the output now
     plan.key = (
-        check_key(bytes(key), "the key")
-        if key is not None
+        check_key(bytes(given_key), "the key")
+        if given_key is not None
         else load_key(plan.crosswalk.get("key_file"), plan.crosswalk.get("key_env"))
     )
     if plan.k < 1:

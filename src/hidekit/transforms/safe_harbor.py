@@ -68,11 +68,13 @@ def read_population(source) -> dict[str, int]:
     for row, (z, p) in enumerate(zip(table["zip3"], table["population"], strict=True), 2):
         key = value_key(z)
         if key is None or not key.isdigit() or len(key) > 3:
-            raise InputError(f"population table {path}: line {row}: {z!r} is not a ZIP3 area")
+            raise InputError(
+                f"population table {path}: line {row}: not a ZIP3 area (value not shown)"
+            )
         count = value_key(p)
         if count is None or not count.isdigit():
             raise InputError(
-                f"population table {path}: line {row}: population {p!r} is not a whole number"
+                f"population table {path}: line {row}: population is not a whole number (value not shown)"
             )
         out[key.zfill(3)] = int(count)
     return out
