@@ -30,6 +30,7 @@ PassEnvOpt = typer.Option(
 SeedOpt = typer.Option(
     None,
     "--seed",
+    min=0,
     help="For tests and synthetic data only (needs --insecure-seed): anyone who knows the seed "
     "can undo the masking. Use --key-file for reproducible releases.",
 )
