@@ -219,7 +219,8 @@ class Detector:
         return buf.getvalue()
 
     def save(self, path, protect: tuple = ()) -> Path:
-        return write_bytes_atomic(Path(path), self.to_bytes(), protect=protect)
+        """Owner-only (0600): a model's feature names hold words of its training notes."""
+        return write_bytes_atomic(Path(path), self.to_bytes(), private=True, protect=protect)
 
     # ------------------------------------------------------------------ detection
     def _crf_spans(self, text: str, hits) -> tuple[list[Span], list[Span]]:
