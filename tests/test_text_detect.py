@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
+from hidekit.io.atomic import MARKER
 from hidekit.text.detector import load_model, resolve_overlaps, spans_from_tags, widen_to_direct
 from hidekit.text.features import tokens_for
 from hidekit.text.recognizers import get_recognizers
@@ -315,6 +316,10 @@ def test_detect_command_writes_brat_with_exact_offsets(tmp_path):
     out = {d.id: d for d in read_brat_dir(tmp_path / "o")}  # checks every offset against its text
     assert out["a"].text == texts["a"]
     assert "E0669074" in {s.text for s in out["a"].spans}
+    # the note copies and predictions hold PHI: owner-only, folder and files
+    assert (tmp_path / "o").stat().st_mode & 0o777 == 0o700
+    modes = {f.stat().st_mode & 0o777 for f in (tmp_path / "o").iterdir() if f.name != MARKER}
+    assert modes == {0o600}
 
 
 def test_detect_command_jsonl_and_csv_column(tmp_path):

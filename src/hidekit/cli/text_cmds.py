@@ -45,7 +45,7 @@ def detect_corpus(
     the output must not touch."""
     from collections import Counter
 
-    from hidekit.io.atomic import atomic_dir, check_output_dir
+    from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
     from hidekit.text.detector import load_model
 
     _check_format(fmt)
@@ -57,7 +57,8 @@ def detect_corpus(
     det = load_model(model, allow=allow, deny=deny)
     found = det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
     renamed: list = []
-    with atomic_dir(out_dir, overwrite=overwrite, protect=protect) as tmp:
+    # note copies and predictions hold the PHI itself: owner-only folder and files
+    with atomic_dir(out_dir, overwrite=overwrite, protect=protect, private=True) as tmp:
         if fmt == "brat":
             write_brat_dir(found, tmp, write_text=True)
             _, renamed = brat_names(found)
@@ -65,6 +66,9 @@ def detect_corpus(
         else:
             write_jsonl(found, tmp / "predictions.jsonl")
             where = out_dir / "predictions.jsonl"
+        for f in tmp.rglob("*"):
+            if f.is_file():
+                f.chmod(OWNER_ONLY)
     counts = Counter(s.label for d in found for s in d.spans)
     windowed = [len(det.windows(d.text)) for d in found]
     return {
