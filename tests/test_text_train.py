@@ -273,3 +273,28 @@ def test_feature_versions_accepted_and_rejected(tiny):
     assert Detector(tiny.crf_model, v1).feature_options == {}
     with pytest.raises(InputError, match="feature version"):
         Detector(tiny.crf_model, dict(tiny.config, feature_version=99))
+
+
+def test_private_features_keep_rare_training_words_out_of_the_model(meddocan, tmp_path):
+    """A model names its training words; --private-features drop leaves rare ones (names) out."""
+    import zipfile
+
+    text = "Paciente Zyxwvutsrq Qwertzuiop ingresa el 03/03/2019 en el hospital."
+    start = text.index("Zyxwvutsrq")
+    rare = Document(
+        "rare",
+        text,
+        [Span(start, start + len("Zyxwvutsrq Qwertzuiop"), "NOMBRE_SUJETO_ASISTENCIA")],
+    )
+    docs = [*meddocan, rare]
+
+    def model_bytes(**opts) -> bytes:
+        path = train_model(docs, "es", max_iterations=20, c1=0.0, **opts).save(tmp_path / "m.model")
+        with zipfile.ZipFile(path) as z:
+            return b"".join(z.read(n) for n in z.namelist()).lower()
+
+    assert b"zyxwvutsrq" in model_bytes()  # the test can fail: by default the name is in the file
+    kept_out = model_bytes(private_features="drop", private_min_count=2)
+    assert b"zyxwvutsrq" not in kept_out and b"qwertzuiop" not in kept_out
+    with pytest.raises(OptionError):
+        train_model(docs, "es", max_iterations=5, private_features="hash")

@@ -197,6 +197,18 @@ def register(app: typer.Typer) -> None:
         c2: float = typer.Option(0.01, "--c2", min=0.0, help="L2 regularization."),
         seed: int = typer.Option(0, "--seed", min=0, help="Seed of the fold split."),
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Folds trained in parallel."),
+        private_features: str = typer.Option(
+            None,
+            "--private-features",
+            help="drop: keep words seen fewer than --private-min-count times out of the model "
+            "(a model names its training words; it is written owner-only either way).",
+        ),
+        private_min_count: int = typer.Option(
+            5,
+            "--private-min-count",
+            min=1,
+            help="With --private-features drop: how often a word must occur to be kept.",
+        ),
         json: bool = JsonOpt,
     ):
         """Train a CRF on annotated text; report k-fold cross-validation per type (HIDE Table 2)."""
@@ -212,6 +224,8 @@ def register(app: typer.Typer) -> None:
             max_iterations=max_iterations,
             c1=c1,
             c2=c2,
+            private_features=private_features,
+            private_min_count=private_min_count,
         )
         if json:
             print_json(result)
@@ -233,6 +247,14 @@ def register(app: typer.Typer) -> None:
         out.print(
             f"model: {result['model']} ({result['documents']:,} documents, labels: "
             f"{', '.join(result['labels'])})"
+        )
+        out.print(
+            "the model is owner-only: its features name words of the training notes"
+            + (
+                f" (words seen fewer than {private_min_count} times left out)"
+                if private_features == "drop"
+                else "; --private-features drop leaves rare words (most names) out"
+            )
         )
 
     @app.command("evaluate")
@@ -288,7 +310,12 @@ def train_corpus(
         det = train_model(docs, language, progress=advance, info={"data": str(data)}, **params)
     det.save(out_model, protect=(data,))
     result.update(
-        model=str(out_model), documents=len(docs), labels=det.labels, direct=det.config["direct"]
+        model=str(out_model),
+        documents=len(docs),
+        labels=det.labels,
+        direct=det.config["direct"],
+        private=True,  # written owner-only: the features name training words
+        private_features=params.get("private_features"),
     )
     return result
 

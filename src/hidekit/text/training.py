@@ -39,6 +39,10 @@ DEFAULTS = {
     "clusters": 0,  # feature version 2: number of word clusters learned from the texts (0 = none)
     "phi_threshold": None,  # decoding: also report O-tagged tokens whose P(PHI) reaches this
     "fill_precision": None,  # recognizers whose hits overlap gold PHI this often fill CRF gaps
+    # privacy: "drop" keeps out of the model the word features of words seen fewer than
+    # private_min_count times in the training texts (a surname seen once is not written in it)
+    "private_features": None,
+    "private_min_count": 5,
 }
 DIRECT_PRECISION = 0.9  # a recognizer reports on its own when this share of its hits is one label
 DIRECT_MIN_HITS = 5
@@ -387,6 +391,12 @@ def _params(overrides: dict) -> dict:
     if unknown:
         raise OptionError(f"unknown training parameter(s): {', '.join(sorted(unknown))}")
     params = {**DEFAULTS, **{k: v for k, v in overrides.items() if v is not None}}
+    if params["private_features"] not in (None, "drop"):
+        raise OptionError(
+            f"private_features must be drop (or none), got {params['private_features']!r}"
+        )
+    if int(params["private_min_count"]) < 1:
+        raise OptionError("private_min_count must be at least 1")
     if params["max_iterations"] < 1 or params["c1"] < 0 or params["c2"] < 0:
         raise OptionError("max_iterations must be ≥ 1 and c1, c2 ≥ 0")
     for key in ("phi_threshold", "fill_precision"):
@@ -420,7 +430,67 @@ def train_model(
     for d in docs:
         prepared.append(prepare(d, recs, options))
         advance(1)
+    prepared, options = privatize(prepared, options, params)
     return _fit(prepared, language, [r.name for r in recs], params, info, options)
+
+
+# Private features ------------------------------------------------------------------------------
+# A model keeps the names of its features, and word features name training words verbatim: a
+# patient's surname seen once in the training notes is written in the model file. With
+# ``private_features="drop"`` the word features (the word, its neighbours, word pairs, the line
+# head, the document-level heads) of words seen fewer than ``private_min_count`` times in the
+# training texts are left out of training, and so out of the model, as are their word clusters.
+# Detection needs nothing new: a feature the model lacks has no weight. Prefix and suffix features
+# (up to four letters) and shapes stay.
+
+_WORD_FEATURES = frozenset(
+    {"w=", "-2w=", "-1w=", "1w=", "2w=", "-1w|w=", "w|+1w=", "lh=", "dfh=", "df-1="}
+)
+
+
+def word_counts(docs: Iterable[Document]) -> Counter:
+    """How often each lower-cased token occurs in the texts."""
+    from hidekit.text.features import token_lists
+
+    counts: Counter = Counter()
+    for d in docs:
+        counts.update(w.lower() for w in token_lists(d.text)[0])
+    return counts
+
+
+def _names_rare_word(feature: str, rare: set[str]) -> bool:
+    head, eq, words = feature.partition("=")
+    return bool(eq) and f"{head}=" in _WORD_FEATURES and any(w in rare for w in words.split("|"))
+
+
+def privatize(prepared: list[Prepared], options: dict, params: dict) -> tuple[list, dict]:
+    """``prepared`` and the feature ``options`` without rare training words, when asked."""
+    if params.get("private_features") != "drop":
+        return prepared, options
+    counts = word_counts(p.doc for p in prepared)
+    rare = {w for w, n in counts.items() if n < int(params["private_min_count"])}
+    out = [
+        Prepared(
+            p.doc,
+            [[[f for f in tok if not _names_rare_word(f, rare)] for tok in x] for x in p.xseqs],
+            p.yseqs,
+            p.hits,
+        )
+        for p in prepared
+    ]
+    if options.get("clusters"):
+        common = Counter()
+        for w, n in counts.items():
+            common[cluster_key(w)] += n
+        options = {
+            **options,
+            "clusters": {
+                w: c
+                for w, c in options["clusters"].items()
+                if common[w] >= int(params["private_min_count"])
+            },
+        }
+    return out, options
 
 
 def feature_options(params: dict, texts: Iterable[str]) -> dict:
@@ -501,7 +571,7 @@ def cross_validate(
     names = [r.name for r in recs]
     # word clusters (if asked for) come from all the texts: unsupervised, no label is read
     options = feature_options(params, [d.text for d in docs])
-    prepared = [prepare(d, recs, options) for d in docs]
+    prepared, options = privatize([prepare(d, recs, options) for d in docs], options, params)
     advance = progress or (lambda n=1, **_: None)
     jobs = [
         (prepared, idx, language, names, params, options)
