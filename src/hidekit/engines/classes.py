@@ -37,14 +37,6 @@ def combine_codes(columns, cards) -> np.ndarray:
     return key
 
 
-def first_index(inverse: np.ndarray, groups: int) -> np.ndarray:
-    """Position of the first row of each group (``inverse`` maps rows to groups)."""
-    first = np.empty(groups, dtype=np.int64)
-    n = len(inverse)
-    first[inverse[::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)
-    return first
-
-
 @numba.njit(cache=True)
 def _hash_group(keys):  # pragma: no cover - compiled
     """Group equal keys: (group of each row, first row of each group, number of groups)."""
