@@ -193,3 +193,32 @@ def test_a_plugin_module_registers_its_own_pieces(monkeypatch, tmp_path):
         lambda group: [EntryPoint("mod", "plugin_module_example", group)],
     )
     assert target.REG.names() == ["thing"]
+
+
+def test_threads_reading_a_registry_at_once_all_see_it_filled(monkeypatch):
+    import threading
+    import time
+
+    reg = Registry("thing", "hidekit.threads-test", ())
+    started = threading.Event()
+
+    def slow_entry_points(group):
+        started.set()
+        time.sleep(0.2)  # the first reader is still loading when the second one asks
+        return [EntryPoint("x", "plugin_example:Shout", group)]
+
+    monkeypatch.setattr(registry_module, "entry_points", slow_entry_points)
+    seen = []
+    first = threading.Thread(target=lambda: seen.append(reg.names()))
+    first.start()
+    started.wait()
+    seen.append(reg.names())
+    first.join()
+    assert seen == [["x"], ["x"]]
+
+
+def test_a_failed_builtin_import_is_raised_again_not_hidden(monkeypatch):
+    reg = Registry("thing", "hidekit.missing-test", ("no_such_hidekit_module_xyz",))
+    for _ in range(2):
+        with pytest.raises(ModuleNotFoundError):
+            reg.lookup("anything")

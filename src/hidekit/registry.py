@@ -19,6 +19,7 @@ recognizers an instance), registered under the entry point's name::
 from __future__ import annotations
 
 import importlib
+import threading
 import types
 import warnings
 from collections.abc import Iterator, Mapping
@@ -59,6 +60,8 @@ class Registry(Mapping):
         self.builtins = builtins
         self._items: dict[str, object] = {}
         self._loaded = False
+        self._loading = False
+        self._lock = threading.RLock()  # a second thread waits for the first load to finish
 
     # filling ---------------------------------------------------------------------------
     def register(self, name: str):
@@ -81,11 +84,18 @@ class Registry(Mapping):
         """Import the built-in modules and the plug-ins of this kind (once)."""
         if self._loaded:
             return
-        self._loaded = True  # first: a module being imported may read the registry
-        for module in self.builtins:
-            importlib.import_module(module)
-        for ep in entry_points(group=self.group):
-            self._load_plugin(ep)
+        with self._lock:
+            if self._loaded or self._loading:  # loading: a module being imported reads it
+                return
+            self._loading = True
+            try:
+                for module in self.builtins:
+                    importlib.import_module(module)
+                for ep in entry_points(group=self.group):
+                    self._load_plugin(ep)
+                self._loaded = True  # a failed import is raised again by the next read
+            finally:
+                self._loading = False
 
     def _load_plugin(self, ep) -> None:
         try:

@@ -30,7 +30,10 @@ def _keeping_arguments(init):
     @functools.wraps(init)
     def wrapper(self, *args, **kwargs):
         if "_arguments" not in self.__dict__:  # the outermost __init__ of a subclass chain
-            bound = inspect.signature(init).bind(self, *args, **kwargs)
+            try:
+                bound = inspect.signature(init).bind(self, *args, **kwargs)
+            except TypeError:  # the constructor itself says what is wrong, as it always did
+                return init(self, *args, **kwargs)
             self._arguments = {k: v for k, v in bound.arguments.items() if k != "self"}
         init(self, *args, **kwargs)
 
