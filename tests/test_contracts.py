@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hidekit.errors import HidekitError, OptionError
 from hidekit.registry import ENGINES, OPERATORS, RECOGNIZERS, TRANSFORMS
 from hidekit.testing.contracts import (
     check_engine,
@@ -16,7 +17,7 @@ from hidekit.testing.contracts import (
     check_recognizer,
     check_transform,
 )
-from hidekit.testing.examples import resolve, step_example
+from hidekit.testing.examples import contract_frame, resolve, step_example
 
 
 @pytest.mark.parametrize("name", TRANSFORMS.names())
@@ -24,6 +25,17 @@ def test_transform_contract(name, tmp_path):
     cls = TRANSFORMS[name]
     good, bad = step_example(name, cls)
     check_transform(cls, resolve(good, tmp_path), bad)
+
+
+@pytest.mark.parametrize("name", TRANSFORMS.names())
+def test_transform_contract_with_missing_values(name, tmp_path):
+    """Missing values: every promise holds, or the step refuses the table in one line."""
+    cls = TRANSFORMS[name]
+    good, bad = step_example(name, cls)
+    try:
+        check_transform(cls, resolve(good, tmp_path), bad, contract_frame(missing=0.1))
+    except HidekitError as exc:
+        assert "\n" not in str(exc) and not isinstance(exc, OptionError), exc
 
 
 @pytest.mark.parametrize("name", OPERATORS.names())

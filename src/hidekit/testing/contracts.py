@@ -137,9 +137,13 @@ def operator_document(patient: str | None = "p1"):
 
 def check_operator(make) -> None:
     """Every promise of a text operator; ``make()`` gives a fresh, configured operator."""
+    for patient in ("p1", None):  # a document without a patient is a patient of its own
+        _check_operator_on(make, operator_document(patient))
+
+
+def _check_operator_on(make, doc) -> None:
     from hidekit.text.operators import anonymize_document, merge_overlaps
 
-    doc = operator_document()
     op = make()
     name = op.name
     new, records = anonymize_document(doc, op)

@@ -91,11 +91,12 @@ def resolve(params: dict, folder: Path) -> dict:
     return out
 
 
-def contract_frame(n: int = 120, seed: int = 0) -> pd.DataFrame:
-    """A small survey with every kind of column the built-in steps work on."""
+def contract_frame(n: int = 120, seed: int = 0, missing: float = 0.0) -> pd.DataFrame:
+    """A small survey with every kind of column the built-in steps work on; with ``missing``,
+    that share of the cells outside the coordinates is missing (None or NaN)."""
     rng = np.random.default_rng(seed)
     ages = rng.integers(18, 90, n)
-    return pd.DataFrame(
+    frame = pd.DataFrame(
         {
             "name": [f"Person {i}" for i in rng.permutation(n)],
             "email": [f"p{i}@example.org" for i in rng.integers(0, n // 2, n)],
@@ -119,3 +120,11 @@ def contract_frame(n: int = 120, seed: int = 0) -> pd.DataFrame:
             "urban": rng.choice(["urban", "rural"], n),
         }
     )
+    for col in frame.columns:
+        if missing and col not in ("latitude", "longitude", "urban"):
+            gone = rng.random(n) < missing
+            s = frame[col]
+            frame[col] = (
+                s.astype(object).where(~gone, None) if s.dtype == object else s.where(~gone)
+            )
+    return frame
