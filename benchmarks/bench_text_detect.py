@@ -5,8 +5,8 @@
 MEDDOCAN dev is read from ../shared/data/meddocan (skipped with a message when absent). The shipped
 es model was trained on train + dev, so its dev F1 here is NOT held-out; the held-out figure (model
 trained on train only, scored on dev) comes from ``scripts/train_models.py es --measure``.
-English notes written by others (tests/fixtures/en-notes and en-test2, brat; never used for
-training or tuning) are scored at character level, label-blind and per label, when present.
+English notes written by others (tests/fixtures/en-notes, en-test2 and en-test3, brat; never used
+for training or tuning) are scored at character level, label-blind and per label, when present.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN_DEV = ROOT.parent / "shared" / "data" / "meddocan" / "dev"
 EN_NOTES = ROOT / "tests" / "fixtures" / "en-notes"
 EN_TEST2 = ROOT / "tests" / "fixtures" / "en-test2"  # written after the en model was frozen
+# 60 notes from ten settings + 40 general-PII texts; i2b2 gold (its README gives the hipaa view)
+EN_TEST3 = ROOT / "tests" / "fixtures" / "en-test3"
 
 
 def _rate(fn, docs) -> tuple[float, list]:
@@ -115,7 +117,7 @@ def bench_en_notes(model: str = "en", folder: Path = EN_NOTES) -> None:
 
 def main() -> None:
     model = sys.argv[1] if len(sys.argv) > 1 else "en"
-    for folder in (EN_NOTES, EN_TEST2):
+    for folder in (EN_NOTES, EN_TEST2, EN_TEST3):
         if folder.is_dir():
             bench_en_notes(model, folder)
         else:

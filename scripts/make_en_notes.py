@@ -7,6 +7,8 @@ The markup is stripped, offsets are computed on the stripped text (Python str ch
     .venv/bin/python scripts/make_en_notes.py
     .venv/bin/python scripts/make_en_notes.py --src tests/fixtures/en-dev-src \
         --out tests/fixtures/en-dev --glob "dev*.txt"     # the marked-up development notes
+    .venv/bin/python scripts/make_en_notes.py --src tests/fixtures/en-test3-src \
+        --out tests/fixtures/en-test3 --glob "[cp]*.txt"  # third held-out set (measure-only)
 """
 
 from __future__ import annotations
@@ -43,6 +45,10 @@ LABELS = {
     "HOSPITAL",
     "ORGANIZATION",
     "PROFESSION",
+    # i2b2-2014 types used by en-test3 (see tests/fixtures/en-test3-src/README.md)
+    "USERNAME",
+    "ROOM",
+    "DEPARTMENT",
 }
 MARK = re.compile(r"\[\[([A-Z]+):(.*?)\]\]", re.S)
 
