@@ -19,34 +19,20 @@ ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "tests" / "fixtures" / "en-test3"
 SRC = ROOT / "tests" / "fixtures" / "en-test3-src"
 
-# The label set of the earlier English fixtures (en-notes, en-dev, en-test2) plus three i2b2-2014
-# types; tests/fixtures/en-test3/README.md says which profile each belongs to.
-EARLIER_LABELS = {
-    "NAME",
-    "DOCTOR",
-    "DATE",
-    "AGE",
-    "PHONE",
-    "FAX",
-    "EMAIL",
-    "URL",
-    "IP",
-    "SSN",
-    "MRN",
-    "ACCOUNT",
-    "ID",
-    "STREET",
-    "CITY",
-    "STATE",
-    "ZIP",
-    "COUNTRY",
-    "HOSPITAL",
-    "ORGANIZATION",
-    "PROFESSION",
-}
-I2B2_ONLY_LABELS = {"ROOM", "DEPARTMENT"}
-ALLOWED = EARLIER_LABELS | I2B2_ONLY_LABELS | {"USERNAME"}
 
+def _load_builder() -> ModuleType:
+    path = ROOT / "scripts" / "make_en_notes.py"
+    spec = importlib.util.spec_from_file_location("make_en_notes", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# The builder's label set is the documented one (en-test3/README.md): the 21 labels of the earlier
+# English fixtures plus the i2b2-2014 types USERNAME, ROOM and DEPARTMENT.
+ALLOWED = frozenset(_load_builder().LABELS)
+I2B2_ADDED = {"USERNAME", "ROOM", "DEPARTMENT"}
 ANN_LINE = re.compile(r"^T(\d+)\t([A-Z]+) (\d+) (\d+)\t(.*)$")
 IBAN_SHAPE = re.compile(r"^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4})+$")
 CARD_SHAPE = re.compile(r"^(?:\d{4}[ -]?){3}\d{4}$|^3[47]\d{2}[ -]?\d{6}[ -]?\d{5}$")
@@ -120,13 +106,11 @@ def test_every_span_gives_back_its_text(stem: str) -> None:
         previous_end = end
 
 
-def _load_builder() -> ModuleType:
-    path = ROOT / "scripts" / "make_en_notes.py"
-    spec = importlib.util.spec_from_file_location("make_en_notes", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def test_label_set_is_the_documented_one() -> None:
+    assert len(ALLOWED) == 24 and I2B2_ADDED <= ALLOWED
+    readme = (FOLDER / "README.md").read_text(encoding="utf-8")
+    in_table = {label for label in ALLOWED if re.search(rf"[|,] {label}[ ,]", readme)}
+    assert in_table == ALLOWED
 
 
 def test_brat_files_are_what_the_marked_up_sources_build() -> None:
