@@ -106,8 +106,8 @@ def test_the_cycle_finder_finds_cycles():
 LAYERS = [
     ["cli"],
     ["demo", "testing"],
-    ["release", "linking", "evaluation"],
-    ["scan", "selection", "risk", "anonymize", "text"],
+    ["release", "linking", "evaluation", "selection"],
+    ["scan", "risk", "anonymize", "text"],
     ["transforms"],
     ["engines", "report"],
     ["io", "registry"],

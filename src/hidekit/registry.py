@@ -37,6 +37,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "hidekit.transforms.safe_harbor",
         "hidekit.transforms.geo",
         "hidekit.transforms.suppression",
+        "hidekit.risk.suppression",
         "hidekit.anonymize.mondrian",
         "hidekit.anonymize.optimal.transform",
     ),

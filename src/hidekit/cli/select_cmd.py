@@ -55,7 +55,18 @@ def register(app: typer.Typer) -> None:
         ),
         cell_min: int = CellMinOpt,
         criterion: str = typer.Option(
-            "alpha", "--criterion", help="alpha (RP/CR ratio) or diff (RP - w·CR)."
+            "alpha",
+            "--criterion",
+            help="alpha (RP/CR ratio), diff (RP - w·CR) or global_risk (mean individual "
+            "risk; then --stop is a global-risk limit).",
+        ),
+        weights: str = typer.Option(
+            None, "--weights", help="global_risk: column of sampling weights."
+        ),
+        missing: str = typer.Option(
+            "category",
+            "--missing",
+            help="global_risk: category (missing is a value) or any (sdcMicro's rule).",
         ),
         weight: float = typer.Option(0.5, "--weight", help="w of the diff criterion."),
         by: str = ByOpt,
@@ -85,6 +96,8 @@ def register(app: typer.Typer) -> None:
                 weight=weight,
                 by=by,
                 engine=eng,
+                weights=weights,
+                missing=missing,
             )
         results = res if isinstance(res, list) else [res]
         if report:
@@ -129,7 +142,8 @@ def _print_result(r, quiet: bool) -> None:
                 t.add_row(c.variable, _f(c.alpha), _f(c.rp), _f(c.cr), _f(c.ratio))
             out.print(t)
     t = Table(title="Summary of steps")
-    for col in ("step", "varlist", "alpha", "rp", "cr", "ratio"):
+    g = r.measure == "global_risk"
+    for col in ("step", "varlist", "alpha", "rp", "cr", "ratio") + (("global risk",) if g else ()):
         t.add_column(col, justify="left" if col == "varlist" else "right")
     t.add_row(
         "start",
@@ -138,15 +152,20 @@ def _print_result(r, quiet: bool) -> None:
         _f(r.start["rp"]),
         _f(r.start["cr"]),
         _f(r.start["ratio"]),
+        *([f"{r.start['global_risk']:.4f}"] if g else []),
     )
     for s in r.taken:
-        t.add_row(s.label, " ".join(s.variables), _f(s.alpha), _f(s.rp), _f(s.cr), _f(s.ratio))
+        extra = [f"{s.global_risk:.4f}"] if g else []
+        t.add_row(
+            s.label, " ".join(s.variables), _f(s.alpha), _f(s.rp), _f(s.cr), _f(s.ratio), *extra
+        )
     out.print(t)
+    risk = f", global risk {r.final['global_risk']:.4f}" if "global_risk" in r.final else ""
     out.print(
         styled(
             "bold",
             "selected:",
-            f" {' '.join(r.selected)}  (RP {r.final['rp']:.3f}, CR {r.final['cr']:.3f})",
+            f" {' '.join(r.selected)}  (RP {r.final['rp']:.3f}, CR {r.final['cr']:.3f}{risk})",
         )
     )
     out.print(styled("bold", "stopped:", f" {r.stop_reason}"))

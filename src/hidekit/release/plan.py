@@ -7,6 +7,10 @@ steps to run in order, and the risk limit the release must meet. Paths are relat
     [roles]    direct = [...]  keys = [...]  sensitive = [...]  reviewed = [...]
     [risk]     k = 5  rp = 0.05  cell_min = 5  (cell_min defaults to k)
                max_loss = 0.2  (warn when a variable loses more of its cells; default 0.2)
+               against the population (individual risk, sdcMicro's model; all optional):
+               weights = "w"  household = "hh"  missing = "category" | "any"
+               global_risk = 0.01  expected_reidentifications = 5
+               risk_threshold = 0.05  share_above_threshold = 0.01
     [secrets]  key_file = "release.key"  or  key_env = "HIDEKIT_KEY"
                (or, for the crosswalk only: passphrase_file / passphrase_env)
     [[steps]]  use = "encode"  columns = ["name"]  ... (the other fields are the step's parameters)
@@ -98,6 +102,67 @@ class Step:
 
 
 @dataclass
+class PopulationLimits:
+    """[risk] limits on individual risk against the population (sdcMicro's figures): global risk
+    (mean), expected re-identifications (sum), and the share of records above ``risk_threshold``.
+    With ``weights`` the risk is Benedetti–Franconi's; without, 1/fk (the sample alone)."""
+
+    weights: str | None = None
+    household: str | None = None
+    missing: str = "category"
+    global_risk: float | None = None
+    expected_reidentifications: float | None = None
+    risk_threshold: float = 0.05
+    share_above_threshold: float | None = None
+
+    @property
+    def active(self) -> bool:
+        """Whether the release measures individual risk at all."""
+        limits = (self.global_risk, self.expected_reidentifications, self.share_above_threshold)
+        return (
+            self.weights is not None
+            or self.household is not None
+            or any(v is not None for v in limits)
+        )
+
+    def columns(self) -> list[str]:
+        return [c for c in (self.weights, self.household) if c]
+
+    def to_dict(self) -> dict:
+        if not self.active:
+            return {}
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+_POPULATION_KEYS = {
+    "weights": "str",
+    "household": "str",
+    "missing": "str",
+    "global_risk": "float",
+    "expected_reidentifications": "float",
+    "risk_threshold": "float",
+    "share_above_threshold": "float",
+}
+_RISK_KEYS = {"k", "rp", "cell_min", "max_loss", *_POPULATION_KEYS}
+
+
+def population_limits(risk: dict, path: Path) -> PopulationLimits:
+    """The [risk] fields on individual risk, type- and range-checked."""
+    from hidekit.risk.weighted import check_missing_rule
+
+    values = {k: _typed(risk, k, kind, "risk") for k, kind in _POPULATION_KEYS.items()}
+    limits = PopulationLimits(**{k: v for k, v in values.items() if v is not None})
+    check_missing_rule(limits.missing)
+    for name in ("global_risk", "risk_threshold", "share_above_threshold"):
+        require_fraction(f"[risk] {name}", getattr(limits, name))
+    if limits.expected_reidentifications is not None and limits.expected_reidentifications < 0:
+        raise OptionError(f"plan {path.name}: [risk] expected_reidentifications must be 0 or more")
+    if limits.weights is not None and limits.weights == limits.household:
+        raise OptionError(f"plan {path.name}: [risk] weights and household name the same column")
+    return limits
+
+
+@dataclass
 class Plan:
     path: Path
     input: Path
@@ -113,6 +178,7 @@ class Plan:
     rp: float | None = None
     cell_min: int | None = None
     max_loss: float = DEFAULT_MAX_LOSS
+    population: PopulationLimits = field(default_factory=lambda: PopulationLimits())
     crosswalk: dict = field(default_factory=dict)  # [secrets]: where secrets come from
     steps: list[Step] = field(default_factory=list)
     private: Path | None = None  # crosswalks go here (default: OUTPUT.private beside output)
@@ -151,6 +217,7 @@ class Plan:
                 "rp": self.rp,
                 "cell_min": self.cell_min or self.k,
                 "max_loss": self.max_loss,
+                **self.population.to_dict(),
             },
             "steps": [{"use": s.use, **public_params(s.params, base=base)} for s in self.steps],
         }
@@ -351,6 +418,12 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
     k = _typed(risk, "k", "int", "risk", 5)
     rp = _typed(risk, "rp", "float", "risk")
     cell_min = _typed(risk, "cell_min", "int", "risk")
+    unknown_risk = sorted(set(risk) - _RISK_KEYS)
+    if unknown_risk:
+        raise OptionError(
+            f"plan {path.name}: unknown [risk] field(s) {', '.join(unknown_risk)} "
+            f"(known: {', '.join(sorted(_RISK_KEYS))})"
+        )
     if cell_min is not None and cell_min < 1:
         raise OptionError(f"plan {path}: [risk] cell_min must be at least 1, got {cell_min}")
     for key in raw.get("crosswalk", {}):
@@ -372,6 +445,7 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
         rp=rp,
         cell_min=cell_min,
         max_loss=_typed(risk, "max_loss", "float", "risk", DEFAULT_MAX_LOSS),
+        population=population_limits(risk, path),
         crosswalk=_secrets(raw, path),
     )
     private = out.get("private")

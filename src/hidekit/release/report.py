@@ -61,6 +61,8 @@ def release_report(result) -> Report:
         for f in FIGURES
     ]
     rep.table(rows, ["figure", "before", "after"])
+    if result.individual_before is not None:
+        individual_risk_table(rep, result)
     labels, before = size_buckets(result.before)
     series = {"before": before}
     if after:
@@ -127,3 +129,42 @@ def release_report(result) -> Report:
             "note",
         )
     return rep
+
+
+INDIVIDUAL = [
+    ("global risk (mean individual risk)", "global_risk"),
+    ("expected re-identifications", "expected_reidentifications"),
+    ("records above the risk threshold", "above_threshold"),
+    ("share above the risk threshold", "share_above_threshold"),
+    ("highest individual risk", "max_risk"),
+]
+
+
+def individual_risk_table(rep: Report, result) -> None:
+    """Individual risk against the population before and after, beside the plan's limits."""
+    limits = result.plan.population
+    before, after = result.individual_before, result.individual_after
+    scope = "household" if before.household_summary is not None else "record"
+    b = before.household_summary or before.summary
+    a = (after.household_summary or after.summary) if after else None
+    limit_of = {
+        "global_risk": limits.global_risk,
+        "expected_reidentifications": limits.expected_reidentifications,
+        "share_above_threshold": limits.share_above_threshold,
+    }
+    rows = [
+        {
+            "figure": label,
+            "before": getattr(b, name),
+            "after": getattr(a, name) if a else None,
+            "limit": limit_of.get(name),
+        }
+        for label, name in INDIVIDUAL
+    ]
+    rep.heading("Individual risk against the population")
+    rep.paragraph(
+        f"Per {scope}: {before.to_dict()['model']}; risk threshold {limits.risk_threshold:g}; "
+        f"{before.figures.missing_note}.",
+        "note",
+    )
+    rep.table(rows, ["figure", "before", "after", "limit"])

@@ -34,6 +34,7 @@ from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
 from hidekit.risk import measure_risk
 from hidekit.risk.loss import VariableLoss, information_loss, loss_warnings, same_cells
 from hidekit.risk.metrics import RiskReport
+from hidekit.risk.records import RecordRisk, assess_records
 from hidekit.secrets import INSECURE_NOTE, check_key, public_params, public_path, resolve_secret
 
 
@@ -66,6 +67,8 @@ class ReleaseResult:
     scan_flagged: list[str] = field(default_factory=list)
     loss: list[VariableLoss] = field(default_factory=list)
     loss_warnings: list[str] = field(default_factory=list)
+    individual_before: RecordRisk | None = None  # risk against the population, when asked
+    individual_after: RecordRisk | None = None
 
     def loss_dict(self) -> dict:
         """Information lost per variable beside the plan's limit, and what goes over it."""
@@ -73,6 +76,15 @@ class ReleaseResult:
             "max_loss": self.plan.max_loss,
             "variables": [v.to_dict() for v in self.loss],
             "warnings": self.loss_warnings,
+        }
+
+    def individual_dict(self) -> dict:
+        """``weighted_before`` / ``weighted_after``: sdcMicro's figures, when the plan asks."""
+        if self.individual_before is None:
+            return {}
+        return {
+            "weighted_before": self.individual_before.to_dict(),
+            "weighted_after": self.individual_after.to_dict() if self.individual_after else None,
         }
 
     @property
@@ -96,6 +108,7 @@ class ReleaseResult:
             "risk_before": _risk_dict(self.before),
             "risk_after": _risk_dict(self.after) if self.after else None,
             "information_loss": self.loss_dict(),
+            **self.individual_dict(),
             "steps": [s.to_dict() for s in self.steps],
             "plan": self.plan.to_dict(),
             "scan_flagged_direct": self.scan_flagged,
@@ -157,10 +170,11 @@ def run_plan(
     check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))
     ds = read_table(plan.input, sep=plan.sep)
     frame = ds.frame
-    require_columns(frame.columns, plan.named_columns())
+    require_columns(frame.columns, plan.named_columns() + plan.population.columns())
     cell_min = int(plan.cell_min or plan.k)
     before = _risk(frame, plan.keys, cell_min)
     result = ReleaseResult(plan, False, [], before, None, records=len(frame))
+    result.individual_before = _individual(plan, frame, plan.keys)
     crosswalks = []
     handled: set[str] = set()
     for i, step in enumerate(plan.steps, 1):
@@ -204,12 +218,66 @@ def run_plan(
         result.loss = information_loss(ds.frame, frame, measured)
         result.loss_warnings = loss_warnings(result.loss, plan.max_loss)
     result.after = _risk(frame, keys_left, cell_min) if keys_left else None
+    if keys_left:
+        result.individual_after = _individual(plan, frame, keys_left)
     result.problems = _problems(plan, frame, handled, result, scan)
     if result.problems:
         raise PolicyError("release refused: " + "; ".join(result.problems))
     _write(plan, ds.with_frame(frame), result, crosswalks, overwrite, passphrase)
     result.released = True
     return result
+
+
+def _individual(plan: Plan, frame: pd.DataFrame, keys: list[str]) -> RecordRisk | None:
+    """Individual risk against the population when the plan's [risk] asks for it."""
+    limits = plan.population
+    if not limits.active:
+        return None
+    missing = [c for c in limits.columns() if c not in frame.columns]
+    if missing:
+        raise OptionError(
+            f"[risk] names {', '.join(missing)}, which a step removed: keep the weight and "
+            "household columns until the risk is measured (remove them in a later release)"
+        )
+    from hidekit.engines import make_engine
+
+    return assess_records(
+        make_engine(frame, "duckdb"),
+        keys,
+        weights=limits.weights,
+        household=limits.household,
+        missing=limits.missing,
+        threshold=limits.risk_threshold,
+    )
+
+
+def population_problems(plan: Plan, records: RecordRisk | None) -> list[str]:
+    """Each [risk] limit on individual risk that the release does not meet."""
+    limits = plan.population
+    if records is None:
+        return []
+    summary = records.household_summary or records.summary
+    checks = [
+        ("global risk", summary.global_risk, limits.global_risk, ".4f"),
+        (
+            "expected re-identifications",
+            summary.expected_reidentifications,
+            limits.expected_reidentifications,
+            ".2f",
+        ),
+        (
+            f"share of records above risk {limits.risk_threshold:g}",
+            summary.share_above_threshold,
+            limits.share_above_threshold,
+            ".4f",
+        ),
+    ]
+    scope = " (household)" if records.household_summary is not None else ""
+    return [
+        f"risk limit not met: {name}{scope} = {value:{fmt}} > {limit:{fmt}}"
+        for name, value, limit, fmt in checks
+        if limit is not None and value > float(limit) + 1e-12
+    ]
 
 
 def _problems(
@@ -239,6 +307,7 @@ def _problems(
             problems.append(f"risk limit not met: k = {r.k} < {plan.k} on {', '.join(r.keys)}")
         if plan.rp is not None and r.rp > float(plan.rp) + 1e-12:
             problems.append(f"risk limit not met: RP = {r.rp:.4f} > {float(plan.rp):.4f}")
+        problems.extend(population_problems(plan, result.individual_after))
     return problems
 
 

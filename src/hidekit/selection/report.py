@@ -17,6 +17,7 @@ def step_rows(result: SelectionResult) -> list[dict]:
             "rp": s.rp,
             "cr": s.cr,
             "ratio": s.ratio,
+            **({"global_risk": s.global_risk} if s.global_risk is not None else {}),
         }
         for s in result.taken
     ]
@@ -26,12 +27,18 @@ def rp_cr_chart(result: SelectionResult, stop: float | None = None) -> str:
     labels = ["start"] + [s.label for s in result.taken]
     rp = [result.start["rp"]] + [s.rp for s in result.taken]
     cr = [result.start["cr"]] + [s.cr for s in result.taken]
+    series = {"RP": rp, "CR": cr}
     title = f"RP and CR by step ({result.method})"
+    if result.measure == "global_risk":
+        series["global risk"] = [result.start["global_risk"]] + [
+            s.global_risk for s in result.taken
+        ]
+        title = f"RP, CR and global risk by step ({result.method})"
     if result.group is not None:
         title += f" — group {result.group}"
     return line_chart(
         labels,
-        {"RP": rp, "CR": cr},
+        series,
         title=title,
         xlabel="step",
         ylabel="share",
@@ -52,9 +59,10 @@ def selection_report(
     for res in results:
         name = "All records" if res.group is None else f"Subgroup {res.group}"
         rep.heading(name)
+        risk = f", global risk {res.final['global_risk']:.4f}" if "global_risk" in res.final else ""
         rep.paragraph(
             f"Selected: {' '.join(res.selected)} — RP {res.final['rp']:.3f}, "
-            f"CR {res.final['cr']:.3f}. {res.stop_reason}."
+            f"CR {res.final['cr']:.3f}{risk}. {res.stop_reason}."
         )
         if res.above_limit:
             rep.verdict(False, f"Warning: {res.limit_warning()}.")
@@ -69,6 +77,7 @@ def selection_report(
                         "rp": c.rp,
                         "cr": c.cr,
                         "ratio": c.ratio,
+                        **({"global_risk": c.global_risk} if c.global_risk is not None else {}),
                     }
                     for c in s.candidates
                 ],

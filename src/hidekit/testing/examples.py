@@ -51,6 +51,10 @@ STEP_EXAMPLES: dict[str, tuple[dict, dict]] = {
         {"ages": [], "dates": [], "zips": []},
     ),
     "suppress": ({"keys": ["sex", "education"], "k": 2}, {"k": 0}),
+    "suppress_risk": (
+        {"keys": ["sex", "education"], "columns": ["education"], "threshold": 0.5},
+        {"threshold": 2.0},
+    ),
     "topcode": ({"columns": ["income"], "top_percentile": 95}, {"top_percentile": 120}),
     "mondrian": ({"keys": ["sex", "age"], "k": 3, "seed": 1, "insecure_seed": True}, {"k": 0}),
     "optimal": (

@@ -247,7 +247,7 @@ def local_suppression(
         rows = np.flatnonzero(blank[:, i])
         result.suppressed[c] = int(rows.size)
         if rows.size:
-            out[c] = _with_missing(out[c], rows)
+            out[c] = with_missing(out[c], rows)
     result.records_touched = int(blank.any(axis=1).sum())
     counts = record_k(out, keys, missing, engine)
     result.k_after = int(counts.min())
@@ -343,7 +343,7 @@ def _fill_all_blank(cur: np.ndarray, k: int) -> None:
             return
 
 
-def _with_missing(s: pd.Series, rows: np.ndarray) -> pd.Series:
+def with_missing(s: pd.Series, rows: np.ndarray) -> pd.Series:
     """Set rows to missing keeping the column's kind: integers become nullable integers."""
     if pd.api.types.is_integer_dtype(s.dtype) and not isinstance(s.dtype, pd.CategoricalDtype):
         s = s.astype("Int64")

@@ -1,0 +1,118 @@
+"""Suppression by individual risk (sdcMicro's ``localSupp``): blank a key value of every record
+whose individual risk is above a threshold.
+
+sdcMicro blanks one key variable in one pass. Here ``columns`` may name several: the first is
+blanked for every record above the threshold, the risk is measured again, and the next column is
+blanked only for the records still above it, and so on. With one column the result is sdcMicro's
+(under ``missing="any"``, its counting rule). Records still above the threshold after the last
+column are counted and reported, never hidden.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import ClassVar
+
+import numpy as np
+import pandas as pd
+
+from hidekit.engines import make_engine
+from hidekit.errors import OptionError, require_fraction
+from hidekit.risk.records import assess_records
+from hidekit.risk.weighted import check_missing_rule
+from hidekit.transforms.base import Transform, register
+from hidekit.transforms.generalize import as_columns
+from hidekit.transforms.suppression import with_missing
+
+
+def record_risk(
+    frame: pd.DataFrame, keys: Sequence[str], weights: str | None, missing: str
+) -> np.ndarray:
+    """Individual risk of every record of ``frame`` (Benedetti–Franconi with weights, 1/fk
+    without), counted through the engine interface."""
+    engine = make_engine(frame, "duckdb")
+    return assess_records(engine, list(keys), weights=weights, missing=missing).risk
+
+
+@register("suppress_risk")
+class RiskSuppression(Transform):
+    """Blank key values of records whose individual risk is above ``threshold`` (sdcMicro's
+    ``localSupp``), one column after another. ``suppressed_`` counts blanks per column;
+    ``above_after_`` the records still above the threshold."""
+
+    param_docs: ClassVar[dict[str, str]] = {
+        "keys": "key variables the individual risk is measured on",
+        "columns": "key variables to blank, in order (sdcMicro takes one); default: the first key",
+        "threshold": "records whose individual risk is above this are suppressed (sdcMicro: 0.15)",
+        "weights": "column of sampling weights (without: risk is 1/fk, the sample alone)",
+        "missing": "category (a blank is a value of its own) or any (sdcMicro's rule: a blank "
+        "matches any value)",
+    }
+
+    def __init__(
+        self,
+        keys,
+        columns=None,
+        threshold: float = 0.15,
+        weights: str | None = None,
+        missing: str = "category",
+    ):
+        self.keys = as_columns(keys)
+        self.columns = as_columns(columns) if columns is not None else None
+        self.threshold = threshold
+        self.weights = weights
+        self.missing = missing
+
+    def check_params(self) -> None:
+        super().check_params()
+        if not self.keys:
+            raise OptionError("suppress_risk: name at least one key variable")
+        require_fraction("suppress_risk threshold", self.threshold)
+        check_missing_rule(self.missing)
+        stray = [c for c in self.columns or [] if c not in self.keys]
+        if stray:
+            raise OptionError(
+                f"suppress_risk: columns {', '.join(stray)} are not among the keys "
+                f"({', '.join(self.keys)}); only key values change the risk"
+            )
+        if self.weights is not None and self.weights in self.keys:
+            raise OptionError(f"suppress_risk: weight column {self.weights!r} is also a key")
+
+    def order(self) -> list[str]:
+        return list(self.columns) if self.columns else self.keys[:1]
+
+    def fit(self, frame: pd.DataFrame) -> RiskSuppression:
+        """Nothing to learn: which records are above the threshold depends on the table that
+        is transformed."""
+        return self
+
+    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        return self._suppress(frame)[0]
+
+    def fit_transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        self.fit(frame)
+        out, self.suppressed_, self.above_before_, self.above_after_ = self._suppress(frame)
+        self.warnings_ = (
+            [
+                f"{self.above_after_} record(s) still have individual risk above "
+                f"{self.threshold:g} after blanking {', '.join(self.order())}"
+            ]
+            if self.above_after_
+            else []
+        )
+        return out
+
+    def _suppress(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int], int, int]:
+        """The suppressed frame, blanks per column, records above before and after."""
+        out = frame.copy()
+        risk = record_risk(out, self.keys, self.weights, self.missing)
+        above_before = int((risk > self.threshold).sum())
+        suppressed: dict[str, int] = {}
+        for col in self.order():
+            rows = np.flatnonzero((risk > self.threshold) & out[col].notna().to_numpy())
+            if rows.size == 0:
+                continue
+            out[col] = with_missing(out[col], rows)
+            suppressed[col] = int(rows.size)
+            risk = record_risk(out, self.keys, self.weights, self.missing)
+        return out, suppressed, above_before, int((risk > self.threshold).sum())
