@@ -117,6 +117,11 @@ def register(app: typer.Typer) -> None:
         t_closeness: float = typer.Option(
             None, "--t", help="t-closeness of --sensitive (--method optimal)."
         ),
+        t_hierarchy: Path = typer.Option(
+            None,
+            "--t-hierarchy",
+            help="ARX hierarchy of --sensitive: t-closeness by hierarchical distance.",
+        ),
         suppression: float = SuppressionOpt,
         metric: str = MetricOpt,
         suppressed: str = SuppressedOpt,
@@ -153,6 +158,7 @@ def register(app: typer.Typer) -> None:
                 l_kind=l_kind,
                 c=c,
                 t=t_closeness,
+                t_hierarchy=str(t_hierarchy) if t_hierarchy else None,
                 sensitive=sensitive,
                 suppression=suppression,
                 metric=metric,

@@ -45,7 +45,7 @@ IDENTIFIER_STEPS = {"encode", "hash", "redact", "remove", "jitter"}
 _SECTIONS = {"input", "output", "roles", "risk", "crosswalk", "secrets", "steps"}
 _SECRET_SOURCES = {"key_file", "key_env", "passphrase_file", "passphrase_env"}
 # File parameters of steps, relative to the plan (``population`` must stay inside its folder).
-_FILE_PARAMS = ("path", "boundaries", "population")
+_FILE_PARAMS = ("path", "boundaries", "population", "t_hierarchy")
 
 
 def load_transforms() -> None:

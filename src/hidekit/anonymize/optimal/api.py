@@ -21,6 +21,7 @@ from hidekit.anonymize.optimal.models import (
     AverageRisk,
     DatasetLimit,
     EqualDistanceTCloseness,
+    HierarchicalDistanceTCloseness,
     KAnonymity,
     PrivacyModel,
     RiskProportion,
@@ -157,12 +158,17 @@ def build_models(
     max_avg_risk=None,
     max_rp=None,
     cell_min=None,
+    t_ancestors=None,
 ) -> list:
-    """The privacy models of a search: class-level ones, then limits on the whole release."""
+    """The privacy models of a search: class-level ones, then limits on the whole release.
+    ``t_ancestors`` (the sensitive hierarchy in codes) makes t-closeness use the hierarchical
+    ground distance; without it the distance is equal."""
     models: list = [KAnonymity(int(k) if k is not None else 1)]
     if l is not None:
         models.append(make_l_model(l_kind, l, c))
-    if t is not None:
+    if t is not None and t_ancestors is not None:
+        models.append(HierarchicalDistanceTCloseness(float(t), overall, tuple(t_ancestors)))
+    elif t is not None:
         models.append(EqualDistanceTCloseness(float(t), overall))
     if max_avg_risk is not None:
         models.append(AverageRisk(float(max_avg_risk)))
@@ -231,11 +237,16 @@ def prepare(
     max_avg_risk: float | None = None,
     max_rp: float | None = None,
     cell_min: int | None = None,
+    t_hierarchy=None,
 ) -> Problem:
-    """Count the records once (through the engine) and encode keys, hierarchies and models."""
+    """Count the records once (through the engine) and encode keys, hierarchies and models.
+    ``t_hierarchy`` (a hierarchy of the sensitive column: path, Hierarchy or rows) makes
+    t-closeness use ARX's hierarchical distance."""
     keys = list(keys)
     hier = read_hierarchies(hierarchies)
     _check_options(keys, hier, sensitive, suppression, l, t)
+    if t_hierarchy is not None and t is None:
+        raise OptionError("a hierarchy for t-closeness (t_hierarchy) needs t")
     eng = make_engine(data, engine)
     require_columns(eng.columns, keys + ([sensitive] if sensitive else []))
     n = eng.n_records
@@ -255,12 +266,14 @@ def prepare(
         index = q.leaf_index()
         leaf_cols.append(np.array([index[u] for u in uniques], dtype=np.int64)[codes])
     counts = counted[COUNT_COLUMN].to_numpy(dtype=np.int64)
-    sens, sens_card, overall = None, 0, None
+    sens, sens_card, overall, t_ancestors = None, 0, None, None
     if sensitive:
         sens, uniq = pd.factorize(counted[sensitive], use_na_sentinel=False)
         sens = sens.astype(np.int64)
         sens_card = len(uniq)
         overall = np.bincount(sens, weights=counts, minlength=sens_card) / n
+        if t_hierarchy is not None:
+            t_ancestors = sensitive_ancestors(sensitive, t_hierarchy, uniq, unknown_values)
     # two values may read as one text (39 and 39.0): merge their rows
     base = ClassTable(np.stack(leaf_cols).astype(np.int32), counts, sens).regroup(
         [q.level_map(0, 0) for q in qis], [q.card(0) for q in qis], sens_card
@@ -274,12 +287,33 @@ def prepare(
         qis=qis,
         base=base,
         sens_card=sens_card,
-        models=build_models(k, l, l_kind, c, t, overall, max_avg_risk, max_rp, cell_min),
+        models=build_models(
+            k, l, l_kind, c, t, overall, max_avg_risk, max_rp, cell_min, t_ancestors
+        ),
         metric=make_metric(metric, qis, freqs, n, weights),
         n=n,
         max_suppressed=int(math.floor(float(suppression) * n)),
         suppression=float(suppression),
     )
+
+
+def sensitive_ancestors(
+    sensitive: str, hierarchy, values: Sequence, unknown_values: str = "error"
+) -> list[np.ndarray]:
+    """Per level of the sensitive column's hierarchy, the code of each sensitive value (in the
+    order of ``values``); level 0 gives each value its own code."""
+    h = read_hierarchies({sensitive: hierarchy})[sensitive]
+    text = value_text(pd.Series(list(values), dtype=object))
+    if text.isna().any():
+        raise OptionError(
+            f"{sensitive!r} has missing values: its hierarchy cannot place them (fill or drop them)"
+        )
+    q = QuasiIdentifier.from_hierarchy(sensitive, h, sorted(set(text)), unknown_values)
+    index = q.leaf_index()
+    leaves = np.array([index[v] for v in text], dtype=np.int64)
+    return [np.arange(len(leaves), dtype=np.int64)] + [
+        q.leaf_codes[level][leaves] for level in range(1, q.height + 1)
+    ]
 
 
 def _result(problem: Problem, check: Check | None, **common) -> OptimalResult:

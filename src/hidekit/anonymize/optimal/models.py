@@ -3,8 +3,9 @@
 Each model looks at the classes of one generalization and says which classes satisfy it; records
 of the others are suppressed (up to the limit). All the models here are *monotone*: merging classes
 that satisfy a model gives a class that satisfies it, so a generalization of an anonymous node is
-anonymous — the property the search relies on. (Recursive (c, l)-diversity and t-closeness are not
-monotone in theory; ARX treats them as such, and so do we, saying so in the result.)
+anonymous — the property the search relies on. (Recursive (c, l)-diversity and t-closeness, with
+equal or hierarchical ground distance, are not monotone in theory; ARX treats them as such, and so
+do we, saying so in the result.)
 """
 
 from __future__ import annotations
@@ -157,6 +158,69 @@ class EqualDistanceTCloseness(PrivacyModel):
 
     def __hash__(self):
         return hash((self.t, self.overall.tobytes()))
+
+
+@dataclass(frozen=True, eq=False)
+class HierarchicalDistanceTCloseness(PrivacyModel):
+    """Earth mover's distance with the hierarchical ground distance of Li et al. (ARX's
+    ``HierarchicalDistanceTCloseness``) between a class's sensitive distribution and the table's
+    is at most t. Moving mass between two values costs the level of their lowest common ancestor
+    over the hierarchy's height, so a class that mixes related values (two kinds of clerical work)
+    is closer to the table than one that holds unrelated ones.
+
+    ``ancestors[level][s]`` is the code at ``level`` of sensitive value ``s`` (level 0: the value
+    itself, one code per value)."""
+
+    t: float
+    overall: np.ndarray
+    ancestors: tuple[np.ndarray, ...]
+    needs_sensitive = True
+    proven_monotone = False
+
+    def __post_init__(self):
+        if not 0 <= self.t <= 1:
+            raise OptionError(f"t must be between 0 and 1, got {self.t!r}")
+
+    def distances(self, view: ClassView) -> np.ndarray:
+        """The distance of every class. A node's surplus (pos) and deficit (neg) are summed over
+        its children; each node costs level / height · min(pos, neg) (Li et al., ARX)."""
+        height = len(self.ancestors) - 1
+        n = view.n_classes
+        cost = np.zeros(n)
+        q = view.row_counts / view.sizes[view.class_of_row]
+        for level in range(1, height + 1):
+            child_of_value, node_of_value = self.ancestors[level - 1], self.ancestors[level]
+            n_child = int(child_of_value.max()) + 1
+            p_child = np.bincount(child_of_value, weights=self.overall, minlength=n_child)
+            node_of_child = np.zeros(n_child, dtype=np.int64)
+            node_of_child[child_of_value] = node_of_value
+            n_node = int(node_of_value.max()) + 1
+            p_node = np.bincount(node_of_child, weights=p_child, minlength=n_node)
+            # (class, child) pairs that hold records of the class: their q mass
+            pair = view.class_of_row.astype(np.int64) * n_child + child_of_value[view.row_sensitive]
+            pairs, inverse = np.unique(pair, return_inverse=True)
+            q_pair = np.bincount(inverse.reshape(-1), weights=q, minlength=len(pairs))
+            cls, child = pairs // n_child, pairs % n_child
+            p_pair = p_child[child]
+            # (class, node): pos = P(node) − Σ min(P, Q) over present children; neg = Σ (Q − P)⁺
+            cn = cls * n_node + node_of_child[child]
+            keys, inv = np.unique(cn, return_inverse=True)
+            inv = inv.reshape(-1)
+            shared = np.bincount(inv, weights=np.minimum(p_pair, q_pair), minlength=len(keys))
+            neg = np.bincount(inv, weights=np.maximum(q_pair - p_pair, 0.0), minlength=len(keys))
+            pos = p_node[keys % n_node] - shared
+            step = (level / height) * np.minimum(pos, neg)
+            cost += np.bincount(keys // n_node, weights=step, minlength=n)
+        return cost
+
+    def ok(self, view: ClassView) -> np.ndarray:
+        return self.distances(view) <= self.t + EPS
+
+    def describe(self) -> str:
+        return f"{self.t}-closeness (hierarchical distance)"
+
+    def __hash__(self):
+        return hash((self.t, self.overall.tobytes(), *(a.tobytes() for a in self.ancestors)))
 
 
 class DatasetLimit:

@@ -26,7 +26,10 @@ class OptimalGeneralization(Transform):
         "l": "l-diversity of the sensitive column (needs sensitive)",
         "l_kind": "distinct, entropy or recursive",
         "c": "c of recursive (c, l)-diversity",
-        "t": "t-closeness of the sensitive column (equal ground distance)",
+        "t": "t-closeness of the sensitive column (equal ground distance, or hierarchical with "
+        "t_hierarchy)",
+        "t_hierarchy": "ARX hierarchy file of the sensitive column: t-closeness then uses the "
+        "hierarchical ground distance",
         "sensitive": "sensitive column",
         "suppression": "largest share of records that may be suppressed",
         "metric": "loss, ncp, precision, discernibility, aecs or entropy (what the search minimizes)",
@@ -58,6 +61,7 @@ class OptimalGeneralization(Transform):
         max_avg_risk: float | None = None,
         max_rp: float | None = None,
         cell_min: int | None = None,
+        t_hierarchy: str | None = None,
     ):
         self.keys = list(keys)
         self.hierarchies = hierarchies
@@ -76,6 +80,7 @@ class OptimalGeneralization(Transform):
         self.max_avg_risk = max_avg_risk
         self.max_rp = max_rp
         self.cell_min = cell_min
+        self.t_hierarchy = t_hierarchy
 
     def fit(self, frame: pd.DataFrame) -> OptimalGeneralization:
         if self.suppressed not in ("star", "drop"):
