@@ -45,6 +45,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
     "recognizer": (
         "hidekit.text.recognizers.patterns",
         "hidekit.text.recognizers.dictionaries",
+        "hidekit.text.recognizers.identifiers",
     ),
     "engine": ("hidekit.engines.duckdb_engine", "hidekit.engines.spark_engine"),
 }

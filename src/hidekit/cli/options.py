@@ -26,6 +26,12 @@ FormulasOpt = typer.Option(
     help="CSV output: prefix text starting with = + - @ by ' so spreadsheets do not run it "
     "(numbers such as -3 stay as they are).",
 )
+ProfileOpt = typer.Option(
+    None,
+    "--profile",
+    help="What counts as PHI: hipaa (Safe Harbor; a year alone kept), i2b2 (2014 i2b2 "
+    "categories), strict (everything that can point to a person); default: the model's labels.",
+)
 AllowOpt = typer.Option(None, "--allow", help="Allow-list file: terms never PHI, one a line.")
 DenyOpt = typer.Option(
     None,

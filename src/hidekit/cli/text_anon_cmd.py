@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 
 from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar
-from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt
+from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt, ProfileOpt
 from hidekit.cli.secret_options import (
     InsecureSeedOpt,
     KeyEnvOpt,
@@ -107,6 +107,7 @@ def register(app: typer.Typer) -> None:
         passphrase: str = PassphraseValueOpt,
         allow: Path = AllowOpt,
         deny: Path = DenyOpt,
+        profile: str = ProfileOpt,
         no_safelist: bool = typer.Option(
             False,
             "--no-safelist",
@@ -149,6 +150,7 @@ def register(app: typer.Typer) -> None:
                 safelist=None if no_safelist else CLINICAL,
                 insecure_seed=insecure_seed,
                 private=private,
+                profile=profile,
             )
         warn_if_insecure(seed is not None and operator == "surrogate")
         if json:

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from hidekit.cli.common import handle_errors, out, print_json, print_renamed, progress_bar, styled
-from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt
+from hidekit.cli.options import AllowOpt, DenyOpt, JsonOpt, ProfileOpt
 from hidekit.errors import OptionError
 from hidekit.text.corpus import (
     brat_names,
@@ -39,10 +39,11 @@ def detect_corpus(
     progress=None,
     overwrite: bool = False,
     protect: tuple = (),
+    profile: str | None = None,
 ) -> dict:
     """Python API of ``hidekit text detect``: detect, write brat .ann files (or a JSONL) into a
     new folder built atomically, summarize. ``protect`` adds side files (allow/deny lists) that
-    the output must not touch."""
+    the output must not touch; ``profile`` (hipaa, i2b2, strict) what counts as PHI."""
     from collections import Counter
 
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
@@ -54,7 +55,7 @@ def detect_corpus(
     protect = (Path(source), model_path, *protect)
     check_output_dir(out_dir, overwrite=overwrite, protect=protect)
     docs, _ = read_documents(Path(source), column)
-    det = load_model(model, allow=allow, deny=deny)
+    det = load_model(model, allow=allow, deny=deny, profile=profile)
     found = det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
     renamed: list = []
     # note copies and predictions hold the PHI itself: owner-only folder and files
@@ -79,6 +80,7 @@ def detect_corpus(
         "spans": sum(counts.values()),
         "per_label": dict(sorted(counts.items())),
         "model": str(model),
+        "profile": profile,
         "format": fmt,
         "out": str(where),
         "renamed_ids": renamed,
@@ -136,6 +138,7 @@ def register(app: typer.Typer) -> None:
         column: str = typer.Option(None, "--column", help="Text column of a table file."),
         allow: Path = AllowOpt,
         deny: Path = DenyOpt,
+        profile: str = ProfileOpt,
         jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Worker processes."),
         overwrite: bool = typer.Option(
             False, "--overwrite", help="Replace an output folder hidekit wrote before."
@@ -156,6 +159,7 @@ def register(app: typer.Typer) -> None:
                 advance,
                 overwrite=overwrite,
                 protect=(allow, deny),
+                profile=profile,
             )
         if json:
             print_json(summary)
@@ -262,18 +266,42 @@ def register(app: typer.Typer) -> None:
     def evaluate(
         gold: Path = typer.Option(..., "--gold", help="Gold annotations: brat folder or JSONL."),
         pred: Path = typer.Option(..., "--pred", help="Predictions: brat folder or JSONL."),
+        profile: str = ProfileOpt,
         json: bool = JsonOpt,
     ):
-        """Precision, recall, F1 per type and overall: strict, relaxed and token level; micro and macro."""
-        from hidekit.text.corpus import read_corpus, read_predictions
-        from hidekit.text.span_metrics import evaluate_spans
+        """Precision, recall, F1 per type and overall: strict, relaxed and token level; micro and macro.
 
-        gold_docs = read_corpus(gold)
-        scores = evaluate_spans(gold_docs, read_predictions(pred, gold_docs))
+        With --profile, gold and predictions both keep only what the profile counts as PHI. The
+        output says which profile the gold follows (what it annotates)."""
+        scores = evaluate_corpus(gold, pred, profile)
         if json:
             print_json(scores)
             return
+        g = scores["gold_profile"]
+        annotated = ", ".join(k.replace("_", " ") for k, v in g["annotates"].items() if v)
+        out.print(
+            f"gold follows profile {g['closest']} (annotates: {annotated or 'none of the optional kinds'})"
+            + (f"; scored under profile {profile}" if profile else "")
+        )
         _print_scores(scores)
+
+
+def evaluate_corpus(gold, pred, profile: str | None = None) -> dict:
+    """Python API of ``hidekit text evaluate``: scores (``evaluate_spans``) plus ``profile`` and
+    ``gold_profile`` (which profile the gold follows: ``hidekit.text.profiles.gold_profile``)."""
+    from hidekit.text.corpus import read_corpus, read_predictions
+    from hidekit.text.profiles import get_profile, gold_profile, restrict_documents
+    from hidekit.text.span_metrics import evaluate_spans
+
+    get_profile(profile)  # an unknown name fails before anything is read
+    gold_docs = read_corpus(gold)
+    pred_docs = read_predictions(pred, gold_docs)
+    follows = gold_profile(gold_docs)
+    if profile is not None:
+        gold_docs = restrict_documents(gold_docs, profile)
+        pred_docs = restrict_documents(pred_docs, profile)
+    scores = evaluate_spans(gold_docs, pred_docs)
+    return {**scores, "profile": profile, "gold_profile": follows}
 
 
 def train_corpus(

@@ -63,6 +63,7 @@ from hidekit.text.boundaries import (
     trim_occupation,
 )
 from hidekit.text.features import FEATURE_VERSION, SUPPORTED_VERSIONS
+from hidekit.text.profiles import apply_profile, get_profile
 from hidekit.text.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Document, Span
 from hidekit.text.termlists import TermLists
@@ -165,6 +166,7 @@ class Detector:
         config: Mapping,
         allow: Iterable[str] | None = None,
         deny: Mapping[str, str] | Iterable[str] | None = None,
+        profile: str | None = None,
     ):
         if config.get("format") != MODEL_FORMAT:
             raise InputError(f"not a hidekit model (format {config.get('format')!r})")
@@ -183,6 +185,7 @@ class Detector:
         self.terms = TermLists(allow, deny)
         self.allow, self.deny = set(self.terms.allow), self.terms.deny
         self.phi_threshold: float | None = config.get("phi_threshold")
+        self.profile = get_profile(profile)  # None: the model's own labels (hidekit.text.profiles)
         # detection decodes with hidekit.text.crf_decode: the same weights, tags and marginals,
         # features looked up as numbers instead of strings (built once per model in a process)
         self._decoder = crf_decode.decoder_for(self.crf_model, self.feature_options)
@@ -268,6 +271,10 @@ class Detector:
         if self.language == "en":
             spans = drop_lowercase_names(text, drop_languages(spans))
             spans = trim_edges(split_numbers(trim_occupation(trim_age(split_names(spans)))))
+        if self.profile is not None:
+            spans = apply_profile(
+                text, spans, self.profile, self.language, self.config["recognizers"]
+            )
         # the user's lists have the last word: no repair drops a denied term or revives an allowed one
         return self.terms.apply(text, spans) if self.terms else spans
 
@@ -291,7 +298,8 @@ class Detector:
                 advance(1)
             return out
         crf_decode.warm_up()  # compile once here: forked workers inherit the compiled code
-        state = (self.crf_model, self.config, sorted(self.allow), self.deny)
+        profile = self.profile.name if self.profile else None
+        state = (self.crf_model, self.config, sorted(self.allow), self.deny, profile)
         texts = [
             d.text if len(plan) == 1 else d.text[w.start : w.end]
             for d, plan in zip(docs, plans, strict=True)
@@ -316,8 +324,8 @@ _WORKER: Detector | None = None
 
 def _init_worker(state) -> None:
     global _WORKER
-    crf, config, allow, deny = state
-    _WORKER = Detector(crf, config, allow, deny)
+    crf, config, allow, deny, profile = state
+    _WORKER = Detector(crf, config, allow, deny, profile)
 
 
 def _detect_in_worker(text: str) -> list[Span]:
@@ -372,8 +380,10 @@ def load_model(
     name_or_path,
     allow: Iterable[str] | None = None,
     deny: Mapping[str, str] | Iterable[str] | None = None,
+    profile: str | None = None,
 ) -> Detector:
-    """ "en" or "es" (the shipped models) or the path of a model file saved by ``Detector.save``."""
+    """ "en" or "es" (the shipped models) or the path of a model file saved by ``Detector.save``;
+    ``profile`` (hipaa, i2b2, strict) says which spans count as PHI (``hidekit.text.profiles``)."""
     if isinstance(name_or_path, Detector):
         return name_or_path
     key = str(name_or_path)
@@ -391,7 +401,7 @@ def load_model(
             raise OptionError(f"{key}: is a folder, not a model file")
     crf, config = read_model_bytes(path.read_bytes(), str(path))
     try:
-        return Detector(crf, config, allow, deny)
+        return Detector(crf, config, allow, deny, profile)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(
             f"{path}: not a hidekit model file (its model.json is malformed: "

@@ -443,11 +443,13 @@ def anonymize_corpus(
     safelist: SafeList | str | None = CLINICAL,
     insecure_seed: bool = False,
     private=None,
+    profile: str | None = None,
 ) -> dict:
     """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict.
 
     ``allow``/``deny``: term lists (``hidekit.text.termlists``) applied to detected or given
-    spans; ``safelist``: the clinical safe-list (default) or None. Surrogates and date shifts
+    spans; ``safelist``: the clinical safe-list (default) or None; ``profile``: hipaa, i2b2 or
+    strict (``hidekit.text.profiles``), what counts as PHI. Surrogates and date shifts
     are keyed by ``key_file`` (a path or the key's bytes) when given, else fresh; ``seed`` needs
     ``insecure_seed``. The mapping goes, encrypted, to the private folder."""
     from hidekit.io.atomic import check_output_dir
@@ -474,7 +476,7 @@ def anonymize_corpus(
             m = rx.search(d.id)
             if m:
                 d.patient = m.group(1) if rx.groups else m.group()
-    docs = find_phi(docs, model, spans, n_jobs=n_jobs, progress=progress, allow=allow, deny=deny)
+    docs = find_phi(docs, model, spans, n_jobs, progress, allow=allow, deny=deny, profile=profile)
     if propagate:
         docs = propagate_spans(docs)
     result = anonymize_documents(docs, op, safelist=safelist)
@@ -491,7 +493,13 @@ def anonymize_corpus(
     renamed = brat_names(result.documents)[1] if (fmt or in_fmt) == "brat" else []
     rand = getattr(op, "_random", None)
     keyed = {"randomness": rand.describe()} if rand is not None else {}
-    return {**result.summary(), **keyed, "files": files, "renamed_ids": renamed}
+    return {
+        **result.summary(),
+        **keyed,
+        "profile": profile,
+        "files": files,
+        "renamed_ids": renamed,
+    }
 
 
 def step_text_anonymize(out: Path, ctx: dict) -> str:

@@ -1,0 +1,141 @@
+"""English PHI detection per profile: character recall and precision, notes that leak a direct
+identifier, per label and per setting (case of the note; kind and country when the folder says).
+
+    .venv/bin/python benchmarks/bench_text_profiles.py [MODEL] [FOLDER ...]
+
+Folders default to tests/fixtures/en-dev (development), en-notes, en-test2 and en-test3 (held out:
+measured only, never read to write rules or training text); absent ones are skipped. Gold and
+predictions are both restricted to what the profile counts as PHI (``restrict_documents``), so a
+profile is scored on the PHI it promises to hide; "model" is the model's own labels, nothing added.
+A file ``settings.tsv`` in a folder (id, country, kind columns) adds rows per country and kind.
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+from hidekit.text.corpus import read_brat_dir
+from hidekit.text.detector import load_model
+from hidekit.text.profiles import DIRECT_LABELS, PROFILES, gold_profile, restrict_documents
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = [ROOT / "tests" / "fixtures" / n for n in ("en-dev", "en-notes", "en-test2", "en-test3")]
+
+
+def char_counts(g, p) -> tuple[Counter, Counter, Counter, Counter, bool]:
+    """Per label: gold characters, gold characters found, predicted characters, predicted
+    characters inside gold; and whether a direct identifier of the note leaks (a character of it
+    left uncovered)."""
+    gl, pl = [None] * len(g.text), [None] * len(g.text)
+    for s in g.spans:
+        gl[s.start : s.end] = [s.label] * s.length
+    for s in p.spans:
+        pl[s.start : s.end] = [s.label] * s.length
+    g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
+    for c, a, b in zip(g.text, gl, pl, strict=True):
+        if c.isspace():
+            continue
+        if a:
+            g_tot[a] += 1
+            g_hit[a] += b is not None
+        if b:
+            p_tot[b] += 1
+            p_hit[b] += a is not None
+    leak = any(
+        s.label in DIRECT_LABELS
+        and any(pl[i] is None and not g.text[i].isspace() for i in range(s.start, s.end))
+        for s in g.spans
+    )
+    return g_tot, g_hit, p_tot, p_hit, leak
+
+
+def case_of(text: str) -> str:
+    letters = [c for c in text if c.isalpha()]
+    up = sum(c.isupper() for c in letters) / max(1, len(letters))
+    return "lower case" if up < 0.01 else "ALL CAPS" if up > 0.9 else "mixed case"
+
+
+def settings(folder: Path) -> dict[str, dict[str, str]]:
+    f = folder / "settings.tsv"
+    if not f.exists():
+        return {}
+    with f.open(encoding="utf-8") as fh:
+        return {row["id"]: row for row in csv.DictReader(fh, delimiter="\t")}
+
+
+def row(name: str, counts: list) -> str:
+    g_tot, g_hit, p_tot, p_hit, leaks = Counter(), Counter(), Counter(), Counter(), 0
+    for a, b, c, d, leak in counts:
+        g_tot += a
+        g_hit += b
+        p_tot += c
+        p_hit += d
+        leaks += leak
+    r = sum(g_hit.values()) / max(1, sum(g_tot.values()))
+    p = sum(p_hit.values()) / max(1, sum(p_tot.values()))
+    return f"| {name} | {len(counts)} | {r:.3f} | {p:.3f} | {leaks / max(1, len(counts)):.2f} |"
+
+
+def measure(model: str, folder: Path) -> None:
+    gold_all = read_brat_dir(folder)
+    meta = settings(folder)
+    follows = gold_profile(gold_all)
+    annotated = ", ".join(k for k, v in follows["annotates"].items() if v) or "none of these"
+    print(f"## {folder.name}: {len(gold_all)} notes, model {model}")
+    print(f"gold follows: closest profile {follows['closest']}; annotates {annotated}\n")
+    plain = load_model(model).detect_documents(gold_all, n_jobs=1)
+    for prof in (None, *PROFILES):
+        t = time.perf_counter()
+        pred = load_model(model, profile=prof).detect_documents(gold_all, n_jobs=1)
+        secs = time.perf_counter() - t
+        gold = gold_all if prof is None else restrict_documents(gold_all, prof)
+        pred = pred if prof is None else restrict_documents(pred, prof)
+        counts = [char_counts(g, p) for g, p in zip(gold, pred, strict=True)]
+        groups: dict[str, list] = defaultdict(list)
+        for g, c in zip(gold, counts, strict=True):
+            groups[f"case: {case_of(g.text)}"].append(c)
+            for key in ("country", "kind"):
+                if g.id in meta and meta[g.id].get(key):
+                    groups[f"{key}: {meta[g.id][key]}"].append(c)
+        chars = sum(len(d.text) for d in gold)
+        print(f"### profile {prof or 'model (own labels)'} ({chars / secs:,.0f} chars/s)\n")
+        print("| setting | notes | char recall | char precision | notes leaking a direct id |")
+        print("|---|---:|---:|---:|---:|")
+        print(row("all", counts))
+        if prof is not None:  # the model's spans restricted, without the profile's additions
+            bare = restrict_documents(plain, prof)
+            print(
+                row(
+                    "all, model spans only",
+                    [char_counts(g, p) for g, p in zip(gold, bare, strict=True)],
+                )
+            )
+        for name in sorted(groups):
+            print(row(name, groups[name]))
+        g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
+        for a, b, c, d, _ in counts:
+            g_tot, g_hit, p_tot, p_hit = g_tot + a, g_hit + b, p_tot + c, p_hit + d
+        print("\n| label | recall | precision |\n|---|---:|---:|")
+        for k in sorted(set(g_tot) | set(p_tot)):
+            rec = f"{g_hit[k] / g_tot[k]:.3f}" if g_tot[k] else "—"
+            pre = f"{p_hit[k] / p_tot[k]:.3f}" if p_tot[k] else "—"
+            print(f"| {k} | {rec} | {pre} |")
+        print()
+
+
+def main() -> None:
+    model = sys.argv[1] if len(sys.argv) > 1 else "en"
+    folders = [Path(a) for a in sys.argv[2:]] or FOLDERS
+    for folder in folders:
+        if folder.is_dir():
+            measure(model, folder)
+        else:
+            print(f"skipped {folder.name}: absent\n")
+
+
+if __name__ == "__main__":
+    main()
