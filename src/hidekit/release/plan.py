@@ -41,7 +41,7 @@ else:  # pragma: no cover
 
 # Steps that deal with direct identifiers: a direct identifier may stay in the release only as
 # the output of one of these (jitter handles GPS points, which J-PAL lists as direct).
-IDENTIFIER_STEPS = {"encode", "hash", "redact", "remove", "jitter"}
+IDENTIFIER_STEPS = {"encode", "hash", "redact", "remove", "jitter", "text_columns"}
 _SECTIONS = {"input", "output", "roles", "risk", "crosswalk", "secrets", "steps"}
 _SECRET_SOURCES = {"key_file", "key_env", "passphrase_file", "passphrase_env"}
 # File parameters of steps, relative to the plan (``population`` must stay inside its folder).

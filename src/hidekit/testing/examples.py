@@ -56,6 +56,7 @@ STEP_EXAMPLES: dict[str, tuple[dict, dict]] = {
         {"threshold": 2.0},
     ),
     "topcode": ({"columns": ["income"], "top_percentile": 95}, {"top_percentile": 120}),
+    "text_columns": ({"columns": ["name"], "operator": "tag"}, {"operator": "shout"}),
     "mondrian": ({"keys": ["sex", "age"], "k": 3, "seed": 1, "insecure_seed": True}, {"k": 0}),
     "optimal": (
         {"keys": ["education"], "hierarchies": {"education": HIERARCHY}, "k": 2},
