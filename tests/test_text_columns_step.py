@@ -9,8 +9,9 @@ import pandas as pd
 import pytest
 
 from hidekit.errors import OptionError
+from hidekit.evaluation.text_risk import di_risk
 from hidekit.release import run_plan
-from hidekit.transforms.text_columns import TextColumns
+from hidekit.release.text_columns import TextColumns
 
 ANSWERS = [
     "My neighbour Mary Okafor helps, call her on 07700 900123.",
@@ -37,6 +38,8 @@ def test_step_rewrites_answers_and_records_the_text_risk():
         expected *= 1 - w * (1 - 0.9)
     assert risk["direct_leak_probability"] == pytest.approx(1 - expected, abs=1e-6)
     assert risk["direct_types"]["PHONE"] == pytest.approx(1 / 3, abs=1e-6)
+    w = list(risk["direct_types"].values())
+    assert risk["direct_leak_probability"] == pytest.approx(di_risk(w, [0.9] * len(w)), abs=1e-6)
 
 
 def test_bad_parameters_are_one_line_errors():

@@ -40,7 +40,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "hidekit.risk.suppression",
         "hidekit.anonymize.mondrian",
         "hidekit.anonymize.optimal.transform",
-        "hidekit.transforms.text_columns",
+        "hidekit.release.text_columns",
     ),
     "operator": ("hidekit.text.operators",),
     "recognizer": (

@@ -7,7 +7,7 @@ named columns and rewrites each cell with a text operator (redact, tag or keyed 
 
 What it records (``decisions_``, in the release audit): per column the cells read, the cells
 holding PHI and the spans per label, and the text risk of the result after Scaiano et al.'s
-eq. (11) (``hidekit.evaluation.text_risk.di_risk``): the probability that a cell still leaks a
+eq. (11) (as ``hidekit.evaluation.text_risk.di_risk``): the probability that a cell still leaks a
 direct identifier, from the share of cells holding each direct type (w, as detected) and the
 detector's recall r on text nobody here wrote (``recall``: the held-out figure the user trusts
 for the model; by default 0.95, the acceptable recall of the paper's benchmark). It is an estimate
@@ -16,6 +16,7 @@ from the detector's measured recall, not a count: nothing in a table says what w
 
 from __future__ import annotations
 
+import math
 from typing import ClassVar
 
 import pandas as pd
@@ -102,7 +103,6 @@ class TextColumns(Transform):
     def _summary(self, found) -> dict:
         from collections import Counter
 
-        from hidekit.evaluation.text_risk import di_risk
         from hidekit.text.profiles import DIRECT_LABELS
 
         labels = Counter(s.label for d in found for s in d.spans)
@@ -110,7 +110,9 @@ class TextColumns(Transform):
         n = len(found)
         direct = sorted(lab for lab in holding if lab in DIRECT_LABELS)
         w = [holding[lab] / n for lab in direct]
-        risk = di_risk(w, [self.recall] * len(w)) if w else 0.0
+        # eq. (11), as hidekit.evaluation.text_risk.di_risk computes it (release may not import
+        # evaluation, a package of the same layer; a test checks the two agree)
+        risk = 1.0 - math.prod(1.0 - wt * (1.0 - self.recall) for wt in w)
         return {
             "cells": n,
             "cells_with_phi": sum(1 for d in found if d.spans),
