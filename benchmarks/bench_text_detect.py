@@ -17,6 +17,7 @@ import tracemalloc
 from collections import Counter
 from pathlib import Path
 
+from bench_text_profiles import char_counts
 from hidekit.text.detector import load_model
 from hidekit.text.span_metrics import evaluate_spans
 from hidekit.text.synth import generate_notes
@@ -62,29 +63,14 @@ def bench(name: str, model: str, docs) -> None:
 def char_level(gold, pred) -> tuple[float, float, dict[str, float], dict[str, float]]:
     """Label-blind character recall and precision (spaces not counted), recall per gold label
     (share of its characters under any prediction) and precision per predicted label."""
-    tp = fn = fp = 0
     g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
     for g, p in zip(gold, pred, strict=True):
-        gl, pl = [None] * len(g.text), [None] * len(g.text)
-        for s in g.spans:
-            gl[s.start : s.end] = [s.label] * s.length
-        for s in p.spans:
-            pl[s.start : s.end] = [s.label] * s.length
-        for c, a, b in zip(g.text, gl, pl, strict=True):
-            if c.isspace():
-                continue
-            if a:
-                g_tot[a] += 1
-                g_hit[a] += b is not None
-            if b:
-                p_tot[b] += 1
-                p_hit[b] += a is not None
-            tp += bool(a and b)
-            fn += bool(a and not b)
-            fp += bool(b and not a)
+        a, b, c, d, _ = char_counts(g, p)
+        g_tot, g_hit, p_tot, p_hit = g_tot + a, g_hit + b, p_tot + c, p_hit + d
+    tp, fp = sum(g_hit.values()), sum(p_tot.values()) - sum(p_hit.values())
     per_gold = {k: g_hit[k] / g_tot[k] for k in sorted(g_tot)}
     per_pred = {k: p_hit[k] / p_tot[k] for k in sorted(p_tot)}
-    return tp / (tp + fn), tp / (tp + fp) if tp + fp else 0.0, per_gold, per_pred
+    return tp / sum(g_tot.values()), tp / (tp + fp) if tp + fp else 0.0, per_gold, per_pred
 
 
 def bench_en_notes(model: str = "en", folder: Path = EN_NOTES) -> None:

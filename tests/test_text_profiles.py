@@ -13,6 +13,7 @@ from hidekit.text.corpus import write_brat_dir
 from hidekit.text.detector import load_model
 from hidekit.text.profiles import (
     PROFILES,
+    SUPPLEMENTS,
     apply_profile,
     get_profile,
     gold_profile,
@@ -72,19 +73,7 @@ def test_identifier_recognizers_find_their_kind():
     } <= found
 
 
-_IDENTIFIER_NAMES = {
-    "iban",
-    "payment_card",
-    "phone_international",
-    "phone_national",
-    "username_cue",
-    "username_at",
-    "hospital_number_cue",
-    "licence_number_cue",
-    "military_address",
-    "named_ward",
-    "room_bed",
-}
+_IDENTIFIER_NAMES = set(SUPPLEMENTS)
 
 
 def test_identifier_recognizers_leave_look_alikes():
