@@ -44,7 +44,7 @@ def _layer(module: str) -> str | None:
 def test_the_walk_sees_the_imports_it_should():
     pairs = {(a, b) for a, b, _ in _imports()}
     assert ("hidekit.release.plan", "hidekit.transforms.base") in pairs  # module level
-    assert ("hidekit.cli.options", "hidekit.engines") in pairs  # inside a function
+    assert ("hidekit.jobs.measure", "hidekit.engines") in pairs  # inside a function
     assert len(pairs) > 300
 
 
@@ -105,7 +105,8 @@ def test_the_cycle_finder_finds_cycles():
 # lower rows. (A package not listed here is checked by the cycle test only.)
 LAYERS = [
     ["cli"],
-    ["demo", "testing"],
+    ["demo"],
+    ["jobs", "testing"],
     ["release", "linking", "evaluation", "selection"],
     ["scan", "risk", "anonymize", "text"],
     ["transforms"],

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list
+from hidekit import jobs
+from hidekit.cli.common import handle_errors, out, progress_bar, show, split_list
 from hidekit.cli.optimal_cmd import (
     AvgRiskOpt,
     CellMinOpt,
@@ -24,15 +24,9 @@ from hidekit.cli.optimal_cmd import (
     run_optimal,
 )
 from hidekit.cli.options import DataArg, EngineOpt, FormulasOpt, JsonOpt, ReportOpt, SepOpt
-from hidekit.cli.secret_options import (
-    InsecureSeedOpt,
-    KeyEnvOpt,
-    KeyFileOpt,
-    SeedOpt,
-    masking_randomness,
-)
+from hidekit.cli.secret_options import secret_options
 from hidekit.errors import OptionError
-from hidekit.io.atomic import check_output_file
+from hidekit.jobs import SecretOptions
 
 KeysOpt = typer.Option(..., "--keys", help="Quasi-identifiers to generalize, comma-separated.")
 HierarchyOpt = typer.Option(
@@ -72,235 +66,196 @@ def _num(v) -> str:
     return f"{v:,}" if isinstance(v, int) else str(v)
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("anonymize")
-    @handle_errors
-    def anonymize(
-        data: Path = DataArg,
-        keys: str = KeysOpt,
-        k: int = typer.Option(
-            ..., "--k", help="Every record ends in a class of at least k records."
-        ),
-        l: int = typer.Option(  # noqa: E741
-            None, "--l", help="Each class holds l well-represented sensitive values."
-        ),
-        sensitive: str = typer.Option(
-            None, "--sensitive", help="Sensitive column for l-diversity."
-        ),
-        l_kind: str = typer.Option("distinct", "--l-kind", help="distinct, entropy or recursive."),
-        c: float = typer.Option(None, "--c", help="c of recursive (c, l)-diversity."),
-        mode: str = typer.Option(
-            "statistical", "--mode", help="full, partial or statistical (HIDE)."
-        ),
-        identifiers: str = typer.Option(
-            "", "--identifiers", help="Direct identifiers removed in every mode (name, ssn…)."
-        ),
-        hierarchy: list[str] = HierarchyOpt,
-        order: list[str] = typer.Option(
-            None, "--order", help="COLUMN=a|b|c: order of a categorical key's values. Repeatable."
-        ),
-        output: Path = typer.Option(
-            None, "--out", help="Released file (default: DATA.anonymized.EXT)."
-        ),
-        key_file: Path = KeyFileOpt,
-        key_env: str = KeyEnvOpt,
-        seed: int = SeedOpt,
-        insecure_seed: bool = InsecureSeedOpt,
-        no_shuffle: bool = typer.Option(False, "--no-shuffle", help="Keep the input row order."),
-        engine: str = EngineOpt,
-        sep: str = SepOpt,
-        neutralize: bool = FormulasOpt,
-        json: bool = JsonOpt,
-        method: str = typer.Option(
-            "mondrian", "--method", help="mondrian (HIDE) or optimal (ARX's lattice search)."
-        ),
-        t_closeness: float = typer.Option(
-            None, "--t", help="t-closeness of --sensitive (--method optimal)."
-        ),
-        t_hierarchy: Path = typer.Option(
-            None,
-            "--t-hierarchy",
-            help="ARX hierarchy of --sensitive: t-closeness by hierarchical distance.",
-        ),
-        suppression: float = SuppressionOpt,
-        metric: str = MetricOpt,
-        suppressed: str = SuppressedOpt,
-        unknown_values: str = UnknownOpt,
-        time_limit: float = TimeLimitOpt,
-        weights: str = WeightsOpt,
-        max_avg_risk: float = AvgRiskOpt,
-        max_rp: float = MaxRpOpt,
-        cell_min: int = CellMinOpt,
-        report: Path = ReportOpt,
-    ):
-        """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity), or
-        find the least-loss full-domain generalization over hierarchies (--method optimal)."""
-        from hidekit.anonymize import mondrian
-        from hidekit.engines import check_engine
-        from hidekit.io import read_table, write_table
-        from hidekit.io.atomic import check_output_file
-
-        key_list = split_list(keys, required="--keys")
-        if method == "optimal":
-            if identifiers or order:
-                raise OptionError("--identifiers and --order belong to --method mondrian")
-            run_optimal(
-                data,
-                key_list,
-                parse_pairs(hierarchy, "--hierarchy"),
-                output or default_output(data),
-                json=json,
-                sep=sep,
-                report=report,
-                suppressed=suppressed,
-                k=k,
-                l=l,
-                l_kind=l_kind,
-                c=c,
-                t=t_closeness,
-                t_hierarchy=str(t_hierarchy) if t_hierarchy else None,
-                sensitive=sensitive,
-                suppression=suppression,
-                metric=metric,
-                weights=parse_weights(weights, key_list),
-                unknown_values=unknown_values,
-                time_limit=time_limit,
-                engine=engine,
-                neutralize=neutralize,
-                max_avg_risk=max_avg_risk,
-                max_rp=max_rp,
-                cell_min=cell_min,
-            )
-            return
-        if method != "mondrian":
-            raise OptionError(f"--method must be mondrian or optimal, got {method!r}")
-        check_engine(engine)
-        target = check_output_file(output or default_output(data), (data,))
-        ds = read_table(data, sep=sep)
-        with progress_bar("Mondrian cuts", len(ds.frame), enabled=not json) as advance:
-            done = [0]
-
-            def on_level(finished: int) -> None:
-                advance(finished - done[0])
-                done[0] = finished
-
-            result = mondrian(
-                ds,
-                key_list,
-                k,
-                l=l,
-                sensitive=sensitive,
-                l_kind=l_kind,
-                c=c,
-                hierarchies=parse_pairs(hierarchy, "--hierarchy") or None,
-                order=_orders(order) or None,
-                mode=mode,
-                identifiers=split_list(identifiers),
-                key=masking_randomness(key_file, key_env, seed, insecure_seed, "row shuffle"),
-                shuffle=not no_shuffle,
-                engine=engine,
-                on_level=on_level,
-            )
-        released = replace(
-            ds.with_frame(result.released),
-            value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in key_list},
-        )
-        write_table(released, target, protect=(data,), neutralize=neutralize)
-        if json:
-            print_json({**result.to_dict(), "output": str(target)})
-            return
-        t = Table(title=f"{mode.capitalize()} de-identification of {data.name}", show_header=False)
-        for name, value in result.stats.items():
-            t.add_row(name.replace("_", " "), _num(value))
-        out.print(t)
-        out.print(f"released: {target}")
-
-    @app.command("utility")
-    @handle_errors
-    def utility_cmd(
-        original: Path = typer.Argument(..., help="The original data."),
-        released: Path = typer.Argument(
-            ..., help="A release of the same records (e.g. from anonymize)."
-        ),
-        keys: str = typer.Option(..., "--keys", help="Generalized keys, comma-separated."),
-        k: int = typer.Option(
-            None, "--k", help="k the release was made for (C_avg); default: its smallest class."
-        ),
-        hierarchy: list[str] = HierarchyOpt,
-        queries: int = typer.Option(10_000, "--queries", help="Random queries per attribute."),
-        query_kind: str = typer.Option(
-            "range",
-            "--query-kind",
-            help="range (lo < x < hi) or one-sided (x > n / x < n, as HIDE).",
-        ),
-        attribute: str = typer.Option(
-            None,
-            "--attribute",
-            help="Attribute of the precision-vs-k figure (default: first numeric key).",
-        ),
-        curve_k: str = typer.Option("2,5,10,25,50", "--curve-k", help="k values of the figure."),
-        seed: int = typer.Option(0, "--seed", min=0, help="Seed of the random queries."),
-        sep: str = SepOpt,
-        json: bool = JsonOpt,
-        report: Path = ReportOpt,
-    ):
-        """Utility of a release: query precision (HIDE), discernibility, C_avg, NCP."""
-        from hidekit.anonymize.utility import precision_curve, utility, utility_report
-        from hidekit.io import read_table
-
-        key_list = split_list(keys, required="--keys")
-        if report:
-            check_output_file(report, (original, released))
-        orig = read_table(original, sep=sep).frame
-        rel = read_table(released, sep=sep).frame
-        hier = parse_pairs(hierarchy, "--hierarchy") or None
-        result = utility(
-            orig,
-            rel,
+@handle_errors
+@secret_options("key", "seed")
+def anonymize(
+    data: Path = DataArg,
+    keys: str = KeysOpt,
+    k: int = typer.Option(..., "--k", help="Every record ends in a class of at least k records."),
+    l: int = typer.Option(  # noqa: E741
+        None, "--l", help="Each class holds l well-represented sensitive values."
+    ),
+    sensitive: str = typer.Option(None, "--sensitive", help="Sensitive column for l-diversity."),
+    l_kind: str = typer.Option("distinct", "--l-kind", help="distinct, entropy or recursive."),
+    c: float = typer.Option(None, "--c", help="c of recursive (c, l)-diversity."),
+    mode: str = typer.Option("statistical", "--mode", help="full, partial or statistical (HIDE)."),
+    identifiers: str = typer.Option(
+        "", "--identifiers", help="Direct identifiers removed in every mode (name, ssn…)."
+    ),
+    hierarchy: list[str] = HierarchyOpt,
+    order: list[str] = typer.Option(
+        None, "--order", help="COLUMN=a|b|c: order of a categorical key's values. Repeatable."
+    ),
+    output: Path = typer.Option(
+        None, "--out", help="Released file (default: DATA.anonymized.EXT)."
+    ),
+    no_shuffle: bool = typer.Option(False, "--no-shuffle", help="Keep the input row order."),
+    engine: str = EngineOpt,
+    sep: str = SepOpt,
+    neutralize: bool = FormulasOpt,
+    json: bool = JsonOpt,
+    method: str = typer.Option(
+        "mondrian", "--method", help="mondrian (HIDE) or optimal (ARX's lattice search)."
+    ),
+    t_closeness: float = typer.Option(
+        None, "--t", help="t-closeness of --sensitive (--method optimal)."
+    ),
+    t_hierarchy: Path = typer.Option(
+        None,
+        "--t-hierarchy",
+        help="ARX hierarchy of --sensitive: t-closeness by hierarchical distance.",
+    ),
+    suppression: float = SuppressionOpt,
+    metric: str = MetricOpt,
+    suppressed: str = SuppressedOpt,
+    unknown_values: str = UnknownOpt,
+    time_limit: float = TimeLimitOpt,
+    weights: str = WeightsOpt,
+    max_avg_risk: float = AvgRiskOpt,
+    max_rp: float = MaxRpOpt,
+    cell_min: int = CellMinOpt,
+    report: Path = ReportOpt,
+    secrets: SecretOptions = None,
+):
+    """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity), or
+    find the least-loss full-domain generalization over hierarchies (--method optimal)."""
+    key_list = split_list(keys, required="--keys")
+    if method == "optimal":
+        if identifiers or order:
+            raise OptionError("--identifiers and --order belong to --method mondrian")
+        run_optimal(
+            data,
             key_list,
+            parse_pairs(hierarchy, "--hierarchy"),
+            output or default_output(data),
+            json=json,
+            sep=sep,
+            report=report,
+            suppressed=suppressed,
             k=k,
-            hierarchies=hier,
-            n_queries=queries,
-            seed=seed,
-            kind=query_kind,
+            l=l,
+            l_kind=l_kind,
+            c=c,
+            t=t_closeness,
+            t_hierarchy=str(t_hierarchy) if t_hierarchy else None,
+            sensitive=sensitive,
+            suppression=suppression,
+            metric=metric,
+            weights=parse_weights(weights, key_list),
+            unknown_values=unknown_values,
+            time_limit=time_limit,
+            engine=engine,
+            neutralize=neutralize,
+            max_avg_risk=max_avg_risk,
+            max_rp=max_rp,
+            cell_min=cell_min,
         )
-        curve = None
-        if report:
-            try:
-                ks = [int(v) for v in split_list(curve_k)]
-            except ValueError:
-                raise OptionError(f"--curve-k must list integers, got {curve_k!r}") from None
-            attr = attribute or next(
-                (key for key in key_list if orig[key].dtype.kind in "iuf"), key_list[0]
-            )
-            curve = {
-                "attribute": attr,
-                "rows": precision_curve(
-                    orig,
-                    key_list,
-                    attr,
-                    ks,
-                    n_queries=queries,
-                    seed=seed,
-                    kind=query_kind,
-                    hierarchies=hier,
-                ),
-            }
-            utility_report(result, curve, title=f"Utility of {released.name}").save(
-                report, protect=(original, released)
-            )
-        if json:
-            print_json({**result, "curve": curve})
-            return
-        t = Table(title=f"Utility of {released.name}", show_header=False)
-        for name in ("records", "classes", "k", "discernibility", "average_class_size", "ncp"):
-            t.add_row(name.replace("_", " "), _num(result[name]))
-        out.print(t)
-        per = Table(title="By key")
-        for col in ("key", "NCP", "query precision"):
-            per.add_column(col, justify="right")
-        for key in key_list:
-            per.add_row(key, _num(result["ncp_by_key"][key]), _num(result["query_precision"][key]))
-        out.print(per)
-        if report:
-            out.print(f"report: {report}")
+        return
+    if method != "mondrian":
+        raise OptionError(f"--method must be mondrian or optimal, got {method!r}")
+    with progress_bar("Mondrian cuts", None, enabled=not json) as advance:
+        result = jobs.anonymize(
+            data,
+            output or default_output(data),
+            keys=key_list,
+            k=k,
+            l=l,
+            sensitive=sensitive,
+            l_kind=l_kind,
+            c=c,
+            hierarchies=parse_pairs(hierarchy, "--hierarchy"),
+            order=_orders(order),
+            mode=mode,
+            identifiers=split_list(identifiers),
+            shuffle=not no_shuffle,
+            secrets=secrets,
+            engine=engine,
+            sep=sep,
+            neutralize=neutralize,
+            progress=advance,
+        )
+    show(
+        result,
+        json,
+        lambda r: _print_stats(r, f"{mode.capitalize()} de-identification of {data.name}"),
+    )
+
+
+def _print_stats(result: jobs.JobResult, title: str) -> None:
+    t = Table(title=title, show_header=False)
+    for name, value in result.figures["stats"].items():
+        t.add_row(name.replace("_", " "), _num(value))
+    out.print(t)
+    out.print(f"released: {result.figures['output']}")
+
+
+@handle_errors
+def utility(
+    original: Path = typer.Argument(..., help="The original data."),
+    released: Path = typer.Argument(
+        ..., help="A release of the same records (e.g. from anonymize)."
+    ),
+    keys: str = typer.Option(..., "--keys", help="Generalized keys, comma-separated."),
+    k: int = typer.Option(
+        None, "--k", help="k the release was made for (C_avg); default: its smallest class."
+    ),
+    hierarchy: list[str] = HierarchyOpt,
+    queries: int = typer.Option(10_000, "--queries", help="Random queries per attribute."),
+    query_kind: str = typer.Option(
+        "range",
+        "--query-kind",
+        help="range (lo < x < hi) or one-sided (x > n / x < n, as HIDE).",
+    ),
+    attribute: str = typer.Option(
+        None,
+        "--attribute",
+        help="Attribute of the precision-vs-k figure (default: first numeric key).",
+    ),
+    curve_k: str = typer.Option("2,5,10,25,50", "--curve-k", help="k values of the figure."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the random queries."),
+    sep: str = SepOpt,
+    json: bool = JsonOpt,
+    report: Path = ReportOpt,
+):
+    """Utility of a release: query precision (HIDE), discernibility, C_avg, NCP."""
+    key_list = split_list(keys, required="--keys")
+    ks: list[int] = []
+    if report:
+        try:
+            ks = [int(v) for v in split_list(curve_k)]
+        except ValueError:
+            raise OptionError(f"--curve-k must list integers, got {curve_k!r}") from None
+    result = jobs.utility(
+        original,
+        released,
+        keys=key_list,
+        k=k,
+        hierarchies=parse_pairs(hierarchy, "--hierarchy"),
+        queries=queries,
+        query_kind=query_kind,
+        attribute=attribute,
+        curve_k=ks,
+        seed=seed,
+        sep=sep,
+        report=report,
+    )
+    show(result, json, lambda r: _print_utility(r, key_list, released))
+
+
+def _print_utility(result: jobs.JobResult, key_list: list[str], released: Path) -> None:
+    r = result.figures
+    t = Table(title=f"Utility of {released.name}", show_header=False)
+    for name in ("records", "classes", "k", "discernibility", "average_class_size", "ncp"):
+        t.add_row(name.replace("_", " "), _num(r[name]))
+    out.print(t)
+    per = Table(title="By key")
+    for col in ("key", "NCP", "query precision"):
+        per.add_column(col, justify="right")
+    for key in key_list:
+        per.add_row(key, _num(r["ncp_by_key"][key]), _num(r["query_precision"][key]))
+    out.print(per)
+    if "report" in result.outputs:
+        out.print(f"report: {result.outputs['report']}")
+
+
+COMMANDS = {"anonymize": anonymize, "utility": utility}

@@ -220,6 +220,29 @@ def progress_bar(description: str, total: int | None, enabled: bool = True) -> I
         yield lambda n=1, **kw: prog.update(task, advance=n, **kw)
 
 
+def show(result, json: bool, say: Callable | str | None = None, loud: bool = False) -> None:
+    """Print a job's result: its JSON (``--json``), else its warnings and ``say`` (a line, or a
+    function printing the result). The insecure-seed warning (every warning when ``loud``) is
+    said on stderr either way."""
+    from hidekit.secrets import INSECURE_NOTE
+
+    for w in result.warnings:
+        if not json or loud or w == INSECURE_NOTE:
+            print_warning(w)
+    if json:
+        print_json(result.to_dict())
+    elif isinstance(say, str):
+        out.print(say)
+    elif say is not None:
+        say(result)
+
+
+def register_commands(app: typer.Typer, commands: dict[str, Callable]) -> None:
+    """Add module-level command functions to ``app`` under their names."""
+    for name, fn in commands.items():
+        app.command(name)(fn)
+
+
 def print_renamed(renamed: list[dict]) -> None:
     """Say which document ids were written under another file name (unsafe or repeated ids)."""
     if not renamed:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import typer
 
-from hidekit.cli.common import handle_errors, out, print_json, split_list
+from hidekit import jobs
+from hidekit.cli.common import handle_errors, show, split_list
 from hidekit.cli.options import DataArg, JsonOpt, SepOpt
-from hidekit.errors import OptionError
 
 
 @handle_errors
@@ -31,38 +31,22 @@ def hierarchy(
     json: bool = JsonOpt,
 ):
     """Build a hierarchy for one column and save it in ARX's format (for --hierarchy)."""
-    from hidekit.io import hierarchy_builders as hb
-    from hidekit.io import read_table
-    from hidekit.io.atomic import check_output_file
-
-    chosen = [o for o in (intervals, dates, mask or None, order) if o is not None]
-    if len(chosen) != 1:
-        raise OptionError("give exactly one of --intervals, --dates, --mask, --order")
-    out_file = check_output_file(out_file, (data,))
-    frame = read_table(data, sep=sep).frame
-    if column not in frame.columns:
-        raise OptionError(f"column not in the data: {column!r}")
-    values = frame[column]
-    if intervals is not None:
-        built = hb.intervals(values, intervals, levels=levels, factor=factor)
-    elif dates is not None:
-        built = hb.dates(values, split_list(dates, required="--dates"))
-    elif mask:
-        built = hb.masking(values, keep_min=keep)
-    else:
-        built = hb.ordered_groups([v for v in order.split("|") if v], fan=fan, values=values)
-    built.write(out_file)
-    summary = {
-        "column": column,
-        "output": str(out_file),
-        "values": len(built.rows),
-        "levels": built.depth,
-    }
-    if json:
-        print_json(summary)
-        return
-    out.print(f"{column}: {len(built.rows)} values, {built.depth} levels -> {out_file}")
+    result = jobs.hierarchy(
+        data,
+        out_file,
+        column=column,
+        intervals=intervals,
+        levels=levels,
+        factor=factor,
+        dates=split_list(dates, required="--dates") if dates is not None else None,
+        mask=mask,
+        keep=keep,
+        order=[v for v in order.split("|") if v] if order is not None else None,
+        fan=fan,
+        sep=sep,
+    )
+    s = result.figures
+    show(result, json, f"{column}: {s['values']} values, {s['levels']} levels -> {out_file}")
 
 
-def register(app: typer.Typer) -> None:
-    app.command("hierarchy")(hierarchy)
+COMMANDS = {"hierarchy": hierarchy}

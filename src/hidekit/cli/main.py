@@ -18,7 +18,7 @@ from hidekit.cli import (
     text_cmds,
     text_risk_cmd,
 )
-from hidekit.cli.common import OneLineGroup
+from hidekit.cli.common import OneLineGroup, register_commands
 
 app = typer.Typer(
     name="hidekit",
@@ -51,11 +51,19 @@ def main(
     """hidekit."""
 
 
-for module in (risk_cmd, select_cmd, scan_cmd, release_cmd, anonymize_cmd, link_cmd, demo_cmd):
-    module.register(app)
-hierarchy_cmd.register(app)
+for module in (
+    risk_cmd,
+    select_cmd,
+    scan_cmd,
+    release_cmd,
+    anonymize_cmd,
+    link_cmd,
+    demo_cmd,
+    hierarchy_cmd,
+):
+    register_commands(app, module.COMMANDS)
 for module in (text_cmds, text_anon_cmd, text_risk_cmd):
-    module.register(text_app)
+    register_commands(text_app, module.COMMANDS)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -1,5 +1,5 @@
 """The optimal-generalization face of ``anonymize --method optimal`` and ``generalize
---optimal``: parse, call :func:`hidekit.anonymize.optimal.job.anonymize_optimal`, print."""
+--optimal``: parse, call :func:`hidekit.jobs.anonymize_optimal`, print."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import out, print_json, progress_bar, split_list
+from hidekit import jobs
+from hidekit.cli.common import out, progress_bar, show, split_list
 from hidekit.errors import OptionError
 
 SuppressionOpt = typer.Option(
@@ -55,21 +56,17 @@ def parse_weights(value: str | None, keys: list[str]) -> list[float] | None:
 
 
 def run_optimal(data: Path, keys: list[str], hierarchies: dict, target: Path, *, json: bool, **kw):
-    """Run the job with a progress bar, then print its JSON or a short table."""
-    from hidekit.anonymize.optimal.job import anonymize_optimal
-
+    """Run the optimal job with a progress bar, then print its JSON or a short table."""
     with progress_bar("Lattice nodes checked", None, enabled=not json) as advance:
-        seen = [0]
+        result = jobs.anonymize_optimal(
+            data, target, keys=keys, hierarchies=hierarchies, progress=advance, **kw
+        )
+    show(result, json, _print_optimal)
 
-        def progress(done: int, total: int) -> None:
-            advance(done - seen[0], total=total)
-            seen[0] = done
 
-        summary = anonymize_optimal(data, keys, hierarchies, target, progress=progress, **kw)
-    if json:
-        print_json(summary)
-        return
-    t = Table(title=f"Optimal generalization of {data.name}", show_header=False)
+def _print_optimal(result: jobs.JobResult) -> None:
+    summary = result.figures
+    t = Table(title=f"Optimal generalization of {summary['input']}", show_header=False)
     t.add_row("levels", ", ".join(f"{k}={v}" for k, v in summary["transformation"].items()))
     t.add_row(f"information loss ({summary['metric']})", f"{summary['information_loss']:.6g}")
     t.add_row("suppressed records", f"{summary['suppressed']:,} of {summary['records']:,}")
@@ -81,5 +78,6 @@ def run_optimal(data: Path, keys: list[str], hierarchies: dict, target: Path, *,
     )
     out.print(t)
     out.print(
-        f"released: {target}" + (f"; report: {summary['report']}" if summary["report"] else "")
+        f"released: {summary['output']}"
+        + (f"; report: {summary['report']}" if summary["report"] else "")
     )

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 DataArg = typer.Argument(
@@ -38,14 +36,3 @@ DenyOpt = typer.Option(
     "--deny",
     help="Deny-list file: terms always PHI, one a line (TERM<TAB>LABEL gives the type).",
 )
-
-
-def load_engine(data: Path, engine: str, sep: str | None):
-    """Read the file once and wrap it in the chosen engine."""
-    from hidekit.engines import make_engine
-    from hidekit.errors import OptionError
-
-    eng = make_engine(data, engine, sep=sep)
-    if eng.n_records == 0:
-        raise OptionError(f"{data}: the file has no records")
-    return eng

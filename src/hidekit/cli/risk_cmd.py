@@ -7,7 +7,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import handle_errors, out, print_json, print_warning, split_list
+from hidekit import jobs
+from hidekit.cli.common import handle_errors, out, show, split_list
 from hidekit.cli.options import (
     ByOpt,
     CellMinOpt,
@@ -17,13 +18,7 @@ from hidekit.cli.options import (
     KeysOpt,
     ReportOpt,
     SepOpt,
-    load_engine,
 )
-from hidekit.errors import OptionError
-from hidekit.io.atomic import check_output_file
-from hidekit.risk import measure_risk
-from hidekit.risk.records import write_per_record
-from hidekit.risk.report import risk_report
 
 ROWS = [
     ("records", "records"),
@@ -45,88 +40,78 @@ def _num(v) -> str:
     return f"{v:.4f}" if isinstance(v, float) else f"{v:,}"
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("risk")
-    @handle_errors
-    def risk(
-        data: Path = DataArg,
-        keys: str = KeysOpt,
-        cell_min: int = CellMinOpt,
-        threshold: float = typer.Option(
-            None, "--threshold", help="El Emam risk threshold τ (default 1/cell-min)."
-        ),
-        by: str = ByOpt,
-        weights: str = typer.Option(
-            None, "--weights", help="Column of sampling weights: risk against the population."
-        ),
-        household: str = typer.Option(
-            None, "--household", help="Household id column: household (hierarchical) risk."
-        ),
-        population: float = typer.Option(
-            None, "--population", help="Population size: estimate population uniques."
-        ),
-        sampling_fraction: float = typer.Option(
-            None, "--sampling-fraction", help="Sampling fraction n/N (instead of --population)."
-        ),
-        suda: bool = typer.Option(False, "--suda", help="SUDA2 scores and DIS per record."),
-        suda_max_size: int = typer.Option(
-            None, "--suda-max-size", min=1, help="Largest MSU searched (default: all keys)."
-        ),
-        missing: str = typer.Option(
-            "category",
-            "--missing",
-            help="Missing key values: 'category' (own value) or 'any' (sdcMicro: matches any).",
-        ),
-        risk_threshold: float = typer.Option(
-            0.05, "--risk-threshold", help="Individual-risk threshold for records above it."
-        ),
-        per_record: Path = typer.Option(
-            None, "--per-record", help="Write fk, Fk, risk (+ suda, dis) per record to this CSV."
-        ),
-        engine: str = EngineOpt,
-        sep: str = SepOpt,
-        json: bool = JsonOpt,
-        report: Path = ReportOpt,
-    ):
-        """Measure re-identification risk of a key set: k, uniques, RP, CR, El Emam's metrics;
-        with weights, individual risk against the population (sdcMicro), SUDA2, population uniques."""
-        key_list = split_list(keys, required="--keys")
-        if report:
-            check_output_file(report, (data,))
-        if per_record and not (weights or household or suda):
-            raise OptionError("--per-record needs --weights, --household or --suda")
-        if per_record:
-            check_output_file(per_record, (data,))
-        result = measure_risk(
-            None,
-            key_list,
-            cell_min=cell_min,
-            threshold=threshold,
-            by=by,
-            engine=load_engine(data, engine, sep),
-            weights=weights,
-            household=household,
-            missing=missing,
-            risk_threshold=risk_threshold,
-            suda=suda,
-            suda_max_size=suda_max_size,
-            population=population,
-            sampling_fraction=sampling_fraction,
-        )
-        for w in result.warnings:
-            print_warning(w)
-        if per_record:
-            write_per_record(result.records, per_record, protect=(data,))
-        if report:
-            risk_report(result, title=f"Risk of {data.name}").save(report, protect=(data,))
-        if json:
-            print_json(result.to_dict())
-            return
-        _print_tables(result, key_list)
-        if per_record:
-            out.print(f"per-record risk: {per_record}")
-        if report:
-            out.print(f"report: {report}")
+@handle_errors
+def risk(
+    data: Path = DataArg,
+    keys: str = KeysOpt,
+    cell_min: int = CellMinOpt,
+    threshold: float = typer.Option(
+        None, "--threshold", help="El Emam risk threshold τ (default 1/cell-min)."
+    ),
+    by: str = ByOpt,
+    weights: str = typer.Option(
+        None, "--weights", help="Column of sampling weights: risk against the population."
+    ),
+    household: str = typer.Option(
+        None, "--household", help="Household id column: household (hierarchical) risk."
+    ),
+    population: float = typer.Option(
+        None, "--population", help="Population size: estimate population uniques."
+    ),
+    sampling_fraction: float = typer.Option(
+        None, "--sampling-fraction", help="Sampling fraction n/N (instead of --population)."
+    ),
+    suda: bool = typer.Option(False, "--suda", help="SUDA2 scores and DIS per record."),
+    suda_max_size: int = typer.Option(
+        None, "--suda-max-size", min=1, help="Largest MSU searched (default: all keys)."
+    ),
+    missing: str = typer.Option(
+        "category",
+        "--missing",
+        help="Missing key values: 'category' (own value) or 'any' (sdcMicro: matches any).",
+    ),
+    risk_threshold: float = typer.Option(
+        0.05, "--risk-threshold", help="Individual-risk threshold for records above it."
+    ),
+    per_record: Path = typer.Option(
+        None, "--per-record", help="Write fk, Fk, risk (+ suda, dis) per record to this CSV."
+    ),
+    engine: str = EngineOpt,
+    sep: str = SepOpt,
+    json: bool = JsonOpt,
+    report: Path = ReportOpt,
+):
+    """Measure re-identification risk of a key set: k, uniques, RP, CR, El Emam's metrics;
+    with weights, individual risk against the population (sdcMicro), SUDA2, population uniques."""
+    key_list = split_list(keys, required="--keys")
+    result = jobs.risk(
+        data,
+        keys=key_list,
+        report=report,
+        per_record=per_record,
+        engine=engine,
+        sep=sep,
+        cell_min=cell_min,
+        threshold=threshold,
+        by=by,
+        weights=weights,
+        household=household,
+        missing=missing,
+        risk_threshold=risk_threshold,
+        suda=suda,
+        suda_max_size=suda_max_size,
+        population=population,
+        sampling_fraction=sampling_fraction,
+    )
+    show(result, json, lambda r: _print_risk(r, key_list), loud=True)
+
+
+def _print_risk(result: jobs.JobResult, key_list: list[str]) -> None:
+    _print_tables(result.detail, key_list)
+    if "per_record" in result.outputs:
+        out.print(f"per-record risk: {result.outputs['per_record']}")
+    if "report" in result.outputs:
+        out.print(f"report: {result.outputs['report']}")
 
 
 def _print_tables(result, key_list) -> None:
@@ -191,3 +176,8 @@ def _print_tables(result, key_list) -> None:
             t.add_row(name, _num(p[name]) if p[name] is not None else f"n/a ({why})")
         t.add_row("Dankar's choice", d["dankar_model"])
         out.print(t)
+
+
+COMMANDS = {
+    "risk": risk,
+}

@@ -1,19 +1,21 @@
-"""The command line's secret options, defined once: key and passphrase from a file, an
-environment variable or a prompt (never as a value on the command line), and the randomness of
-masking steps (a key; a seed only with ``--insecure-seed``). See ``hidekit.secrets``."""
+"""The command line's secret options, declared once: a key or a passphrase from a file, an
+environment variable or a prompt (never a value on the command line), the private folder, and
+the insecure seed. A command asks for the groups it needs with ``@secret_options(...)`` and
+receives one ``hidekit.jobs.SecretOptions`` as ``secrets``; the job reads the secrets through
+``hidekit.secrets.resolve_secret``."""
 
 from __future__ import annotations
 
-import os
+import functools
+import inspect
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from hidekit.cli.common import err
 from hidekit.errors import OptionError
-from hidekit.secrets import INSECURE_NOTE, Randomness, load_key, randomness, resolve_secret
-
-PASSPHRASE_ENV = "HIDEKIT_PASSPHRASE"
+from hidekit.jobs.secrets import PASSPHRASE_ENV, SecretOptions
 
 KeyFileOpt = typer.Option(
     None, "--key-file", help="Secret key file (hidekit new-key); keep it apart from the data."
@@ -50,6 +52,18 @@ PassphraseValueOpt = typer.Option(
     help="Removed: a value on the command line is visible to every user (ps).",
 )
 
+# group -> (parameter, type, option), in the order they are shown by --help
+GROUPS: dict[str, list[tuple[str, Any, Any]]] = {
+    "key": [("key_file", Path | None, KeyFileOpt), ("key_env", str | None, KeyEnvOpt)],
+    "passphrase": [
+        ("passphrase_file", Path | None, PassFileOpt),
+        ("passphrase_env", str | None, PassEnvOpt),
+    ],
+    "private": [("private", Path | None, PrivateOpt)],
+    "seed": [("seed", int | None, SeedOpt), ("insecure_seed", bool, InsecureSeedOpt)],
+    "refuse_value": [("passphrase", str | None, PassphraseValueOpt)],
+}
+
 
 def refuse_passphrase_value(value) -> None:
     """``--passphrase VALUE`` is gone: say what to use instead."""
@@ -60,56 +74,30 @@ def refuse_passphrase_value(value) -> None:
         )
 
 
-def warn_if_insecure(rand: Randomness | bool) -> None:
-    """Say loudly, on stderr, that a seed was used for masking."""
-    if rand.insecure_seed if isinstance(rand, Randomness) else rand:
-        err.print(f"[bold yellow]warning:[/] {INSECURE_NOTE}", markup=True, highlight=False)
+def secret_options(*groups: str) -> Callable[[Callable], Callable]:
+    """Add the options of ``groups`` (key, passphrase, private, seed, refuse_value) to a command
+    and hand it one ``SecretOptions`` as its ``secrets`` argument."""
+    chosen = [entry for g in groups for entry in GROUPS[g]]
 
+    def decorate(fn: Callable) -> Callable:
+        sig = inspect.signature(fn)
+        own = [p for p in sig.parameters.values() if p.name != "secrets"]
+        added = [
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=opt, annotation=kind)
+            for name, kind, opt in chosen
+        ]
 
-def masking_randomness(
-    key_file: Path | None,
-    key_env: str | None,
-    seed: int | None,
-    insecure_seed: bool,
-    what: str,
-) -> Randomness:
-    """A masking step's randomness from the options; warns loudly on an insecure seed."""
-    rand = randomness(load_key(key_file, key_env), seed, insecure_seed, what)
-    warn_if_insecure(rand)
-    return rand
+        @functools.wraps(fn)
+        def command(*args, **kwargs):
+            values = {name: kwargs.pop(name) for name, _, _ in chosen}
+            refuse_passphrase_value(values.pop("passphrase", None))
+            return fn(*args, secrets=SecretOptions(**values), **kwargs)
 
+        command.__signature__ = sig.replace(parameters=own + added)  # type: ignore[attr-defined]
+        command.__annotations__ = {
+            **{k: v for k, v in fn.__annotations__.items() if k != "secrets"},
+            **{name: kind for name, kind, _ in chosen},
+        }
+        return command
 
-def crosswalk_secret(
-    passphrase_file: Path | None = None,
-    passphrase_env: str | None = None,
-    key_file: Path | None = None,
-    key_env: str | None = None,
-    *,
-    confirm: bool = False,
-    required: bool = True,
-) -> dict:
-    """One secret for an encrypted file: ``{"key_file": bytes}`` or ``{"passphrase": bytes}``
-    from the options, else ``$HIDEKIT_PASSPHRASE``, else a hidden prompt; ``{}`` when none is
-    given and none is ``required``."""
-    given = [o for o in (passphrase_file, passphrase_env, key_file, key_env) if o]
-    if len(given) > 1:
-        raise OptionError("give one of --passphrase-file, --passphrase-env, --key-file, --key-env")
-    key = load_key(key_file, key_env)
-    if key is not None:
-        return {"key_file": key}
-    env = passphrase_env or (PASSPHRASE_ENV if os.environ.get(PASSPHRASE_ENV) else None)
-    secret = resolve_secret(
-        file=passphrase_file,
-        env=env,
-        prompt="Passphrase" if required else None,
-        confirm=confirm,
-        required=False,
-    )
-    if secret is not None:
-        return {"passphrase": secret}
-    if required:
-        raise OptionError(
-            "a secret is needed: --key-file, --key-env, --passphrase-file, --passphrase-env "
-            f"or ${PASSPHRASE_ENV}"
-        )
-    return {}
+    return decorate

@@ -7,15 +7,8 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import (
-    err,
-    handle_errors,
-    out,
-    print_json,
-    print_warning,
-    split_list,
-    styled,
-)
+from hidekit import jobs
+from hidekit.cli.common import err, handle_errors, out, print_warning, show, split_list, styled
 from hidekit.cli.options import (
     ByOpt,
     CellMinOpt,
@@ -24,11 +17,7 @@ from hidekit.cli.options import (
     JsonOpt,
     ReportOpt,
     SepOpt,
-    load_engine,
 )
-from hidekit.io.atomic import check_output_file
-from hidekit.selection import select_variables
-from hidekit.selection.report import selection_report
 
 
 def _f(v) -> str:
@@ -37,84 +26,65 @@ def _f(v) -> str:
     return "inf" if v == float("inf") else f"{v:.3f}"
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("select")
-    @handle_errors
-    def select(
-        data: Path = DataArg,
-        keys: str = typer.Option(
-            ..., "--keys", "-k", help="Candidate key variables, comma-separated."
-        ),
-        force: str = typer.Option(
-            "", "--force", help="Variables always released (e.g. sex,agegroup)."
-        ),
-        method: str = typer.Option("forward", "--method", help="forward, backward or stepwise."),
-        stop: float = typer.Option(..., "--stop", help="RP limit (stepwise: the add limit)."),
-        remove_stop: float = typer.Option(
-            None, "--remove-stop", help="Stepwise: RP removal limit."
-        ),
-        cell_min: int = CellMinOpt,
-        criterion: str = typer.Option(
-            "alpha",
-            "--criterion",
-            help="alpha (RP/CR ratio), diff (RP - w·CR) or global_risk (mean individual "
-            "risk; then --stop is a global-risk limit).",
-        ),
-        weights: str = typer.Option(
-            None, "--weights", help="global_risk: column of sampling weights."
-        ),
-        missing: str = typer.Option(
-            "category",
-            "--missing",
-            help="global_risk: category (missing is a value) or any (sdcMicro's rule).",
-        ),
-        weight: float = typer.Option(0.5, "--weight", help="w of the diff criterion."),
-        by: str = ByOpt,
-        engine: str = EngineOpt,
-        sep: str = SepOpt,
-        json: bool = JsonOpt,
-        report: Path = ReportOpt,
-        quiet: bool = typer.Option(
-            False, "--quiet", "-q", help="Only the summary, not every step's table."
-        ),
-    ):
-        """Forward / backward / stepwise selection of key variables on RP and CR (Lin & Garin)."""
-        key_list, forced = split_list(keys, required="--keys"), split_list(force)
-        if report:
-            check_output_file(report, (data,))
-        eng = load_engine(data, engine, sep)
-        with err.status(f"selecting ({method})…") if not json and err.is_terminal else _null():
-            res = select_variables(
-                None,
-                key_list,
-                method=method,
-                stop=stop,
-                remove_stop=remove_stop,
-                force=forced,
-                cell_min=cell_min,
-                criterion=criterion,
-                weight=weight,
-                by=by,
-                engine=eng,
-                weights=weights,
-                missing=missing,
-            )
-        results = res if isinstance(res, list) else [res]
-        if report:
-            selection_report(results, stop, f"Variable selection on {data.name}").save(
-                report, protect=(data,)
-            )
-        if json:
-            payload = results[0].to_dict()
-            if by:
-                payload["by"] = by
-                payload["groups"] = [r.to_dict() for r in results[1:]]
-            print_json(payload)
-            return
-        for r in results:
-            _print_result(r, quiet)
-        if report:
-            out.print(f"report: {report}")
+@handle_errors
+def select(
+    data: Path = DataArg,
+    keys: str = typer.Option(..., "--keys", "-k", help="Candidate key variables, comma-separated."),
+    force: str = typer.Option("", "--force", help="Variables always released (e.g. sex,agegroup)."),
+    method: str = typer.Option("forward", "--method", help="forward, backward or stepwise."),
+    stop: float = typer.Option(..., "--stop", help="RP limit (stepwise: the add limit)."),
+    remove_stop: float = typer.Option(None, "--remove-stop", help="Stepwise: RP removal limit."),
+    cell_min: int = CellMinOpt,
+    criterion: str = typer.Option(
+        "alpha",
+        "--criterion",
+        help="alpha (RP/CR ratio), diff (RP - w·CR) or global_risk (mean individual "
+        "risk; then --stop is a global-risk limit).",
+    ),
+    weights: str = typer.Option(None, "--weights", help="global_risk: column of sampling weights."),
+    missing: str = typer.Option(
+        "category",
+        "--missing",
+        help="global_risk: category (missing is a value) or any (sdcMicro's rule).",
+    ),
+    weight: float = typer.Option(0.5, "--weight", help="w of the diff criterion."),
+    by: str = ByOpt,
+    engine: str = EngineOpt,
+    sep: str = SepOpt,
+    json: bool = JsonOpt,
+    report: Path = ReportOpt,
+    quiet: bool = typer.Option(
+        False, "--quiet", "-q", help="Only the summary, not every step's table."
+    ),
+):
+    """Forward / backward / stepwise selection of key variables on RP and CR (Lin & Garin)."""
+    key_list, forced = split_list(keys, required="--keys"), split_list(force)
+    with err.status(f"selecting ({method})…") if not json and err.is_terminal else _null():
+        result = jobs.select(
+            data,
+            keys=key_list,
+            stop=stop,
+            report=report,
+            engine=engine,
+            sep=sep,
+            by=by,
+            method=method,
+            remove_stop=remove_stop,
+            force=forced,
+            cell_min=cell_min,
+            criterion=criterion,
+            weight=weight,
+            weights=weights,
+            missing=missing,
+        )
+    show(result, json, lambda r: _print_results(r, quiet))
+
+
+def _print_results(result: jobs.JobResult, quiet: bool) -> None:
+    for r in result.detail:
+        _print_result(r, quiet)
+    if "report" in result.outputs:
+        out.print(f"report: {result.outputs['report']}")
 
 
 class _null:
@@ -171,3 +141,8 @@ def _print_result(r, quiet: bool) -> None:
     out.print(styled("bold", "stopped:", f" {r.stop_reason}"))
     if r.above_limit:
         print_warning(r.limit_warning())
+
+
+COMMANDS = {
+    "select": select,
+}

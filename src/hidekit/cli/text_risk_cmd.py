@@ -7,10 +7,10 @@ from pathlib import Path
 import typer
 from rich.table import Table
 
-from hidekit.cli.common import handle_errors, out, print_json, progress_bar, split_list, styled
+from hidekit import jobs
+from hidekit.cli.common import handle_errors, out, progress_bar, show, split_list, styled
 from hidekit.cli.options import JsonOpt, ReportOpt
 from hidekit.errors import OptionError
-from hidekit.io.atomic import check_output_file
 
 
 def _attempt(value: str | None) -> list[float] | None:
@@ -97,91 +97,83 @@ def _print_result(d: dict) -> None:
     )
 
 
-def register(app: typer.Typer) -> None:
-    @app.command("risk")
-    @handle_errors
-    def risk(
-        gold: Path = typer.Option(
-            ..., "--gold", help="Gold annotations: brat folder or JSONL file."
-        ),
-        pred: Path = typer.Option(
-            ...,
-            "--pred",
-            help="A tool's annotations of the same documents: brat folder "
-            "(.ann files, .txt optional) or JSONL file.",
-        ),
-        fmt: str = typer.Option(None, "--format", help="brat or jsonl (guessed when omitted)."),
-        types_map: str = typer.Option(
-            None,
-            "--types-map",
-            help='JSON file {"direct": [...], "quasi": [...]}, or '
-            "hipaa / meddocan (default: both built-in maps).",
-        ),
-        resynthesized: bool = typer.Option(
-            False,
-            "--resynthesized",
-            help="The output carries surrogates, not redactions: leaks may hide in plain sight.",
-        ),
-        hips: float = typer.Option(0.1, "--hips", help="Hiding-in-plain-sight factor h."),
-        strict_di: float = typer.Option(
-            0.9, "--strict-di", help="All-or-nothing recall a DI type needs for h to apply."
-        ),
-        strict_qi: float = typer.Option(
-            0.7, "--strict-qi", help="QI masking recall needed for h to apply."
-        ),
-        attempt: str = typer.Option(
-            None,
-            "--attempt",
-            help="Non-public release: attempt probability Triang(a,b,c) "
-            "as a,b,c (default: public, A = 1).",
-        ),
-        cell_size: int = typer.Option(
-            5, "--cell-size", help="QI threshold τ = 1 / cell size (5 → 0.2)."
-        ),
-        draws: int = typer.Option(10_000, "--draws", help="Monte Carlo draws."),
-        seed: int = typer.Option(
-            0, "--seed", min=0, help="Random seed: same seed, same intervals."
-        ),
-        m_draw: str = typer.Option(
-            "poisson",
-            "--m-draw",
-            help="How M (instances per QI value) is drawn: poisson (the paper, M ~ Pois(m)) or "
-            "shifted (M = 1 + Pois(m - 1): same mean, never 0 instances).",
-        ),
-        json: bool = JsonOpt,
-        report: Path = ReportOpt,
-    ):
-        """Scaiano & El Emam text risk: DI and QI re-identification probability with intervals."""
-        from hidekit.evaluation.text_risk import assess_text_risk
-        from hidekit.evaluation.text_risk_report import text_risk_report
+@handle_errors
+def risk(
+    gold: Path = typer.Option(..., "--gold", help="Gold annotations: brat folder or JSONL file."),
+    pred: Path = typer.Option(
+        ...,
+        "--pred",
+        help="A tool's annotations of the same documents: brat folder "
+        "(.ann files, .txt optional) or JSONL file.",
+    ),
+    fmt: str = typer.Option(None, "--format", help="brat or jsonl (guessed when omitted)."),
+    types_map: str = typer.Option(
+        None,
+        "--types-map",
+        help='JSON file {"direct": [...], "quasi": [...]}, or '
+        "hipaa / meddocan (default: both built-in maps).",
+    ),
+    resynthesized: bool = typer.Option(
+        False,
+        "--resynthesized",
+        help="The output carries surrogates, not redactions: leaks may hide in plain sight.",
+    ),
+    hips: float = typer.Option(0.1, "--hips", help="Hiding-in-plain-sight factor h."),
+    strict_di: float = typer.Option(
+        0.9, "--strict-di", help="All-or-nothing recall a DI type needs for h to apply."
+    ),
+    strict_qi: float = typer.Option(
+        0.7, "--strict-qi", help="QI masking recall needed for h to apply."
+    ),
+    attempt: str = typer.Option(
+        None,
+        "--attempt",
+        help="Non-public release: attempt probability Triang(a,b,c) "
+        "as a,b,c (default: public, A = 1).",
+    ),
+    cell_size: int = typer.Option(
+        5, "--cell-size", help="QI threshold τ = 1 / cell size (5 → 0.2)."
+    ),
+    draws: int = typer.Option(10_000, "--draws", help="Monte Carlo draws."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Random seed: same seed, same intervals."),
+    m_draw: str = typer.Option(
+        "poisson",
+        "--m-draw",
+        help="How M (instances per QI value) is drawn: poisson (the paper, M ~ Pois(m)) or "
+        "shifted (M = 1 + Pois(m - 1): same mean, never 0 instances).",
+    ),
+    json: bool = JsonOpt,
+    report: Path = ReportOpt,
+):
+    """Scaiano & El Emam text risk: DI and QI re-identification probability with intervals."""
+    attempt_abc = _attempt(attempt)
+    with progress_bar("measuring text risk", total=None, enabled=not json) as advance:
+        result = jobs.text_risk(
+            gold,
+            pred,
+            report=report,
+            fmt=fmt,
+            types_map=types_map,
+            resynthesized=resynthesized,
+            hips=hips,
+            strict_di=strict_di,
+            strict_qi=strict_qi,
+            attempt=attempt_abc,
+            cell_size=cell_size,
+            draws=draws,
+            seed=seed,
+            m_draw=m_draw,
+            progress=advance,
+        )
+    show(result, json, _print_text_risk)
 
-        if report:
-            check_output_file(report, (gold, pred))
 
-        with progress_bar("measuring text risk", total=None, enabled=not json):
-            result = assess_text_risk(
-                gold,
-                pred,
-                fmt=fmt,
-                types_map=types_map,
-                resynthesized=resynthesized,
-                hips=hips,
-                strict_di=strict_di,
-                strict_qi=strict_qi,
-                attempt=_attempt(attempt),
-                cell_size=cell_size,
-                draws=draws,
-                seed=seed,
-                m_draw=m_draw,
-            )
-        if report:
-            text_risk_report(result, f"Text risk: {pred.name} against {gold.name}").save(
-                report, protect=(gold, pred)
-            )
-        d = result.to_dict()
-        if json:
-            print_json(d)
-            return
-        _print_result(d)
-        if report:
-            out.print(f"report: {report}")
+def _print_text_risk(result: jobs.JobResult) -> None:
+    _print_result(result.figures)
+    if "report" in result.outputs:
+        out.print(f"report: {result.outputs['report']}")
+
+
+COMMANDS = {
+    "risk": risk,
+}

@@ -592,27 +592,6 @@ def code_width(n: int) -> int:
 # --- file-level API (what the command line calls) ----------------------------------------------
 
 
-def _prepare(data, out, sep, extra_outputs=(), protect=()):
-    """Read the input and check every output path before anything is written: no output is an
-    input or a secret file (``protect``), and no two outputs are the same file."""
-    from hidekit.io import read_table
-    from hidekit.io.atomic import check_output_file, same_file
-
-    outputs = [t for t in (out, *extra_outputs) if t is not None]
-    for i, a in enumerate(outputs):
-        for b in outputs[i + 1 :]:
-            if same_file(a, b):
-                raise OptionError(f"two outputs are the same file {b}: give each its own path")
-    for target in outputs:
-        check_output_file(target, (data, *protect))
-    ds = read_table(data, sep=sep)
-    if out is not None:
-        from hidekit.io.writers import table_writer
-
-        table_writer(ds.frame.head(0), out)  # format problems (suffix, names) before any work
-    return ds
-
-
 def _without_value_labels(ds, frame, columns):
     """Value labels of a replaced column would name the very values it hides: drop them."""
     out = ds.with_frame(frame)
@@ -650,6 +629,7 @@ def encode_file(
     codes; with a passphrase the codes come fresh from the OS (the crosswalk keeps them).
     """
     from hidekit.io.atomic import write_files_together
+    from hidekit.io.checked import read_for_output
     from hidekit.io.locking import file_lock
     from hidekit.io.writers import table_writer
     from hidekit.transforms.crosswalk import encrypt_frame, read_crosswalk
@@ -657,7 +637,7 @@ def encode_file(
     if (passphrase is None) == (key_file is None):
         raise OptionError("give exactly one of a passphrase or a key file for the crosswalk")
     protect = (_path_only(key_file), *protect)
-    ds = _prepare(data, out, sep, (crosswalk,), protect)
+    ds = read_for_output(data, out, sep, (crosswalk,), protect)
     secret = {"passphrase": passphrase, "key_file": key_file}
     with file_lock(crosswalk):
         prior = read_crosswalk(crosswalk, **secret) if Path(crosswalk).exists() else None
@@ -699,38 +679,6 @@ def encode_file(
     }
 
 
-def _simple_file(
-    step: Transform, data, out, sep, replaced, neutralize=True, protect: tuple = ()
-) -> dict:
-    from hidekit.io import write_table
-
-    ds = _prepare(data, out, sep, protect=protect)
-    frame = step.fit_transform(ds.frame)
-    write_table(
-        _without_value_labels(ds, frame, replaced),
-        out,
-        protect=(data, *protect),
-        neutralize=neutralize,
-    )
-    return {
-        "data": str(data),
-        "out": str(out),
-        "records": len(frame),
-        "columns": list(replaced),
-        "step": step.name,
-    }
-
-
-def redact_file(
-    data, out, *, columns, constant: str = "XXXX", sep=None, neutralize: bool = True
-) -> dict:
-    return _simple_file(Redact(columns, constant), data, out, sep, _as_list(columns), neutralize)
-
-
-def remove_file(data, out, *, columns, sep=None, neutralize: bool = True) -> dict:
-    return _simple_file(Remove(columns), data, out, sep, _as_list(columns), neutralize)
-
-
 def _path_only(key_file):
     """A key file's path to protect from being overwritten (None when the key came as bytes)."""
     return None if isinstance(key_file, (bytes, bytearray)) else key_file
@@ -743,21 +691,6 @@ def _key_of(key_file) -> bytes:
     if isinstance(key_file, (bytes, bytearray)):
         return check_key(bytes(key_file))
     return load_key(key_file)
-
-
-def hash_file(data, out, *, columns, key_file, sep=None, neutralize: bool = True) -> dict:
-    from hidekit.transforms.crosswalk import read_key_file
-
-    key = read_key_file(key_file)  # length and randomness checked
-    return _simple_file(
-        KeyedHash(columns, key),
-        data,
-        out,
-        sep,
-        _as_list(columns),
-        neutralize,
-        (key_file,),
-    )
 
 
 def partition_file(
@@ -779,11 +712,12 @@ def partition_file(
     """The guide's three files in ``out_dir``: original, de-identified, link. With a secret the
     original and the link are written encrypted; ``key_file`` also keys the draw of the IDs."""
     from hidekit.io.atomic import check_output_dir
+    from hidekit.io.checked import read_for_output
     from hidekit.io.writers import output_suffix
 
     protect = (data, _path_only(key_file), *protect)
     check_output_dir(out_dir, overwrite=overwrite, protect=protect)
-    ds = _prepare(data, None, sep)
+    ds = read_for_output(data, None, sep)
     parts = partition(
         ds.frame,
         identifiers,

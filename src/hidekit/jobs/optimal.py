@@ -1,5 +1,5 @@
-"""File in, file out: read a table, find the optimal generalization, write the release (and a
-report). The CLI's ``anonymize --method optimal`` and ``generalize --optimal`` call this."""
+"""File in, file out: read a table, find the optimal generalization (ARX's lattice search),
+write the release and a report. ``anonymize --method optimal`` and ``generalize --optimal``."""
 
 from __future__ import annotations
 
@@ -12,30 +12,38 @@ from hidekit.anonymize.optimal.report import optimal_report
 from hidekit.errors import PolicyError
 from hidekit.io import read_table, write_table
 from hidekit.io.atomic import check_output_file
+from hidekit.jobs.result import JobResult, progress_or_quiet
 
 
 def anonymize_optimal(
     data,
-    keys: list[str],
-    hierarchies: dict,
     out,
     *,
+    keys: list[str],
+    hierarchies: dict,
     sep: str | None = None,
     report=None,
     suppressed: str = "star",
     neutralize: bool = True,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[..., None] | None = None,
     **options,
-) -> dict:
-    """Release ``data`` into ``out`` under the least-loss generalization; returns the figures
-    (``transformation``, ``information_loss``, ``suppressed``, ``classes``,
-    ``transformations_checked``, ``lattice_size`` …) and where the files went."""
+) -> JobResult:
+    """Release ``data`` into ``out`` under the least-loss generalization; figures are
+    ``transformation``, ``information_loss``, ``suppressed``, ``classes``,
+    ``transformations_checked``, ``lattice_size`` … (``options``: k, l, t, suppression, metric
+    and the rest of :func:`hidekit.anonymize.optimal.api.optimal_generalization`)."""
     data = Path(data)
     out = check_output_file(out, (data,))
     if report is not None:
         report = check_output_file(report, (data, out))
     ds = read_table(data, sep=sep)
-    result = optimal_generalization(ds.frame, keys, hierarchies, progress=progress, **options)
+    advance, seen = progress_or_quiet(progress), [0]
+
+    def checked(done: int, total: int) -> None:
+        advance(done - seen[0], total=total)
+        seen[0] = done
+
+    result = optimal_generalization(ds.frame, keys, hierarchies, progress=checked, **options)
     if report is not None:
         optimal_report(result, f"Optimal generalization of {data.name}").save(report)
     if not result.found:
@@ -49,10 +57,11 @@ def anonymize_optimal(
         protect=(data,),
         neutralize=neutralize,
     )
-    return {
+    figures = {
         **result.to_dict(),
         "input": data.name,
         "output": str(out),
         "report": str(report) if report is not None else None,
         "suppressed_records": suppressed,
     }
+    return JobResult("anonymize optimal", {"data": data}, {"data": out, "report": report}, figures)

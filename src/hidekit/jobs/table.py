@@ -1,0 +1,289 @@
+"""Table jobs: one step on a file, local suppression, Mondrian de-identification, the utility
+of a release, a generalization hierarchy built from a column."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from hidekit.errors import OptionError
+from hidekit.jobs.result import JobResult, progress_or_quiet
+from hidekit.jobs.secrets import SecretOptions
+from hidekit.secrets import INSECURE_NOTE, Randomness
+
+
+def step_inputs(step) -> tuple:
+    """Side files a step reads (hierarchy, boundaries, population): never an output."""
+    params = step.get_params()
+    return tuple(
+        params[k] for k in ("path", "boundaries", "population") if isinstance(params.get(k), str)
+    )
+
+
+def _step_columns(step, changed: Mapping[str, int]) -> list[str]:
+    columns = step.get_params().get("columns")
+    if isinstance(columns, str):
+        return [columns]
+    if isinstance(columns, (list, tuple)):
+        return [str(c) for c in columns]
+    return list(changed)
+
+
+def transform(
+    data,
+    out,
+    step,
+    *,
+    drop_labels: Sequence[str] = (),
+    sep: str | None = None,
+    neutralize: bool = True,
+    protect: Sequence = (),
+    progress: Callable[..., None] | None = None,
+) -> JobResult:
+    """Read ``data``, fit and apply one table ``step`` (a ``Transform``), write ``out`` in the
+    format of its suffix with the value labels kept, except those of ``drop_labels`` (columns
+    whose values the step replaced: their labels would name what it hides). ``protect``: more
+    files no output may be (a key file)."""
+    from hidekit.io import write_table
+    from hidekit.io.checked import read_for_output
+    from hidekit.release import cells_changed
+    from hidekit.secrets import public_params
+
+    side = (*step_inputs(step), *protect)
+    ds = read_for_output(data, out, sep, protect=side)
+    step = step.with_value_labels(ds.value_labels)
+    new = step.fit_transform(ds.frame)
+    released = ds.with_frame(new)
+    released.value_labels = {
+        c: v for c, v in released.value_labels.items() if c not in set(drop_labels)
+    }
+    write_table(released, out, protect=(data, *side), neutralize=neutralize)
+    changed = cells_changed(ds.frame, new)
+    progress_or_quiet(progress)(1)
+    rand = getattr(step, "_random", None)
+    loud = [INSECURE_NOTE] if isinstance(rand, Randomness) and rand.insecure_seed else []
+    return JobResult(
+        step.name,
+        {"data": data, **{f"side_{i}": p for i, p in enumerate(step_inputs(step))}},
+        {"data": out},
+        {
+            "input": str(data),
+            "data": str(data),
+            "output": str(out),
+            "out": str(out),
+            "records": len(new),
+            "step": step.name,
+            "columns": _step_columns(step, changed),
+            "parameters": public_params(step.get_params(), step),
+            "cells_changed": changed,
+            "decisions": dict(getattr(step, "decisions_", {})),
+        },
+        [*getattr(step, "warnings_", []), *loud],
+    )
+
+
+def suppress(
+    data,
+    out,
+    *,
+    keys: Sequence[str],
+    k: int = 5,
+    importance: Sequence[str] | None = None,
+    missing: str = "category",
+    sep: str | None = None,
+    neutralize: bool = True,
+    progress: Callable[..., None] | None = None,
+) -> JobResult:
+    """Local suppression of ``data`` to k-anonymity on ``keys``, as few cells as possible,
+    written to ``out``; counts per variable."""
+    from hidekit.io import write_table
+    from hidekit.io.checked import read_for_output
+    from hidekit.transforms.suppression import local_suppression
+
+    ds = read_for_output(data, out, sep)
+    res = local_suppression(ds.frame, list(keys), k, importance or None, missing=missing)
+    write_table(ds.with_frame(res.frame), out, protect=(data,), neutralize=neutralize)
+    progress_or_quiet(progress)(1)
+    figures = {"input": str(data), "output": str(out), "records": len(res.frame), **res.to_dict()}
+    return JobResult("suppress", {"data": data}, {"data": out}, figures)
+
+
+def anonymize(
+    data,
+    out,
+    *,
+    keys: Sequence[str],
+    k: int,
+    l: int | None = None,  # noqa: E741
+    sensitive: str | None = None,
+    l_kind: str = "distinct",
+    c: float | None = None,
+    mode: str = "statistical",
+    identifiers: Sequence[str] = (),
+    hierarchies: Mapping[str, str] | None = None,
+    order: Mapping[str, list[str]] | None = None,
+    shuffle: bool = True,
+    secrets: SecretOptions | None = None,
+    engine: str = "duckdb",
+    sep: str | None = None,
+    neutralize: bool = True,
+    progress: Callable[..., None] | None = None,
+) -> JobResult:
+    """HIDE's full, partial or statistical de-identification of ``data`` by Mondrian (k, and
+    l-diversity of ``sensitive``), written to ``out``. The row shuffle is keyed by
+    ``secrets`` (else fresh)."""
+    from hidekit.anonymize import mondrian
+    from hidekit.engines import check_engine
+    from hidekit.io import read_table, write_table
+    from hidekit.io.atomic import check_output_file
+
+    secrets = secrets or SecretOptions()
+    check_engine(engine)
+    target = check_output_file(out, (data,))
+    ds = read_table(data, sep=sep)
+    advance, done = progress_or_quiet(progress), [0]
+    advance(0, total=len(ds.frame))
+
+    def on_level(finished: int) -> None:
+        advance(finished - done[0])
+        done[0] = finished
+
+    result = mondrian(
+        ds,
+        list(keys),
+        k,
+        l=l,
+        sensitive=sensitive,
+        l_kind=l_kind,
+        c=c,
+        hierarchies=dict(hierarchies) if hierarchies else None,
+        order=dict(order) if order else None,
+        mode=mode,
+        identifiers=list(identifiers),
+        key=secrets.randomness("row shuffle"),
+        shuffle=shuffle,
+        engine=engine,
+        on_level=on_level,
+    )
+    released = replace(
+        ds.with_frame(result.released),
+        value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in keys},
+    )
+    write_table(released, target, protect=(data,), neutralize=neutralize)
+    return JobResult(
+        "anonymize",
+        {"data": data},
+        {"data": target},
+        {**result.to_dict(), "output": str(target)},
+        secrets.insecure_warnings(),
+    )
+
+
+def utility(
+    original,
+    released,
+    *,
+    keys: Sequence[str],
+    k: int | None = None,
+    hierarchies: Mapping[str, str] | None = None,
+    queries: int = 10_000,
+    query_kind: str = "range",
+    attribute: str | None = None,
+    curve_k: Sequence[int] = (2, 5, 10, 25, 50),
+    seed: int = 0,
+    sep: str | None = None,
+    report=None,
+    progress: Callable[..., None] | None = None,
+) -> JobResult:
+    """What a release still tells (query precision, discernibility, C_avg, NCP), and with a
+    ``report`` HIDE's precision-against-k figure for ``attribute``."""
+    from hidekit.anonymize.utility import precision_curve, utility_report
+    from hidekit.anonymize.utility import utility as measure_utility
+    from hidekit.io import read_table
+    from hidekit.io.atomic import check_output_file
+
+    keys = list(keys)
+    if report:
+        check_output_file(report, (original, released))
+    orig = read_table(original, sep=sep).frame
+    rel = read_table(released, sep=sep).frame
+    hier = dict(hierarchies) if hierarchies else None
+    result = measure_utility(
+        orig, rel, keys, k=k, hierarchies=hier, n_queries=queries, seed=seed, kind=query_kind
+    )
+    curve = None
+    if report:
+        attr = attribute or next((c for c in keys if orig[c].dtype.kind in "iuf"), keys[0])
+        rows = precision_curve(
+            orig,
+            keys,
+            attr,
+            list(curve_k),
+            n_queries=queries,
+            seed=seed,
+            kind=query_kind,
+            hierarchies=hier,
+        )
+        curve = {"attribute": attr, "rows": rows}
+        utility_report(result, curve, title=f"Utility of {Path(released).name}").save(
+            report, protect=(original, released)
+        )
+    return JobResult(
+        "utility",
+        {"original": original, "released": released},
+        {"report": report},
+        {**result, "curve": curve},
+    )
+
+
+def hierarchy(
+    data,
+    out,
+    *,
+    column: str,
+    intervals: float | None = None,
+    levels: int = 3,
+    factor: int = 2,
+    dates: Sequence[str] | None = None,
+    mask: bool = False,
+    keep: int = 0,
+    order: Sequence[str] | None = None,
+    fan: int = 2,
+    sep: str | None = None,
+    progress: Callable[..., None] | None = None,
+) -> JobResult:
+    """A generalization hierarchy for one column of ``data`` in ARX's format: numeric
+    ``intervals``, ``dates`` levels, ``mask``-ed codes, or ``order``-ed categories."""
+    from hidekit.io import hierarchy_builders as hb
+    from hidekit.io import read_table
+    from hidekit.io.atomic import check_output_file
+
+    chosen = [o for o in (intervals, dates, mask or None, order) if o is not None]
+    if len(chosen) != 1:
+        raise OptionError("give exactly one of --intervals, --dates, --mask, --order")
+    out_file = check_output_file(out, (data,))
+    frame = read_table(data, sep=sep).frame
+    if column not in frame.columns:
+        raise OptionError(f"column not in the data: {column!r}")
+    values = frame[column]
+    if intervals is not None:
+        built = hb.intervals(values, intervals, levels=levels, factor=factor)
+    elif dates is not None:
+        built = hb.dates(values, list(dates))
+    elif mask:
+        built = hb.masking(values, keep_min=keep)
+    else:
+        built = hb.ordered_groups(list(order or ()), fan=fan, values=values)
+    built.write(out_file)
+    return JobResult(
+        "hierarchy",
+        {"data": data},
+        {"hierarchy": out_file},
+        {
+            "column": column,
+            "output": str(out_file),
+            "values": len(built.rows),
+            "levels": built.depth,
+        },
+    )
