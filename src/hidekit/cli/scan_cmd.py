@@ -128,7 +128,9 @@ def encode(
     )
 
 
-def _replace(data: Path, out_path: Path, step, sep, neutralize: bool, json: bool, done: str):
+def _replace(
+    data: Path, out_path: Path, step, sep, neutralize: bool, json: bool, done: str, protect=()
+):
     """One identifier step on a file; the labels of the replaced columns are dropped."""
     result = jobs.transform(
         data,
@@ -137,8 +139,9 @@ def _replace(data: Path, out_path: Path, step, sep, neutralize: bool, json: bool
         drop_labels=step.columns,
         sep=sep,
         neutralize=neutralize,
+        protect=protect,
     )
-    show(result, json, f"{done} {', '.join(result.figures['columns'])} -> {out_path}")
+    show(result, json, done.format(columns=", ".join(result.figures["columns"]), out=out_path))
 
 
 @handle_errors
@@ -155,7 +158,7 @@ def redact(
     from hidekit.transforms.identifiers import Redact
 
     step = Redact(split_list(columns, required="--columns"), constant)
-    _replace(data, out_path, step, sep, neutralize, json, "redacted")
+    _replace(data, out_path, step, sep, neutralize, json, "redacted {columns} -> {out}")
 
 
 @handle_errors
@@ -171,7 +174,7 @@ def remove(
     from hidekit.transforms.identifiers import Remove
 
     step = Remove(split_list(columns, required="--columns"))
-    _replace(data, out_path, step, sep, neutralize, json, "removed")
+    _replace(data, out_path, step, sep, neutralize, json, "removed {columns} -> {out}")
 
 
 @handle_errors
@@ -191,17 +194,8 @@ def hash_(
     from hidekit.transforms.identifiers import KeyedHash
 
     step = KeyedHash(split_list(columns, required="--columns"), read_key_file(key_file))
-    result = jobs.transform(
-        data,
-        out_path,
-        step,
-        drop_labels=step.columns,
-        sep=sep,
-        neutralize=neutralize,
-        protect=(key_file,),
-    )
-    done = f"hashed {', '.join(result.figures['columns'])} with HMAC-SHA256 -> {out_path}"
-    show(result, json, done)
+    done = "hashed {columns} with HMAC-SHA256 -> {out}"
+    _replace(data, out_path, step, sep, neutralize, json, done, protect=(key_file,))
 
 
 @handle_errors
