@@ -95,9 +95,9 @@ def _encode_attack(released_codes: pd.Series, truth: pd.Series, seed: int) -> fl
 
 def _demo_release(tmp_path, extra_steps: str = ""):
     """The demo's release plan on a small synthetic survey, with the demo's own secret key."""
+    from hidekit.demo.steps import DEMO_PLAN
     from hidekit.demo.survey import generate_survey
     from hidekit.release import load_plan, run_plan
-    from hidekit.release.demo import DEMO_PLAN
     from hidekit.secrets import demo_key
 
     survey = generate_survey(600, seed=7)
@@ -239,12 +239,14 @@ def _released_files(out):
 
 @pytest.fixture(scope="module")
 def demo_out(tmp_path_factory):
-    from hidekit.anonymize.demo import step_anonymize
-    from hidekit.demo.pipeline import step_generate
-    from hidekit.linking.pipeline import step_link
-    from hidekit.release.demo import step_release
-    from hidekit.scan import step_scan
-    from hidekit.text.operators import step_text_anonymize
+    from hidekit.demo.steps import (
+        step_anonymize,
+        step_generate,
+        step_link,
+        step_release,
+        step_scan,
+        step_text_anonymize,
+    )
 
     out = tmp_path_factory.mktemp("demo")
     ctx = {"records": 150, "seed": 7}

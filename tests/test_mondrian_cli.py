@@ -135,7 +135,7 @@ def test_utility_prints_json_and_draws_figure3(tmp_path):
 
 
 def test_demo_step_releases_a_5_anonymous_survey(tmp_path):
-    from hidekit.anonymize.demo import DEMO_KEYS, step_anonymize
+    from hidekit.demo.steps import DEMO_KEYS, step_anonymize
     from hidekit.demo.survey import generate_survey
     from hidekit.engines import make_engine
 

@@ -264,8 +264,7 @@ def test_cli_json_lists_columns(fixtures):
 
 
 def test_demo_step(tmp_path):
-    from hidekit.demo.pipeline import step_generate
-    from hidekit.scan import step_scan
+    from hidekit.demo.steps import step_generate, step_scan
 
     ctx = {"records": 300, "seed": 7}
     step_generate(tmp_path, ctx)

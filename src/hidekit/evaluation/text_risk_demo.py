@@ -1,14 +1,11 @@
 """Text risk on the demo survey: one short clinical note per respondent, gold spans known by
-construction, and a simulated tool that misses a seeded share of them. Used by ``make demo`` and
-the benchmark; the predictions are simulated, not a detector's."""
+construction (``hidekit.demo.steps.step_text_risk`` adds a simulated tool that misses a seeded
+share of them). Used by ``make demo`` and the benchmark."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
-from hidekit.evaluation.text_risk_corpus import drop_spans
 from hidekit.text.spans import Document, Span
 
 TEMPLATE = [
@@ -33,26 +30,3 @@ def survey_notes(frame: pd.DataFrame) -> list[Document]:
             text += part
         docs.append(Document(f"note{int(row['record_id']):05d}", text, spans))
     return docs
-
-
-def step_text_risk(out: Path, ctx: dict) -> str:
-    """Demo step: risk left by a simulated tool that misses 2% of the PHI in survey notes."""
-    from hidekit.evaluation.text_risk import assess_text_risk
-    from hidekit.evaluation.text_risk_report import text_risk_report
-
-    gold = survey_notes(ctx["frame"])
-    pred = drop_spans(gold, 0.02, seed=ctx.get("seed", 7))
-    res = assess_text_risk(gold, pred, seed=ctx.get("seed", 7))
-    path = Path(out) / "text-risk.html"
-    text_risk_report(
-        res, "Demo: text risk of survey notes (simulated tool missing 2% of PHI)"
-    ).save(path)
-    d = res.to_dict()
-    di, qi = d["direct"], d["quasi"]
-    return (
-        f"text risk of {d['n']:,} notes (simulated 2% misses): masking recall DI "
-        f"{di['conventional']['masking_recall']:.3f}, P(DI leak) {di['mean']:.3f} "
-        f"[{di['ci'][0]:.3f}, {di['ci'][1]:.3f}] {'ok' if di['acceptable'] else 'NOT ok'}; "
-        f"P(≥2 QI) {qi['mean']:.3f} [{qi['ci'][0]:.3f}, {qi['ci'][1]:.3f}] "
-        f"{'ok' if qi['acceptable'] else 'NOT ok'} -> {path}"
-    )

@@ -16,12 +16,14 @@ def release(
     plan,
     out=None,
     *,
+    data=None,
     overwrite: bool | None = None,
     scan: bool = True,
     secrets: SecretOptions | None = None,
     progress: Callable[..., None] | None = None,
 ) -> JobResult:
-    """Run ``plan`` into ``out`` (default: the plan's [output] folder). ``secrets``: a key
+    """Run ``plan`` into ``out`` (default: the plan's [output] folder) on the table ``data``
+    (default: the plan's [input] path). ``secrets``: a key
     (``--key-file``/``--key-env``) overrides the plan's [secrets] key; a passphrase encrypts the
     crosswalk when there is no key."""
     from hidekit.release import load_plan, run_plan
@@ -31,6 +33,8 @@ def release(
     if key is not None and passphrase is not None:
         raise OptionError("give a key or a passphrase for the crosswalk, not both")
     p = load_plan(plan, output=out, key=key)
+    if data is not None:
+        p.input = Path(data)
     advance = progress_or_quiet(progress)
     advance(0, total=len(p.steps))
     result = run_plan(p, overwrite=overwrite, progress=advance, scan=scan, passphrase=passphrase)

@@ -4,7 +4,7 @@ view, anonymize the view, write its generalized values back into the text."""
 from hidekit.linking.attributes import ATTRIBUTES, Attribute
 from hidekit.linking.experiment import hide_figure3
 from hidekit.linking.link import Linked, LinkReport, link
-from hidekit.linking.pipeline import link_corpus, step_link
+from hidekit.linking.pipeline import link_corpus
 from hidekit.linking.release import LinkedRelease, release
 
 __all__ = [
@@ -17,5 +17,4 @@ __all__ = [
     "link",
     "link_corpus",
     "release",
-    "step_link",
 ]

@@ -407,20 +407,3 @@ def load_model(
             f"{path}: not a hidekit model file (its model.json is malformed: "
             f"{type(exc).__name__} {exc})"
         ) from None
-
-
-def step_text_detect(out: Path, ctx: dict) -> str:
-    """Demo step: detect PHI in seeded synthetic notes with the shipped en model; write brat; score."""
-    from hidekit.text.corpus import write_brat_dir
-    from hidekit.text.span_metrics import evaluate_spans
-    from hidekit.text.synth import generate_notes
-
-    gold = generate_notes(40, seed=ctx.get("seed", 7))
-    found = load_model("en").detect_documents(gold, n_jobs=2)
-    folder = write_brat_dir(found, Path(out) / "text-detect")
-    r = evaluate_spans(gold, found)
-    return (
-        f"PHI detection on {len(gold)} synthetic notes: {sum(len(d.spans) for d in found):,} spans, "
-        f"strict F1 {r['strict']['micro']['f1']:.3f}, token recall {r['token']['phi']['recall']:.3f} "
-        f"-> {folder}"
-    )

@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
-from hidekit.errors import InputError, OptionError
+from hidekit.errors import OptionError
 from hidekit.registry import OPERATORS
 from hidekit.secrets import randomness
 from hidekit.text.corpus import find_phi, read_documents
@@ -500,38 +500,3 @@ def anonymize_corpus(
         "files": files,
         "renamed_ids": renamed,
     }
-
-
-def step_text_anonymize(out: Path, ctx: dict) -> str:
-    """Demo step: notes about the first survey respondents, then consistent surrogates.
-
-    Uses the shipped English model when present, else the notes' own annotations."""
-    from hidekit.text.corpus import write_brat_dir
-    from hidekit.text.detector import load_model
-    from hidekit.text.synth import generate_patient_notes
-
-    rows = ctx["frame"].head(25)
-    docs = generate_patient_notes(rows, notes_per_patient=2, seed=ctx.get("seed", 7))
-    notes_dir = write_brat_dir(docs, Path(out) / "notes")
-    try:
-        load_model("en")
-        how = {"model": "en"}
-    except InputError:
-        how = {"spans": notes_dir}
-    from hidekit.secrets import demo_key
-
-    summary = anonymize_corpus(
-        notes_dir,
-        Path(out) / "notes-anonymized",
-        "surrogate",
-        patient_pattern=r"^note-(.+)-\d+$",
-        overwrite=True,
-        key_file=demo_key(out),  # keys the surrogates, encrypts the mapping (private folder)
-        **how,
-    )
-    source = "English model" if "model" in how else "gold annotations"
-    return (
-        f"{len(docs)} synthetic notes about {len(rows)} respondents -> {notes_dir}; "
-        f"{summary['replaced']:,} PHI spans ({source}) replaced by consistent surrogates "
-        f"-> {Path(out) / 'notes-anonymized'}"
-    )
