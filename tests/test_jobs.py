@@ -216,3 +216,63 @@ def test_the_insecure_seed_is_a_warning_of_the_result(ws):
         secrets=SecretOptions(key_file=ws / "k.key"),
     )
     assert keyed.warnings == []
+
+
+# Command line: one declaration of the secret options ----------------------------------------
+
+
+def _options(path: list[str]) -> dict[str, object]:
+    import typer.main
+
+    from hidekit.cli.main import app
+
+    cmd = typer.main.get_command(app)
+    ctx = None
+    for name in path:
+        cmd = cmd.get_command(ctx, name)
+    return {opt: p for p in cmd.params for opt in p.opts}
+
+
+SECRET_COMMANDS = [
+    ["link"],
+    ["text", "anonymize"],
+    ["release"],
+    ["encode"],
+    ["partition"],
+    ["crosswalk"],
+    ["jitter"],
+    ["anonymize"],
+]
+
+
+@pytest.mark.parametrize("path", SECRET_COMMANDS, ids=" ".join)
+def test_every_secret_option_is_the_one_shared_declaration(path):
+    from hidekit.cli.secret_options import GROUPS
+
+    shared = {opt: o for entries in GROUPS.values() for _, _, o in entries for opt in o.param_decls}
+    params = _options(path)
+    assert "--key-file" in params and "--key-env" in params
+    for opt, param in params.items():
+        if opt in shared:
+            assert param.help == shared[opt].help, (path, opt)
+    # a secret is never an option's value: --passphrase VALUE is refused when given
+    assert "--passphrase" not in params or params["--passphrase"].hidden
+
+
+def test_release_takes_the_key_on_the_command_line(ws):
+    from typer.testing import CliRunner
+
+    from hidekit.cli.main import app
+
+    plan = ws / "plan.toml"
+    plan.write_text(plan.read_text() + '[[steps]]\nuse = "encode"\ncolumns = ["record_id"]\n')
+    runner = CliRunner()
+    r = runner.invoke(app, ["release", str(plan), "--json"])
+    assert r.exit_code == 2 and "key_file" in r.output  # the crosswalk needs a secret
+    r = runner.invoke(app, ["release", str(plan), "--key-file", str(ws / "k.key"), "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.stdout)
+    assert d["keyed"] is True and d["outputs"]["private"] == "rel.private"
+    assert (ws / "rel.private" / "crosswalk.hkcw").exists()
+    key = (ws / "k.key").read_text().strip()
+    assert key not in r.output and str(ws) not in r.stdout
