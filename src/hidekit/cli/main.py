@@ -14,6 +14,7 @@ from hidekit.cli import (
     risk_cmd,
     scan_cmd,
     select_cmd,
+    studio_cmd,
     text_anon_cmd,
     text_cmds,
     text_risk_cmd,
@@ -60,6 +61,7 @@ for module in (
     link_cmd,
     demo_cmd,
     hierarchy_cmd,
+    studio_cmd,
 ):
     register_commands(app, module.COMMANDS)
 for module in (text_cmds, text_anon_cmd, text_risk_cmd):

@@ -1,0 +1,168 @@
+"""hidekit studio end to end: the real command, driven in Debian's headless Chromium by Playwright.
+
+The server is the CLI itself (``hidekit studio --demo DIR --no-browser``): its first line is the
+URL with the token, and SIGTERM ends it cleanly. Browser scenarios skip when Chromium or
+Playwright is missing (nothing is downloaded: Playwright drives the system browser).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+pytestmark = [pytest.mark.xdist_group("studio")]
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+HIDEKIT = Path(sys.executable).with_name("hidekit")
+SHOTS = os.environ.get("HIDEKIT_STUDIO_SHOTS")  # a folder: save screenshots there (docs)
+
+
+@pytest.fixture(scope="module")
+def studio(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("studio") / "demo"
+    proc = subprocess.Popen(
+        [str(HIDEKIT), "studio", str(folder), "--demo", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    url = proc.stdout.readline().strip()
+    yield {"proc": proc, "url": url, "folder": folder}
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(10)
+
+
+def test_first_line_is_the_url_with_token(studio):
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/\?token=[A-Za-z0-9_-]{40,}", studio["url"])
+    assert (studio["folder"] / "survey.csv").exists()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM:
+        pytest.skip("no headless Chromium (scripts/ensure-chromium.sh installs Debian's)")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright not installed")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser, studio):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
+    pg = context.new_page()
+    pg.set_default_timeout(30_000)
+    pg.goto(studio["url"])
+    yield pg
+    context.close()
+
+
+def shot(page, name: str) -> None:
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SHOTS) / f"{name}.png"), full_page=False)
+
+
+def k_value(page) -> int:
+    return int(page.get_by_test_id("k").inner_text().replace(",", ""))
+
+
+def risk_swaps(page) -> int:
+    return int(page.locator("body").get_attribute("data-swapsrisk") or 0)
+
+
+def then_risk(page, action) -> None:
+    """Do ``action`` and wait until the risk panel has been redrawn."""
+    before = risk_swaps(page)
+    action()
+    page.locator(f"body[data-swapsrisk='{before + 1}']").wait_for(state="attached")
+
+
+def set_role(page, column: str, role: str) -> None:
+    then_risk(page, lambda: page.get_by_test_id(f"role-{column}").select_option(role))
+
+
+KEYS = ["sex", "age", "state"]
+
+
+def test_open_demo_tick_keys_and_see_k_change(page, studio):
+    assert page.url.endswith("/table")  # --demo opens the survey; the token left the URL
+    assert "token" not in page.url
+    page.get_by_test_id("variables").wait_for()
+    selects = page.locator("select[name^='role:']")
+    # start from roles: direct identifiers as the scan says, every other variable "other"
+    for i in range(selects.count()):
+        name = selects.nth(i).get_attribute("name")[5:]
+        if selects.nth(i).input_value() == "key":
+            set_role(page, name, "other")
+    assert page.get_by_test_id("no-keys").is_visible()
+    set_role(page, "sex", "key")
+    k_sex = k_value(page)
+    set_role(page, "age", "key")
+    set_role(page, "state", "key")
+    k_three = k_value(page)
+    frame = pd.read_csv(studio["folder"] / "survey.csv")
+    assert k_sex == frame.groupby("sex", dropna=False).size().min()
+    assert k_three == frame.groupby(KEYS, dropna=False).size().min() < k_sex
+    assert page.get_by_test_id("verdict").inner_text().startswith(f"k = {k_three} is below")
+    shot(page, "studio-risk")
+
+
+def test_add_suppression_and_reach_target(page):
+    page.get_by_test_id("step-use").select_option("remove")  # the direct identifiers
+    assert "name" in page.get_by_test_id("step-params").input_value()
+    then_risk(page, page.get_by_test_id("add-step").click)
+    page.get_by_test_id("step-use").select_option("suppress")
+    params = page.get_by_test_id("step-params").input_value()
+    assert params == 'keys = ["state", "sex", "age"]\nk = 3'  # the keys ticked, in file order
+    then_risk(page, page.get_by_test_id("add-step").click)
+    assert page.get_by_test_id("step-k").nth(1).inner_text() == str(k_value(page))
+    assert k_value(page) >= 3
+    assert "meets the target" in page.get_by_test_id("verdict").inner_text()
+    assert page.get_by_test_id("loss").is_visible()
+    shot(page, "studio-plan")
+
+
+def test_export_plan_and_release_same_output(page, studio):
+    folder = studio["folder"]
+    with page.expect_download() as info:
+        page.get_by_test_id("export").click()
+    exported = Path(info.value.path()).read_text()
+    assert 'use = "suppress"' in exported
+    page.get_by_test_id("run-release").click()
+    page.get_by_test_id("released").wait_for()
+    assert (folder / "survey-plan.toml").read_text() == exported
+    out = folder / "cli-release"
+    subprocess.run(
+        [str(HIDEKIT), "release", str(folder / "survey-plan.toml"), "--out", str(out)],
+        check=True,
+        capture_output=True,
+    )
+    assert (out / "survey.csv").read_bytes() == (
+        folder / "survey-release" / "survey.csv"
+    ).read_bytes()
+    shot(page, "studio-release")
+    with page.context.expect_page() as popup:
+        page.get_by_test_id("open-report").click()
+    report = popup.value
+    report.wait_for_load_state()
+    assert "k" in report.content()
+    shot(report, "studio-report")
+    report.close()
+
+
+def test_sigterm_ends_cleanly(studio):
+    proc = studio["proc"]
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 130  # the project's exit code for an interrupted command
+    assert "Traceback" not in proc.stderr.read()
