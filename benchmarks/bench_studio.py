@@ -12,27 +12,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
+from bench_risk import synthetic  # the same 8-key table as the risk benchmark
 
 from _common import best_of, row
 
 RECORDS = 1_000_000
-CARDS = {
-    "sex": 2,
-    "age": 90,
-    "race": 6,
-    "marital": 7,
-    "education": 16,
-    "zip3": 40,
-    "workclass": 9,
-    "occupation": 14,
-}
-
-
-def synthetic(n: int, seed: int = 0) -> pd.DataFrame:
-    rng = np.random.default_rng(seed)
-    return pd.DataFrame({k: rng.integers(0, c, n) for k, c in CARDS.items()})
+KEYS = ["sex", "age", "race", "marital", "education", "zip3", "workclass", "occupation"]
 
 
 def main() -> None:
@@ -42,7 +27,7 @@ def main() -> None:
     from hidekit.studio.security import COOKIE, allowed_hosts
 
     frame = synthetic(RECORDS)
-    keys = list(CARDS)
+    keys = list(KEYS)
     with tempfile.TemporaryDirectory() as tmp:
         frame.to_parquet(Path(tmp) / "big.parquet")
         base = "http://127.0.0.1:9"
