@@ -161,6 +161,64 @@ def test_export_plan_and_release_same_output(page, studio):
     report.close()
 
 
+def swapped(page, counter: str, action) -> None:
+    """Do ``action`` and wait until the fragment behind ``counter`` has been redrawn."""
+    before = int(page.locator("body").get_attribute(f"data-{counter}") or 0)
+    action()
+    page.locator(f"body[data-{counter}='{before + 1}']").wait_for(state="attached")
+
+
+SELECT_WORD = """word => {
+  const note = document.getElementById("note");
+  const walker = document.createTreeWalker(note, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement.closest("mark")) continue;
+    const at = node.textContent.indexOf(word);
+    if (at < 0) continue;
+    const range = document.createRange();
+    range.setStart(node, at);
+    range.setEnd(node, at + word.length);
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    document.activeElement && document.activeElement.blur();
+    return true;
+  }
+  return false;
+}"""
+
+
+def test_notes_correct_a_span_and_save_brat(page, studio):
+    folder = studio["folder"]
+    page.goto(studio["url"].split("?")[0])
+    shot(page, "studio-files")
+    page.get_by_role("link", name="open notes").click()
+    page.get_by_test_id("note").wait_for()
+    name = page.locator(".note-list a[aria-current]").inner_text()
+    text = (folder / "notes" / f"{name}.txt").read_text()
+    first = page.locator("#note mark").first
+    start, end = map(int, first.get_attribute("data-testid").split("-")[1:])
+    first.click()  # mouse: select the span; keyboard: r rejects it
+    swapped(page, "swapsnoteview", lambda: page.keyboard.press("r"))
+    assert page.get_by_test_id(f"span-{start}-{end}").get_attribute("data-status") == "rejected"
+    shot(page, "studio-notes")
+    words = re.findall(r"[A-Za-z]{6,}", text)
+    page.get_by_test_id("label-choice").select_option("OTHER")
+    word = next(w for w in words if page.evaluate(SELECT_WORD, w))
+    swapped(page, "swapsnoteview", lambda: page.keyboard.press("t"))
+    added = page.locator("#note mark[data-label='OTHER'][data-status='accepted']")
+    a_start, a_end = map(int, added.first.get_attribute("data-testid").split("-")[1:])
+    assert text[a_start:a_end] == word
+    page.get_by_test_id("save-brat").click()
+    page.get_by_test_id("saved").wait_for()
+    ann = (folder / "notes-reviewed" / f"{name}.ann").read_text()
+    rows = [line.split("\t")[1].split() for line in ann.splitlines()]
+    kept = {(lab, int(s), int(e)) for lab, s, e in rows}
+    assert ("OTHER", a_start, a_end) in kept
+    assert not any((s, e) == (start, end) for _, s, e in kept)
+    assert (folder / "notes-reviewed" / f"{name}.txt").read_text() == text
+
+
 def test_sigterm_ends_cleanly(studio):
     proc = studio["proc"]
     proc.send_signal(signal.SIGTERM)

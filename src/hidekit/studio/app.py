@@ -19,7 +19,7 @@ from starlette.staticfiles import StaticFiles
 
 from hidekit.errors import HidekitError
 from hidekit.studio import views
-from hidekit.studio.charts import cell_text, class_size_chart
+from hidekit.studio.charts import cell_text, class_size_chart, label_color
 from hidekit.studio.plan import presets
 from hidekit.studio.security import DEFAULT_MAX_BODY, BodyTooLarge, Guard
 from hidekit.studio.state import StudioState
@@ -35,6 +35,7 @@ templates = Environment(
 templates.globals["class_size_chart"] = class_size_chart
 templates.globals["step_presets"] = presets
 templates.filters["cell"] = cell_text
+templates.globals["label_color"] = label_color
 
 
 def _error_response(request: Request, message: str, status: int) -> Response:

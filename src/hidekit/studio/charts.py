@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import pandas as pd
 from markupsafe import Markup
 
@@ -35,3 +37,24 @@ def class_size_chart(report: RiskReport) -> Markup:
         log=True,
     )
     return Markup(svg)  # noqa: S704 - built by hidekit.report.svg, which escapes every text
+
+
+# Light backgrounds, one per PHI type, stable across runs (a hash of the label picks one).
+LABEL_COLORS = (
+    "#ffd8a8",
+    "#b2f2bb",
+    "#a5d8ff",
+    "#fcc2d7",
+    "#d0bfff",
+    "#ffec99",
+    "#99e9f2",
+    "#ffc9c9",
+    "#c0eb75",
+    "#eebefa",
+    "#e9ecef",
+    "#96f2d7",
+)
+
+
+def label_color(label: str) -> str:
+    return LABEL_COLORS[zlib.crc32(label.encode("utf-8")) % len(LABEL_COLORS)]

@@ -93,6 +93,20 @@ class StudioState:
         self.table = Workbench.open(path, self.name(path))
         return self.table
 
+    def open_notes(self, relative: str):
+        from hidekit.studio.notes import NotesBench
+
+        path = self.path(relative)
+        if not path.is_dir():
+            raise InputError(f"{relative}: not a folder of notes in the studio's folder")
+        self.notes = NotesBench.open(path, self.name(path))
+        return self.notes
+
+    def require_notes(self):
+        if self.notes is None:
+            raise InputError("open a folder of notes first (Files)")
+        return self.notes
+
     def require_table(self) -> Workbench:
         if self.table is None:
             raise InputError("open a table first (Files)")

@@ -171,6 +171,37 @@ async def upload(request: Request) -> Response:
     return _html(state.render("saved.html", name=state.name(path)))
 
 
+async def notes_page(request: Request) -> Response:
+    state = _state(request)
+    path = request.query_params.get("path")
+    if path:
+        state.open_notes(path)
+        return RedirectResponse("/notes", 303)
+    bench = state.require_notes()
+    note = bench.note(request.query_params.get("doc"))
+    return _html(state.render("notes.html", bench=bench, note=note, labels=bench.labels()))
+
+
+async def note_span(request: Request) -> Response:
+    """One correction (accept, reject, relabel, add); the note is redrawn."""
+    state = _state(request)
+    form = dict((await request.form()).items())
+    bench = state.require_notes()
+    note = bench.note(str(form.get("doc") or ""))
+    bench.act(note, str(form.get("action") or ""), form)
+    return _html(
+        state.render("note.html", note=note, labels=bench.labels(), selected=form.get("id"))
+    )
+
+
+async def save_notes(request: Request) -> Response:
+    state = _state(request)
+    bench = state.require_notes()
+    out = state.path(bench.source + "-reviewed")
+    folder, spans = bench.save(out)
+    return _html(state.render("saved.html", name=f"{state.name(folder)}/ ({spans} spans)"))
+
+
 Endpoint = Callable[[Request], Any]
 ROUTES: list[tuple[str, Endpoint, list[str]]] = [
     ("/", index, ["GET"]),
@@ -181,6 +212,9 @@ ROUTES: list[tuple[str, Endpoint, list[str]]] = [
     ("/api/plan.toml", plan_toml, ["GET"]),
     ("/api/plan/save", save_plan, ["POST"]),
     ("/api/release", run_release, ["POST"]),
+    ("/notes", notes_page, ["GET"]),
+    ("/api/notes/span", note_span, ["POST"]),
+    ("/api/notes/save", save_notes, ["POST"]),
     ("/view", view_file, ["GET"]),
     ("/api/upload", upload, ["POST"]),
 ]

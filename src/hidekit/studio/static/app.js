@@ -75,3 +75,95 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   }
 });
+
+// --- notes: review detected PHI with the mouse or the keyboard --------------------------------
+function noteMarks() {
+  return Array.from(document.querySelectorAll("#note mark"));
+}
+
+function selectMark(mark) {
+  noteMarks().forEach((m) => m.classList.remove("selected"));
+  if (!mark) return;
+  mark.classList.add("selected");
+  mark.focus({ preventScroll: false });
+  const form = document.getElementById("span-form");
+  form.elements.id.value = mark.dataset.id;
+  const label = form.elements.label;
+  if (Array.from(label.options).some((o) => o.value === mark.dataset.label)) label.value = mark.dataset.label;
+}
+
+function selectedMark() {
+  return document.querySelector("#note mark.selected");
+}
+
+// Offsets of the mouse selection in code points of the note's text (Python counts code points).
+function selectionOffsets() {
+  const note = document.getElementById("note");
+  const sel = window.getSelection();
+  if (!note || !sel || sel.rangeCount === 0 || sel.isCollapsed) return null;
+  const range = sel.getRangeAt(0);
+  if (!note.contains(range.startContainer) || !note.contains(range.endContainer)) return null;
+  const before = document.createRange();
+  before.setStart(note, 0);
+  before.setEnd(range.startContainer, range.startOffset);
+  const start = [...before.toString()].length;
+  const end = start + [...range.toString()].length;
+  return { start, end };
+}
+
+function spanAction(action) {
+  const form = document.getElementById("span-form");
+  if (!form) return;
+  form.elements.action.value = action;
+  if (action === "add") {
+    const offsets = selectionOffsets();
+    if (!offsets) {
+      showError('<p class="error">Select the text to tag in the note first.</p>');
+      return;
+    }
+    form.elements.start.value = offsets.start;
+    form.elements.end.value = offsets.end;
+  } else if (!selectedMark()) {
+    showError('<p class="error">Click a highlighted span first (or press n).</p>');
+    return;
+  }
+  postForm(form);
+}
+
+document.addEventListener("click", (event) => {
+  const mark = event.target.closest("#note mark");
+  if (mark) {
+    selectMark(mark);
+    return;
+  }
+  const button = event.target.closest("#span-form button[data-act]");
+  if (button) spanAction(button.dataset.act);
+});
+
+document.addEventListener("keydown", (event) => {
+  if (!document.getElementById("note")) return;
+  if (event.target.closest("input, select, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const marks = noteMarks();
+  const current = marks.indexOf(selectedMark());
+  const keys = {
+    n: () => selectMark(marks[Math.min(current + 1, marks.length - 1)]),
+    p: () => selectMark(marks[Math.max(current - 1, 0)]),
+    a: () => spanAction("accept"),
+    r: () => spanAction("reject"),
+    Delete: () => spanAction("reject"),
+    l: () => spanAction("relabel"),
+    t: () => spanAction("add"),
+  };
+  if (keys[event.key]) {
+    event.preventDefault();
+    keys[event.key]();
+  }
+});
+
+// after a correction the note is redrawn: keep the same span selected
+document.addEventListener("studio:updated", (event) => {
+  if (event.detail !== "/api/notes/span") return;
+  const note = document.getElementById("note");
+  const id = note ? note.dataset.selected : "";
+  if (id) selectMark(document.querySelector(`#note mark[data-id="${CSS.escape(id)}"]`));
+});
