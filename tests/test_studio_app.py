@@ -10,15 +10,13 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from starlette.testclient import TestClient
 
 from hidekit.demo.survey import generate_survey
 from hidekit.engines import DuckDBEngine
 from hidekit.release import load_plan, run_plan
 from hidekit.risk import measure_risk
-from hidekit.studio.app import create_app
-from hidekit.studio.security import COOKIE, allowed_hosts
 from hidekit.studio.workbench import Workbench, class_sizes_from_records, riskiest_cells
+from studio_helpers import studio_client
 
 PORT = 8766
 BASE = f"http://127.0.0.1:{PORT}"
@@ -34,9 +32,7 @@ def folder(tmp_path):
 
 @pytest.fixture
 def client(folder):
-    app = create_app(folder, token=TOKEN, hosts=allowed_hosts(PORT))
-    c = TestClient(app, base_url=BASE, raise_server_exceptions=False)
-    c.cookies.set(COOKIE, TOKEN)
+    c = studio_client(folder, PORT, TOKEN)
     assert c.get("/table?path=survey.csv").status_code == 200
     return c
 

@@ -8,12 +8,10 @@ import re
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from starlette.testclient import TestClient
 
-from hidekit.studio.app import create_app
 from hidekit.studio.notes import NotesBench, normalized_to_original
-from hidekit.studio.security import COOKIE, allowed_hosts
 from hidekit.text.corpus import read_brat_dir
+from studio_helpers import studio_client
 
 PORT = 8767
 BASE = f"http://127.0.0.1:{PORT}"
@@ -34,10 +32,7 @@ def folder(tmp_path):
 
 @pytest.fixture
 def client(folder):
-    app = create_app(folder, token=TOKEN, hosts=allowed_hosts(PORT))
-    c = TestClient(app, base_url=BASE, raise_server_exceptions=False)
-    c.cookies.set(COOKIE, TOKEN)
-    return c
+    return studio_client(folder, PORT, TOKEN)
 
 
 def spans_in(html: str) -> list[tuple[int, int, int, str, str]]:

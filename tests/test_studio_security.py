@@ -10,8 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from hidekit.errors import InputError
-from hidekit.studio.app import create_app
-from hidekit.studio.security import COOKIE, allowed_hosts, resolve_inside
+from hidekit.studio.security import COOKIE, resolve_inside
+from studio_helpers import studio_client
 
 PORT = 8765
 BASE = f"http://127.0.0.1:{PORT}"
@@ -29,15 +29,14 @@ def folder(tmp_path):
     return root
 
 
-def client(folder, max_body=1024, token=TOKEN) -> TestClient:
-    app = create_app(folder, token=token, hosts=allowed_hosts(PORT), max_body=max_body)
-    return TestClient(app, base_url=BASE, raise_server_exceptions=False, follow_redirects=False)
+def client(folder, max_body=1024) -> TestClient:
+    return studio_client(
+        folder, PORT, TOKEN, cookie=False, max_body=max_body, follow_redirects=False
+    )
 
 
-def authed(folder, **kw) -> TestClient:
-    c = client(folder, **kw)
-    c.cookies.set(COOKIE, TOKEN)
-    return c
+def authed(folder, max_body=1024) -> TestClient:
+    return studio_client(folder, PORT, TOKEN, max_body=max_body, follow_redirects=False)
 
 
 def test_no_token_refused(folder):
