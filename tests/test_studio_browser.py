@@ -217,6 +217,11 @@ def test_notes_correct_a_span_and_save_brat(page, studio):
     assert ("OTHER", a_start, a_end) in kept
     assert not any((s, e) == (start, end) for _, s, e in kept)
     assert (folder / "notes-reviewed" / f"{name}.txt").read_text() == text
+    page.get_by_test_id("preview-operator").select_option("tag")
+    page.get_by_test_id("preview-button").click()
+    assert "[OTHER]" in page.get_by_test_id("preview").inner_text()
+    page.get_by_test_id("preview").scroll_into_view_if_needed()
+    shot(page, "studio-notes-preview")
 
 
 def test_sigterm_ends_cleanly(studio):

@@ -124,3 +124,25 @@ def test_browser_offsets_map_back(parts, data):
     i = normalized_to_original(text, k)
     # the original prefix up to i reads as the browser's first k characters
     assert text[:i].replace("\r\n", "\n").replace("\r", "\n") == normalized[:k]
+
+
+def test_preview_replaces_the_spans_kept(client):
+    r = client.get("/notes?path=notes")
+    found = spans_in(r.text)
+    post = {"Origin": BASE}
+    rejected = found[0]
+    client.post(
+        "/api/notes/span", data={"doc": "a", "action": "reject", "id": rejected[0]}, headers=post
+    )
+    r = client.post("/api/notes/preview", data={"doc": "a", "operator": "redact"}, headers=post)
+    assert r.status_code == 200, r.text
+    shown = re.search(r'data-testid="preview">(.*?)</div>', r.text, re.S).group(1)
+    plain = re.sub(r"<[^>]+>", "", shown)
+    assert len(plain) == len(NOTE)  # redact keeps the length
+    assert plain[rejected[1] : rejected[2]] == NOTE[rejected[1] : rejected[2]]  # rejected: kept
+    kept = [f for f in found[1:]]
+    assert kept and all(set(plain[s:e]) <= {"X", " ", "\n"} for _, s, e, _, _ in kept)
+    r = client.post("/api/notes/preview", data={"doc": "a", "operator": "tag"}, headers=post)
+    assert f"[{kept[0][3]}]" in r.text
+    r = client.post("/api/notes/preview", data={"doc": "a", "operator": "nope"}, headers=post)
+    assert r.status_code == 400 and "preview with" in r.text

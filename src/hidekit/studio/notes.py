@@ -18,6 +18,7 @@ from hidekit.text.spans import Document, Span
 
 NOTES_LIMIT = 500  # notes opened at once
 STATUSES = ("pending", "accepted", "rejected")
+PREVIEW_OPERATORS = ("tag", "redact", "surrogate")
 # The labels offered for relabelling and adding, beside those the model and the notes use.
 BASE_LABELS = ("NAME", "DATE", "AGE", "LOCATION", "ID", "CONTACT", "PROFESSION", "OTHER")
 
@@ -72,16 +73,22 @@ class ReviewedNote:
         ]
 
     def segments(self) -> list[tuple[str, ReviewSpan | None]]:
-        """The text cut at span edges, for the page (spans do not overlap)."""
-        out, pos = [], 0
-        for s in self.spans:
-            if s.start > pos:
-                out.append((self.text[pos : s.start], None))
-            out.append((self.text[s.start : s.end], s))
-            pos = s.end
-        if pos < len(self.text):
-            out.append((self.text[pos:], None))
-        return out
+        return cut_at_spans(self.text, self.spans)
+
+
+def cut_at_spans(text: str, spans) -> list[tuple[str, object | None]]:
+    """The text cut at span edges, for the page: (piece, its span or None); spans sorted and
+    not overlapping."""
+    out: list[tuple[str, object | None]] = []
+    pos = 0
+    for s in spans:
+        if s.start > pos:
+            out.append((text[pos : s.start], None))
+        out.append((text[s.start : s.end], s))
+        pos = s.end
+    if pos < len(text):
+        out.append((text[pos:], None))
+    return out
 
 
 def normalized_to_original(text: str, offset: int) -> int:
@@ -166,6 +173,17 @@ class NotesBench:
             span.label, span.status, span.source = _label(form), "accepted", "studio"
         else:
             raise OptionError(f"unknown action {action!r} (accept, reject, relabel, add)")
+
+    def preview(self, note: ReviewedNote, operator: str) -> Document:
+        """The note as ``text anonymize`` would write it with ``operator`` (redact, tag,
+        surrogate), from the spans kept; surrogates are drawn fresh (a preview, never saved)."""
+        from hidekit.text.operators import anonymize_document, get_operator
+
+        if operator not in PREVIEW_OPERATORS:
+            raise OptionError(f"preview with {', '.join(PREVIEW_OPERATORS)}, not {operator!r}")
+        doc = Document(note.name, note.text, note.kept())
+        out, _ = anonymize_document(doc, get_operator(operator))
+        return out
 
     def save(self, out: Path) -> tuple[Path, int]:
         """Every note opened so far and its kept spans as brat (``.txt`` + ``.ann``), owner-only.

@@ -11,6 +11,7 @@ from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Re
 
 from hidekit.errors import InputError, OptionError
 from hidekit.studio import plan as studio_plan
+from hidekit.studio.notes import cut_at_spans
 from hidekit.studio.state import StudioState
 
 if sys.version_info >= (3, 11):
@@ -194,6 +195,21 @@ async def note_span(request: Request) -> Response:
     )
 
 
+async def preview_note(request: Request) -> Response:
+    """The note anonymized with the operator chosen, beside the original."""
+    state = _state(request)
+    form = await request.form()
+    bench = state.require_notes()
+    note = bench.note(str(form.get("doc") or ""))
+    operator = str(form.get("operator") or "tag")
+    out = bench.preview(note, operator)
+    return _html(
+        state.render(
+            "preview.html", doc=out, operator=operator, pieces=cut_at_spans(out.text, out.spans)
+        )
+    )
+
+
 async def save_notes(request: Request) -> Response:
     state = _state(request)
     bench = state.require_notes()
@@ -215,6 +231,7 @@ ROUTES: list[tuple[str, Endpoint, list[str]]] = [
     ("/notes", notes_page, ["GET"]),
     ("/api/notes/span", note_span, ["POST"]),
     ("/api/notes/save", save_notes, ["POST"]),
+    ("/api/notes/preview", preview_note, ["POST"]),
     ("/view", view_file, ["GET"]),
     ("/api/upload", upload, ["POST"]),
 ]
