@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from hidekit.demo.survey import generate_survey
 from hidekit.engines import DuckDBEngine
+from hidekit.errors import OptionError
 from hidekit.release import load_plan, run_plan
 from hidekit.risk import measure_risk
 from hidekit.studio.workbench import Workbench, class_sizes_from_records, riskiest_cells
@@ -195,3 +196,21 @@ def test_smallest_cells_from_record_sizes(rows, n):
         for k, v in zip(keys, row[:3], strict=True):
             mask &= frame[k].isna().to_numpy() if pd.isna(v) else (frame[k] == v).to_numpy()
         assert mask.sum() == row[3]
+
+
+def test_weight_role_gives_individual_risk_as_measure_risk(fixtures):
+    path = fixtures / "survey" / "survey.csv"
+    keys = ["region", "urban", "sex", "agegroup"]
+    bench = Workbench.open(path, "survey.csv")
+    bench.set_roles(
+        {c: "other" for c in bench.roles} | {k: "key" for k in keys} | {"weight": "weight"}
+    )
+    live = bench.risk()
+    want = measure_risk(path, keys, weights="weight").to_dict()["weighted"]
+    assert live.weighted["global_risk"] == pytest.approx(want["global_risk"], rel=1e-12)
+    assert live.weighted["expected_reidentifications"] == pytest.approx(
+        want["expected_reidentifications"], rel=1e-12
+    )
+    with pytest.raises(OptionError, match="one sampling-weight column"):
+        bench.set_roles({"hhid": "weight"})
+    assert bench.roles["hhid"] == "other"  # a refused change leaves the roles as they were

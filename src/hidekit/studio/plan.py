@@ -84,7 +84,12 @@ def release_folder(bench: Workbench) -> str:
 def export_toml(bench: Workbench) -> str:
     """The plan as TOML, paths relative to the studio's folder (where it is saved)."""
     flagged = set(bench.scan.names("direct"))
-    reviewed = [c for c in bench.columns_with("other") + bench.columns_with("key") if c in flagged]
+    reviewed = [
+        c
+        for r in ("other", "key", "weight", "sensitive")
+        for c in bench.columns_with(r)
+        if c in flagged
+    ]
     roles = {
         "direct": bench.columns_with("direct"),
         "keys": bench.columns_with("key"),

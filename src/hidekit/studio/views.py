@@ -13,6 +13,7 @@ from hidekit.errors import InputError, OptionError
 from hidekit.studio import plan as studio_plan
 from hidekit.studio.notes import cut_at_spans
 from hidekit.studio.state import StudioState
+from hidekit.studio.workbench import ROLES
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -54,6 +55,7 @@ async def table_page(request: Request) -> Response:
             bench=bench,
             live=bench.risk(),
             step_choices=studio_plan.STEP_CHOICES,
+            roles=ROLES,
             sample=bench.frame.head(15),
         )
     )

@@ -21,10 +21,11 @@ from hidekit.release.plan import Step
 from hidekit.release.runner import cells_changed
 from hidekit.risk.loss import VariableLoss, information_loss
 from hidekit.risk.metrics import RiskReport, report_from_sizes
+from hidekit.risk.records import assess_records
 from hidekit.scan import scan_table
 from hidekit.scan.scanner import ScanResult
 
-ROLES = ("direct", "key", "sensitive", "other")
+ROLES = ("direct", "key", "sensitive", "weight", "other")
 RISKIEST_SHOWN = 10
 
 
@@ -35,6 +36,7 @@ class LiveRisk:
     report: RiskReport
     riskiest: pd.DataFrame  # the smallest cells: key values and their size (``_n``)
     k_target: int
+    weighted: dict | None = None  # individual risk (Benedetti-Franconi) when a weight is chosen
 
     @property
     def meets_target(self) -> bool:
@@ -101,12 +103,17 @@ class Workbench:
         return [c for c in self.columns_with("key") if c in self.frame.columns]
 
     def set_roles(self, roles: dict[str, str]) -> None:
+        """New roles, all checked before any is set (a refused change leaves the old ones)."""
+        new = dict(self.roles)
         for column, role in roles.items():
-            if column not in self.roles:
+            if column not in new:
                 raise OptionError(f"no column {column!r} in {self.source}")
             if role not in ROLES:
                 raise OptionError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
-            self.roles[column] = role
+            new[column] = role
+        if sum(r == "weight" for r in new.values()) > 1:
+            raise OptionError("choose one sampling-weight column")
+        self.roles = new
 
     def set_targets(self, k_target: int, cell_min: int) -> None:
         if k_target < 1 or cell_min < 1:
@@ -121,7 +128,11 @@ class Workbench:
             return None
         per_record = self.engine.record_cell_sizes(keys)  # cached per key set by the engine
         report = report_from_sizes(keys, class_sizes_from_records(per_record), self.cell_min)
-        return LiveRisk(report, riskiest_cells(self.frame, keys, per_record), self.k_target)
+        live = LiveRisk(report, riskiest_cells(self.frame, keys, per_record), self.k_target)
+        weights = [c for c in self.columns_with("weight") if c in self.frame.columns]
+        if weights:  # sdcMicro's individual risk, as `hidekit risk --weights`
+            live.weighted = assess_records(self.engine, keys, weights=weights[0]).to_dict()
+        return live
 
     # --- the plan ----------------------------------------------------------------------------
     def apply(self, use: str, params: dict) -> AppliedStep:
