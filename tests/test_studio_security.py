@@ -156,3 +156,14 @@ def test_unexpected_error_shows_no_traceback(folder, monkeypatch):
     assert r.status_code == 500
     assert "RuntimeError" in r.text
     assert "Traceback" not in r.text and "/home/secret" not in r.text
+
+
+def test_cli_refuses_a_missing_folder_and_a_bad_port(tmp_path):
+    from typer.testing import CliRunner
+
+    from hidekit.cli.main import app
+
+    res = CliRunner().invoke(app, ["studio", str(tmp_path / "nope"), "--no-browser"])
+    assert res.exit_code == 2 and "not a folder" in res.output
+    res = CliRunner().invoke(app, ["studio", str(tmp_path), "--port", "70000", "--no-browser"])
+    assert res.exit_code == 2 and "--port must be between 0 and 65535" in res.output
