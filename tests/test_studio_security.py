@@ -167,3 +167,10 @@ def test_cli_refuses_a_missing_folder_and_a_bad_port(tmp_path):
     assert res.exit_code == 2 and "not a folder" in res.output
     res = CliRunner().invoke(app, ["studio", str(tmp_path), "--port", "70000", "--no-browser"])
     assert res.exit_code == 2 and "--port must be between 0 and 65535" in res.output
+
+
+def test_websocket_refused(folder):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), authed(folder).websocket_connect("/"):
+        pass

@@ -89,7 +89,10 @@ class Guard:
         self.max_body = int(max_body)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] == "websocket":  # the studio has none: refuse before any handshake
+            await send({"type": "websocket.close", "code": 1008})
+            return
+        if scope["type"] != "http":  # lifespan
             await self.app(scope, receive, send)
             return
         refusal = self._refusal(scope)
