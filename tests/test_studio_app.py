@@ -8,6 +8,8 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+
+pytest.importorskip("starlette", reason="the studio's web stack is not installed (make setup)")
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

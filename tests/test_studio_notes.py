@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+
+pytest.importorskip("starlette", reason="the studio's web stack is not installed (make setup)")
 from hypothesis import given
 from hypothesis import strategies as st
 

@@ -7,6 +7,8 @@ import os
 
 import pandas as pd
 import pytest
+
+pytest.importorskip("starlette", reason="the studio's web stack is not installed (make setup)")
 from starlette.testclient import TestClient
 
 from hidekit.errors import InputError
