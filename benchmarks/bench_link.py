@@ -15,7 +15,7 @@ from hidekit.linking import hide_figure3, link, release
 from hidekit.linking.pipeline import save_release
 from hidekit.text.detector import load_model
 from hidekit.text.operators import anonymize_documents
-from hidekit.text.synth import generate_patient_notes
+from hidekit.text.synthesis import generate_patient_notes
 
 from _common import row
 

@@ -4,7 +4,7 @@ exponent, beside the same text split into notes of ordinary length (the baseline
     .venv/bin/python benchmarks/bench_long_text.py [--sizes 50000,500000,1000000,5000000]
         [--no-scan] [--whole-up-to 1000000] [--cell note|digits] [--src PATH]
 
-The long text is synthetic notes (``hidekit.text.synth.generate_notes``, seed 11) joined by blank
+The long text is synthetic notes (``hidekit.text.synthesis.generate_notes``, seed 11) joined by blank
 lines; past ``--notes`` notes the same notes are used again. Each size is measured in a fresh
 Python process: the time of one ``Detector.detect`` call (model loaded and compiled first) and the
 process's peak resident memory, as reported by the kernel (VmHWM), with the growth above the
@@ -171,7 +171,7 @@ def main() -> None:
     ap.add_argument("--src", default=None, help="run the measurements on this src folder")
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
-    from hidekit.text.synth import generate_notes
+    from hidekit.text.synthesis import generate_notes
 
     t = time.perf_counter()
     notes = [d.text for d in generate_notes(a.notes, seed=11)]

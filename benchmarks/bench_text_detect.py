@@ -20,7 +20,7 @@ from pathlib import Path
 from bench_text_profiles import char_counts
 from hidekit.text.detector import load_model
 from hidekit.text.span_metrics import evaluate_spans
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 from hidekit.text.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -26,7 +26,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hidekit.text.spans import Document, Span  # noqa: E402
-from hidekit.text.synth import generate_notes  # noqa: E402
+from hidekit.text.synthesis import generate_notes  # noqa: E402
 
 from _common import best_of  # noqa: E402
 

@@ -13,7 +13,7 @@ from collections import Counter
 from hidekit.text.corpus import read_brat_dir
 from hidekit.text.detector import load_model
 from hidekit.text.operators import anonymize_documents
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 
 from _common import ROOT
 

@@ -1,7 +1,8 @@
 """Reproduce the shipped PHI models exactly: ``python scripts/train_models.py [es] [en] [--measure]``.
 
 - es: CRF trained on MEDDOCAN train + dev (../shared/data/meddocan, CC BY 4.0), corpus labels.
-- en: CRF trained on 3,000 synthetic English clinical notes from ``hidekit.text.synth`` (seed 2024), augmented.
+- en: CRF trained on 3,000 synthetic English clinical notes and 600 general-PII texts (survey
+  answers, e-mails, chats, support logs) from ``hidekit.text.synthesis`` (seed 2024), augmented.
 
 Training is deterministic (crfsuite L-BFGS; seeded generator), so the same hidekit and Faker
 versions give byte-identical model files. ``--measure`` also prints held-out figures: es trained on
@@ -44,6 +45,8 @@ PARAMS = {
     },
 }
 EN_NOTES, EN_SEED, EN_TEST_SEED = 3000, 2024, 7
+EN_GENERAL = 600  # general-PII texts (hidekit.text.synthesis.general), issue 14
+EN_CASE = {"upper": 0.08, "lower": 0.08}  # whole notes in capitals / lower case (issue 14)
 EN_NOTES_DIR = (
     ROOT / "tests" / "fixtures" / "en-notes"
 )  # written by others: measured, never trained on
@@ -79,12 +82,16 @@ def train_es(measure: bool, out: Path) -> dict:
 
 
 def train_en(measure: bool, out: Path) -> dict:
-    from hidekit.text.synth import generate_notes
+    from hidekit.text.synthesis import generate_notes
+    from hidekit.text.synthesis.general import GENERAL_TYPES
 
-    docs = augment_documents(generate_notes(EN_NOTES, seed=EN_SEED), seed=EN_SEED)
+    notes = generate_notes(EN_NOTES, seed=EN_SEED)
+    general = generate_notes(EN_GENERAL, seed=EN_SEED + 1, kinds=GENERAL_TYPES)
+    docs = augment_documents(notes + general, seed=EN_SEED, **EN_CASE)
     source = {
-        "data": f"hidekit.text.synth.generate_notes({EN_NOTES}, seed={EN_SEED}), "
-        f"augmented by hidekit.text.training.augment_documents(seed={EN_SEED})"
+        "data": f"hidekit.text.synthesis.generate_notes({EN_NOTES}, seed={EN_SEED}) + "
+        f"generate_notes({EN_GENERAL}, seed={EN_SEED + 1}, kinds=GENERAL_TYPES), augmented by "
+        f"hidekit.text.training.augment_documents(seed={EN_SEED}, upper=0.08, lower=0.08)"
     }
     det = train_model(docs, "en", info=source, **PARAMS["en"])
     path = det.save(out / "en.model")

@@ -23,7 +23,7 @@ from hidekit.secrets import Randomness
 from hidekit.text.operators import anonymize_documents, get_operator
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import SurrogateGenerator, parse_date
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 from hidekit.transforms.geo import Jitter, haversine_km
 from hidekit.transforms.identifiers import Encode
 
@@ -204,7 +204,7 @@ def test_surrogate_seed_refused_without_insecure_seed():
 def test_link_pseudonym_order_not_replayable(tmp_path):
     from hidekit.demo.survey import generate_survey
     from hidekit.linking import link, release
-    from hidekit.text.synth import generate_patient_notes
+    from hidekit.text.synthesis import generate_patient_notes
 
     frame = generate_survey(40, seed=11)
     linked = link(frame, generate_patient_notes(frame, 1, seed=5), "record_id")

@@ -57,7 +57,7 @@ def test_recognizer_contract(name, synthetic_notes):
 def synthetic_notes(fixtures) -> list[str]:
     """English notes from hidekit's own generator, the development notes and the MEDDOCAN
     train-split cases in tests/fixtures (never a held-out set)."""
-    from hidekit.text.synth import generate_notes
+    from hidekit.text.synthesis import generate_notes
 
     texts = [d.text for d in generate_notes(6, seed=11)]
     for folder in ("en-dev", "meddocan"):

@@ -20,7 +20,7 @@ from hidekit.linking import ATTRIBUTES, hide_figure3, link, link_corpus, release
 from hidekit.linking.attributes import covers, fallback, normalize, render
 from hidekit.text.corpus import write_brat_dir
 from hidekit.text.spans import Document, Span
-from hidekit.text.synth import generate_patient_notes
+from hidekit.text.synthesis import generate_patient_notes
 
 runner = CliRunner()
 AGE, DATE = ATTRIBUTES["age"], ATTRIBUTES["date"]

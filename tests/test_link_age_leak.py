@@ -21,7 +21,7 @@ from hidekit.linking import link, release
 from hidekit.linking.attributes import covers, top_coded_label
 from hidekit.text.operators import Surrogate, anonymize_document
 from hidekit.text.surrogates import parse_date
-from hidekit.text.synth import generate_patient_notes
+from hidekit.text.synthesis import generate_patient_notes
 
 AGE_RANGE = re.compile(r"^\[(\d+)-(\d+)\]$|^(\d+)\+$|^(\d+)$")
 

@@ -711,7 +711,7 @@ def test_cli_sigterm_leaves_nothing(tmp_path):
         "    real(docs[:1], folder, write_text)\n"
         "    os.kill(os.getpid(), signal.SIGTERM)\n"
         "c.write_brat_dir = slow\n"
-        "import hidekit.text.synth as s\n"
+        "import hidekit.text.synthesis.generator as s\n"
         "from hidekit.cli.main import app\n"
         "sys.argv = ['hidekit', 'text', 'synth', '--n', '3', '--out', sys.argv[1]]\n"
         "app()\n"

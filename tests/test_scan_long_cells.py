@@ -15,7 +15,7 @@ from hidekit.cli.main import app
 from hidekit.io.readers import NUMBER
 from hidekit.scan import patterns as P
 from hidekit.scan.scanner import scan_table
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 
 # the patterns as first written (quadratic or worse on long runs): the reference
 _OLD_NUMBER = re.compile(r"[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")

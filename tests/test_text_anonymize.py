@@ -12,7 +12,7 @@ from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
 from hidekit.text.corpus import read_brat_dir, read_jsonl, write_brat_dir, write_jsonl
 from hidekit.text.operators import anonymize_corpus
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 
 runner = CliRunner()
 

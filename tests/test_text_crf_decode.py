@@ -15,7 +15,7 @@ from hidekit.text.detector import load_model
 from hidekit.text.features import document_features, sequences, token_lists, tokens_for
 from hidekit.text.recognizers import run_recognizers
 from hidekit.text.spans import Span
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EDGE = [

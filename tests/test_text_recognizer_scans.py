@@ -23,7 +23,7 @@ from hidekit.text.recognizers.base import (
     scan_matches,
 )
 from hidekit.text.spans import Span
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 
 FIXTURES = Path(__file__).parent / "fixtures"
 get_recognizers()  # fill the registry

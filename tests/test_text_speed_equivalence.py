@@ -9,7 +9,7 @@ import pytest
 
 from hidekit.text.recognizers import RECOGNIZERS, PatternRecognizer
 from hidekit.text.recognizers.base import _FOLD_EXTRA, _uncased, fold, regex_gate
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PATTERNS = [r for r in RECOGNIZERS.values() if isinstance(r, PatternRecognizer)]

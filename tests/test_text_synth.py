@@ -14,7 +14,7 @@ from hidekit.cli.main import app
 from hidekit.errors import OptionError
 from hidekit.text.corpus import read_brat_dir, read_jsonl
 from hidekit.text.surrogates import format_date, parse_date
-from hidekit.text.synth import (
+from hidekit.text.synthesis.generator import (
     DECADE_WORDS,
     HOLIDAYS,
     LABELS,
@@ -25,7 +25,7 @@ from hidekit.text.synth import (
     generate_notes,
     generate_patient_notes,
 )
-from hidekit.text.synth_world import nhs_number, npi, sin
+from hidekit.text.synthesis.world import nhs_number, npi, sin
 
 
 @pytest.fixture(scope="module")

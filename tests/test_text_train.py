@@ -231,7 +231,7 @@ def test_learn_clusters_groups_words_by_context():
 
 
 def test_augment_documents_keeps_annotation_exact_and_is_seeded():
-    from hidekit.text.synth import generate_notes
+    from hidekit.text.synthesis import generate_notes
     from hidekit.text.training import augment_documents
 
     docs = generate_notes(12, seed=5)

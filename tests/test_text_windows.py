@@ -15,7 +15,7 @@ from hidekit.io import windows as IW
 from hidekit.text import windows as W
 from hidekit.text.detector import load_model, widen_to_direct
 from hidekit.text.spans import Document, Span
-from hidekit.text.synth import generate_notes
+from hidekit.text.synthesis import generate_notes
 
 
 @pytest.fixture(scope="module")

@@ -168,7 +168,7 @@ def step_text_detect(out: Path, ctx: dict) -> str:
     from hidekit.text.corpus import write_brat_dir
     from hidekit.text.detector import load_model
     from hidekit.text.span_metrics import evaluate_spans
-    from hidekit.text.synth import generate_notes
+    from hidekit.text.synthesis import generate_notes
 
     gold = generate_notes(40, seed=ctx.get("seed", 7))
     found = load_model("en").detect_documents(gold, n_jobs=2)
@@ -187,7 +187,7 @@ def step_text_anonymize(out: Path, ctx: dict) -> str:
     from hidekit.errors import InputError
     from hidekit.text.corpus import write_brat_dir
     from hidekit.text.detector import load_model
-    from hidekit.text.synth import generate_patient_notes
+    from hidekit.text.synthesis import generate_patient_notes
 
     rows = ctx["frame"].head(25)
     docs = generate_patient_notes(rows, notes_per_patient=2, seed=ctx.get("seed", 7))
@@ -243,7 +243,7 @@ def step_link(out: Path, ctx: dict) -> str:
     """300 survey persons × 3 synthetic notes linked by file name (the ``link`` job), k = 5 on
     (sex, age, zip), 2-diverse diagnosis, written back into the notes; HIDE's Figure 3."""
     from hidekit.text.corpus import write_brat_dir
-    from hidekit.text.synth import generate_patient_notes
+    from hidekit.text.synthesis import generate_patient_notes
 
     out = Path(out)
     seed = ctx.get("seed", 7)  # of the synthetic notes only

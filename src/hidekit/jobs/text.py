@@ -181,7 +181,7 @@ def synth(
     ``patients``: a table whose rows the notes are about. Synthetic, so a plain seed is fine."""
     # TODO(phi, issue 15): the writer lives in text/synth.py until `phi` moves synthesis to
     # text/synthesis/; then its file writing moves here.
-    from hidekit.text.synth import write_synthetic_corpus
+    from hidekit.text.synthesis import write_synthetic_corpus
 
     summary = write_synthetic_corpus(
         n, seed, out, fmt, notes_per_patient, patients, locale, overwrite

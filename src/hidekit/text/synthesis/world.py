@@ -17,6 +17,8 @@ from functools import lru_cache
 
 from faker import Faker
 
+from hidekit.text.synthesis.data_files import templates, words
+
 # region -> (Faker locale, weight when a patient is invented)
 REGIONS: dict[str, tuple[str, int]] = {
     "US": ("en_US", 44),
@@ -27,15 +29,7 @@ REGIONS: dict[str, tuple[str, int]] = {
     "NZ": ("en_NZ", 7),
     "IN": ("en_IN", 5),
 }
-COUNTRY_NAMES = {
-    "US": "USA",
-    "GB": "United Kingdom",
-    "CA": "Canada",
-    "AU": "Australia",
-    "IE": "Ireland",
-    "NZ": "New Zealand",
-    "IN": "India",
-}
+COUNTRY_NAMES = words("world.COUNTRY_NAMES", "d")
 # Name origins (Faker locales written in Latin script, or with a romanized name provider).
 NAME_ORIGINS: dict[str, int] = {
     "en_US": 20,
@@ -69,30 +63,30 @@ NAME_ORIGINS: dict[str, int] = {
 }
 # GeoNames first-level codes of the regions whose code is a number.
 _ADMIN1 = {
-    "AU": {"01": "ACT", "02": "NSW", "03": "NT", "04": "QLD", "05": "SA", "06": "TAS", "07": "VIC"}
+    "AU": {
+        "01": "ACT",
+        "02": "NSW",
+        "03": "NT",
+        "04": "QLD",
+        "05": "SA",
+        "06": "TAS",
+        "07": "VIC",
+    }
     | {"08": "WA"},
-    "CA": {"01": "AB", "02": "BC", "03": "MB", "04": "NB", "05": "NL", "07": "NS", "08": "ON"}
+    "CA": {
+        "01": "AB",
+        "02": "BC",
+        "03": "MB",
+        "04": "NB",
+        "05": "NL",
+        "07": "NS",
+        "08": "ON",
+    }
     | {"09": "PE", "10": "QC", "11": "SK", "12": "YT", "13": "NT", "14": "NU"},
 }
 
 # Typed here because no package lists them: local layouts of telephone numbers (# = a digit).
-PHONE_FORMS: dict[str, list[str]] = {
-    "GB": [
-        "0#### ######",
-        "01### ######",
-        "020 #### ####",
-        "07### ######",
-        "07### ### ###",
-        "+44 7### ######",
-        "+44 (0)20 #### ####",
-        "(01###) ######",
-        "0121 ### ####",
-    ],
-    "AU": ["(0#) #### ####", "04## ### ###", "+61 4## ### ###", "0# #### ####", "04########"],
-    "NZ": ["(0#) ### ####", "02# ### ####", "+64 2# ### ####", "0# ### ####", "027 ### ####"],
-    "IE": ["(01) ### ####", "08# ### ####", "+353 8# ### ####", "0## ######", "(0##) ## #####"],
-    "IN": ["+91 ##### #####", "0##-########", "9#########", "+91-##########"],
-}
+PHONE_FORMS: dict[str, list[str]] = words("world.PHONE_FORMS", "dl")
 
 
 def world_faker(seed: int) -> Faker:
@@ -273,13 +267,21 @@ def national_ids(world: Faker, rng: random.Random, region: str) -> list[tuple[st
     up = lambda s: f.bothify(s).upper()  # noqa: E731
     if region == "GB":
         return [
-            (rng.choice(["NHS No.", "NHS number", "NHS #", "NHS No:"]), nhs_number(rng), "ID"),
+            (
+                rng.choice(["NHS No.", "NHS number", "NHS #", "NHS No:"]),
+                nhs_number(rng),
+                "ID",
+            ),
             ("NI number", up("??######?").replace("O", "A"), "SSN"),
         ]
     if region == "AU":
         med = f.numerify("#### ##### #")
         return [
-            (rng.choice(["Medicare No.", "Medicare number", "Medicare card"]), med, "ID"),
+            (
+                rng.choice(["Medicare No.", "Medicare number", "Medicare card"]),
+                med,
+                "ID",
+            ),
             ("IHI", f.numerify("8003 60## #### ####"), "ID"),
         ]
     if region == "CA":
@@ -309,249 +311,21 @@ def national_ids(world: Faker, rng: random.Random, region: str) -> list[tuple[st
 # --------------------------------------------------------------------------------------------
 # Places of care and organizations, by region (forms; the names in them are drawn)
 
-CARE_FORMS: dict[str, list[str]] = {
-    "US": [
-        "{last} Family Practice",
-        "{last} Family Medicine",
-        "{city} Internal Medicine Associates",
-        "{city} Urgent Care",
-        "{last} Pediatrics",
-        "{city} Dialysis Center",
-        "{last} Nursing and Rehabilitation",
-        "{last} Manor",
-        "{city} Hospice",
-        "{last} Primary Care Associates",
-        "{city} Community Health Center",
-    ],
-    "GB": [
-        "Royal {city} Infirmary",
-        "{city} General Hospital",
-        "St {first}'s Hospital",
-        "{last} Surgery",
-        "The {last} Practice",
-        "{city} Health Centre",
-        "{last} House Surgery",
-        "{city} Community Hospital",
-        "{city} and District Hospital",
-    ],
-    "AU": [
-        "Royal {city} Hospital",
-        "{city} Base Hospital",
-        "{last} Medical Clinic",
-        "{city} Medical Centre",
-        "{last} Street Family Practice",
-        "{city} Private Hospital",
-    ],
-    "NZ": ["{city} Hospital", "{last} Medical Centre", "{city} Health", "{last} Road Surgery"],
-    "IE": [
-        "{city} University Hospital",
-        "St. {first}'s Hospital",
-        "{last} Medical Centre",
-        "{city} Primary Care Centre",
-        "Mercy University Hospital",
-    ],
-    "CA": [
-        "{city} Health Sciences Centre",
-        "{last} Family Health Team",
-        "{city} General Hospital",
-        "{last} Medical Clinic",
-        "{city} Community Health Centre",
-    ],
-    "IN": [
-        "{city} Medical College Hospital",
-        "{last} Nursing Home",
-        "{last} Multispeciality Hospital",
-    ],
-}
+CARE_FORMS: dict[str, list[str]] = templates("world.CARE_FORMS", "dl")
 # US places of care named without "Hospital" or "Clinic", as notes often call them ("seen at
 # Mercy", "transferred from St. Vincent's", "home hospice with Compassus").
-BARE_CARE_FORMS = [
-    "{last}",
-    "{city} Health",
-    "{last} Health",
-    "St. {first}'s",
-    "Saint {first}'s",
-    "{city} Methodist",
-    "{city} Regional",
-    "{city} Memorial",
-    "{city} General",
-    "Mercy {city}",
-    "{last} Medical",
-    "{last} Neurology Group",
-    "{city} Orthopaedics",
-    "{city} Cardiology",
-    "{city} Birth Center",
-    "{last} Dental",
-    "Sunrise of {city}",
-    "The {last}",
-    "{last}-{last2}",
-    "{city} Imaging",
-    "{last} Oncology",
-    "{city} VA",
-]
-ORGANIZATION_FORMS = [
-    "{company}",
-    "{company}",
-    "{company}",
-    "{last} Primary School",
-    "{city} High School",
-    "St. {first}'s Catholic School",
-    "{city} Community College",
-    "University of {city}",
-    "{last} Elementary",
-    "{last}'s Pharmacy",
-    "{city} Pharmacy",
-    "St. {first}'s Church",
-    "{city} Baptist Church",
-    "Grace Community Church",
-    "{city} Rugby Club",
-    "{city} YMCA",
-    "{last} Golf Club",
-    "{city} Bowls Club",
-    "the {city} Police Department",
-    "{city} City Council",
-    "{last} Home Care",
-    "{last} Construction",
-    "{last} & Sons",
-    "{city} Transit",
-]
+BARE_CARE_FORMS = templates("world.BARE_CARE_FORMS", "l")
+ORGANIZATION_FORMS = templates("world.ORGANIZATION_FORMS", "l")
 # Insurers and pharmacy chains are organizations too; a short list, as no package has them.
-INSURERS = {
-    "US": ["Blue Cross Blue Shield", "Aetna", "UnitedHealthcare", "Cigna", "Humana", "Tricare"],
-    "GB": ["Bupa", "AXA Health", "Vitality", "Aviva"],
-    "AU": ["Medibank", "Bupa", "HCF", "nib"],
-    "NZ": ["Southern Cross", "nib", "AIA"],
-    "IE": ["VHI", "Laya Healthcare", "Irish Life Health"],
-    "CA": ["Sun Life", "Manulife", "Blue Cross", "Canada Life"],
-    "IN": ["Star Health", "HDFC ERGO", "Niva Bupa"],
-}
-PHARMACIES = {
-    "US": ["Walgreens", "CVS", "Rite Aid"],
-    "GB": ["Boots", "Lloydspharmacy", "Superdrug Pharmacy"],
-    "AU": ["Chemist Warehouse", "Priceline Pharmacy", "TerryWhite Chemmart"],
-    "NZ": ["Unichem", "Life Pharmacy"],
-    "IE": ["McCabes Pharmacy", "Hickey's Pharmacy"],
-    "CA": ["Shoppers Drug Mart", "Rexall", "Jean Coutu"],
-    "IN": ["Apollo Pharmacy", "MedPlus"],
-}
+INSURERS = words("world.INSURERS", "dl")
+PHARMACIES = words("world.PHARMACIES", "dl")
 
 
 # Invented place-like names ("Sunridge", "Cedar Ridge", "Tidewater"): what clinics, practices and
 # small firms are often called; built from two word lists, not from Faker's surnames or towns.
-PLACE_HEADS = [
-    "Cedar",
-    "Maple",
-    "Oak",
-    "Pine",
-    "Willow",
-    "Birch",
-    "Aspen",
-    "River",
-    "Lake",
-    "Bay",
-    "Summit",
-    "Harbor",
-    "Harbour",
-    "Sun",
-    "Granite",
-    "Silver",
-    "Golden",
-    "Green",
-    "Clear",
-    "Fair",
-    "Glen",
-    "Stone",
-    "Brook",
-    "Spring",
-    "Meadow",
-    "North",
-    "West",
-    "East",
-    "South",
-    "Kings",
-    "Queens",
-    "High",
-    "Pacific",
-    "Prairie",
-    "Tide",
-    "Kestrel",
-    "Heron",
-    "Falcon",
-    "Red",
-    "Blue",
-    "White",
-    "Elm",
-    "Ash",
-    "Holly",
-    "Rose",
-    "Ivy",
-    "Hazel",
-    "Fox",
-    "Deer",
-    "Eagle",
-    "Mill",
-    "Kirk",
-    "Copper",
-    "Iron",
-    "Coral",
-    "Ocean",
-    "Valley",
-    "Hill",
-    "Forest",
-    "Shore",
-    "Crystal",
-    "Evergreen",
-    "Beacon",
-]
-PLACE_TAILS = [
-    "ridge",
-    "view",
-    "wood",
-    "field",
-    "side",
-    "brook",
-    "dale",
-    "mont",
-    "haven",
-    "gate",
-    "crest",
-    "vale",
-    "point",
-    "ford",
-    "water",
-    "bend",
-    "land",
-    "stone",
-    "park",
-    "wick",
-    "moor",
-    "ton",
-    "bury",
-    "hurst",
-    "grove",
-    "light",
-    "way",
-]
-PLACE_SECOND = [
-    "Ridge",
-    "View",
-    "Creek",
-    "Valley",
-    "Grove",
-    "Park",
-    "Point",
-    "Hills",
-    "Crest",
-    "Line",
-    "Harbor",
-    "Springs",
-    "Meadows",
-    "Pines",
-    "Lakes",
-    "Woods",
-    "Bay",
-    "State",
-]
+PLACE_HEADS = words("world.PLACE_HEADS", "l")
+PLACE_TAILS = words("world.PLACE_TAILS", "l")
+PLACE_SECOND = words("world.PLACE_SECOND", "l")
 
 
 def place_name(rng: random.Random) -> str:
@@ -563,68 +337,9 @@ def place_name(rng: random.Random) -> str:
 
 
 # places of care named after an invented place word, with what they do
-PLACE_CARE_FORMS = [
-    "{place} Dermatology",
-    "{place} Endocrinology",
-    "{place} Primary Care",
-    "{place} Family Medicine",
-    "{place} Orthopaedic & Sports Medicine",
-    "{place} Pediatric Dentistry",
-    "{place} Recovery Services",
-    "{place} Assisted Living",
-    "{place} Pavilion",
-    "{place} Imaging",
-    "{place} Chest Clinic",
-    "{place} Urgent Care",
-    "{place} Behavioral Health",
-    "{place} Care Home",
-    "{place} Nursing Home",
-    "{place} Rehab",
-    "{place} Surgical Centre",
-    "{place} Medical Group",
-    "{place} General",
-    "{place} Women's Health",
-    "{place} Kids Dental",
-    "{place} Eye Clinic",
-    "{place}",
-    "{place}",
-    "{place} Hospital",
-    "{place} Hospice",
-    "{place} Lodge",
-    "{place} Manor",
-]
+PLACE_CARE_FORMS = templates("world.PLACE_CARE_FORMS", "l")
 # firms, clubs and funds named after an invented place word
-PLACE_ORG_FORMS = [
-    "{place} Roofing",
-    "{place} Electrical",
-    "{place} Freight",
-    "{place} Laboratories",
-    "{place} Mutual",
-    "{place} Cold Storage",
-    "{place} Precision",
-    "{place} Logistics",
-    "{place} Plumbing",
-    "{place} Construction",
-    "{place} Credit Union",
-    "{place} Dental Plan",
-    "{place} FC",
-    "{place} Ramblers",
-    "{place} Insurance",
-    "{place} Foods",
-    "{place} Farms",
-    "{place} Landscaping",
-    "{place} Auto Body",
-    "{place} Realty",
-    "{place} Academy",
-    "{place} Middle School",
-    "{place} Daycare",
-    "{place} Bakery",
-    "{place} Trucking",
-    "{place} Manufacturing",
-    "{place} Health Plan",
-    "{place} Brewing",
-    "{place} Tech",
-]
+PLACE_ORG_FORMS = templates("world.PLACE_ORG_FORMS", "l")
 
 
 def rng_place_org(rng: random.Random) -> str:

@@ -7,7 +7,7 @@ patients, insurers and employers, GP referral and discharge letters) are assembl
 and sentence templates whose slots are filled by Faker and GeoNames surrogates. Each PHI value is
 written into the text and recorded as a span in the same step, so offsets are exact by
 construction. A patient lives in a region (US, UK, Ireland, Australia, New Zealand, Canada,
-India: ``synth_world``) that sets the layouts of dates, phones, postcodes and national numbers,
+India: ``world``) that sets the layouts of dates, phones, postcodes and national numbers,
 and has a name of a separately drawn origin. Each note is written in a style (all capitals,
 terse abbreviations, typos, run-on sentences) applied to the text between spans only.
 Negative examples stay unlabelled: eponyms and scores (Parkinson disease, Glasgow Coma Scale,
@@ -36,366 +36,35 @@ from datetime import date, timedelta
 from faker import Faker
 
 from hidekit.errors import OptionError
-from hidekit.text import synth_world as W
 from hidekit.text.recognizers.patterns import COMMON_OCCUPATIONS, INFORMAL_OCCUPATIONS
 from hidekit.text.spans import Document, Span
 from hidekit.text.surrogates import DATE_FORMATS, HOSPITAL_FORMS, format_date, us_places
+from hidekit.text.synthesis import world as W
+from hidekit.text.synthesis.data_files import templates, words
 
-LABELS: dict[str, str] = {
-    "NAME": "patient or relative name (HIPAA 1; i2b2 PATIENT)",
-    "DOCTOR": "name of any clinician: physician, nurse, therapist, pharmacist … (i2b2 DOCTOR)",
-    "DATE": "date or part of a date (day, month) except a year alone (HIPAA 3)",
-    "AGE": "age in years, the number only (HIPAA 3 requires ages over 89)",
-    "PHONE": "telephone or pager number (HIPAA 4)",
-    "FAX": "fax number (HIPAA 5)",
-    "EMAIL": "e-mail address (HIPAA 6)",
-    "SSN": "social security number (HIPAA 7)",
-    "MRN": "medical record number (HIPAA 8)",
-    "ID": "health plan, licence, device, accession or other identifying number (HIPAA 9, 11-13, 18)",
-    "ACCOUNT": "account or billing number (HIPAA 10)",
-    "URL": "web address (HIPAA 14)",
-    "IP": "IP address (HIPAA 15)",
-    "STREET": "street address (HIPAA 2)",
-    "CITY": "city or town (HIPAA 2)",
-    "STATE": "state or province (HIPAA 2 allows it; annotated so a policy can choose)",
-    "ZIP": "postal code (HIPAA 2)",
-    "COUNTRY": "country (annotated so a policy can choose)",
-    "HOSPITAL": "hospital, clinic or care facility name (i2b2 HOSPITAL)",
-    "ORGANIZATION": "employer, school or other organization (i2b2 ORGANIZATION)",
-    "PROFESSION": "the patient's or a relative's occupation (i2b2 PROFESSION)",
-}
+LABELS: dict[str, str] = words("LABELS", "d")
 
-NOTE_TYPES = (
-    "admission",
-    "discharge",
-    "progress",
-    "referral",
-    "radiology",
-    "pathology",
-    "ed",
-    "phone",
-    "consult",
-    "nursing",
-    "icu",
-    "operative",
-    "psychiatry",
-    "paediatric",
-    "palliative",
-    "therapy",
-    "social_work",
-    "pharmacy",
-    "letter",
-    "gp_referral",
-    "signout",
-    "thread",
-    "home_health",
-    "registration",
-    "lab",
-    "discharge_letter",
-)
+NOTE_TYPES = words("NOTE_TYPES", "t")
 
-DIAGNOSES = [
-    "hypertension",
-    "type 2 diabetes mellitus",
-    "asthma",
-    "major depressive disorder",
-    "COPD",
-    "coronary artery disease",
-    "osteoarthritis",
-    "chronic kidney disease stage 3",
-    "migraine",
-    "hypothyroidism",
-    "atrial fibrillation",
-    "congestive heart failure",
-    "hyperlipidemia",
-    "GERD",
-    "obstructive sleep apnea",
-    "anemia",
-    "osteoporosis",
-    "gout",
-    "BPH",
-    "cellulitis",
-    "community-acquired pneumonia",
-    "urinary tract infection",
-    "DVT",
-    "pulmonary embolism",
-]
-EPONYMS = [
-    "Parkinson disease",
-    "Parkinson's disease",
-    "Alzheimer dementia",
-    "Crohn's disease",
-    "Hodgkin lymphoma",
-    "Cushing syndrome",
-    "Graves disease",
-    "Hashimoto thyroiditis",
-    "Bell's palsy",
-    "Addison disease",
-    "Guillain-Barre syndrome",
-    "Wolff-Parkinson-White syndrome",
-    "Barrett esophagus",
-    "Sjogren syndrome",
-    "Raynaud phenomenon",
-    "Meniere disease",
-    "Huntington disease",
-    "Marfan syndrome",
-    "Mallory-Weiss tear",
-    "Wernicke encephalopathy",
-    "Lyme disease",
-    "West Nile virus infection",
-    "Kaposi sarcoma",
-    "Paget disease of bone",
-    "Dupuytren contracture",
-    "Tourette syndrome",
-    "Down syndrome",
-    "Horner syndrome",
-]
-SIGNS = [
-    "Murphy's sign is negative",
-    "Babinski sign is absent bilaterally",
-    "Romberg is negative",
-    "Tinel sign is positive at the wrist",
-    "Homans sign is negative",
-    "Kernig sign is negative",
-    "McMurray test is negative",
-    "Lachman test is negative",
-    "Phalen test is positive",
-    "Glasgow Coma Scale is 15",
-    "Trendelenburg gait is not present",
-    "Rovsing sign is negative",
-]
-DEVICES = [
-    "Foley catheter",
-    "Jackson-Pratt drain",
-    "Swan-Ganz catheter",
-    "Hickman line",
-    "Holter monitor",
-    "Doppler ultrasound",
-    "PICC line",
-    "Pleur-x catheter",
-]
-PROCEDURES = [
-    "Whipple procedure",
-    "Nissen fundoplication",
-    "Roux-en-Y gastric bypass",
-    "Hartmann procedure",
-    "laparoscopic cholecystectomy",
-    "CABG x3",
-    "total knee arthroplasty",
-    "TURP",
-    "cardiac catheterization",
-    "EGD",
-    "colonoscopy",
-]
-DRUGS = [
-    "Lasix",
-    "Coumadin",
-    "Tylenol",
-    "Zofran",
-    "Protonix",
-    "Lipitor",
-    "Plavix",
-    "Eliquis",
-    "Xarelto",
-    "Keppra",
-    "Norvasc",
-    "Synthroid",
-    "Zoloft",
-    "Seroquel",
-    "Ativan",
-    "Dilaudid",
-    "Percocet",
-    "Flomax",
-    "Toprol XL",
-    "Lantus",
-    "Januvia",
-    "Augmentin",
-    "Keflex",
-    "Bactrim",
-    "metoprolol",
-    "lisinopril",
-    "atorvastatin",
-    "metformin",
-    "furosemide",
-    "amlodipine",
-    "aspirin",
-    "heparin",
-    "pantoprazole",
-    "levothyroxine",
-    "gabapentin",
-    "sertraline",
-    "albuterol",
-    "warfarin",
-    "apixaban",
-    "clopidogrel",
-    "ondansetron",
-    "acetaminophen",
-    "oxycodone",
-    "ceftriaxone",
-    "azithromycin",
-    "doxycycline",
-    "hydrochlorothiazide",
-    "spironolactone",
-    "carvedilol",
-    "losartan",
-    "tamsulosin",
-    "allopurinol",
-    "prednisone",
-    "montelukast",
-]
-DOSES = [
-    "5 mg",
-    "10 mg",
-    "20 mg",
-    "25 mg",
-    "40 mg",
-    "50 mg",
-    "81 mg",
-    "100 mg",
-    "500 mg",
-    "1000 mg",
-    "0.5 mg",
-    "2 mg",
-    "12.5 mg",
-    "10 units",
-    "2 puffs",
-    "1 g",
-]
-FREQS = ["daily", "BID", "TID", "q6h PRN", "at bedtime", "PO daily", "IV q8h", "q12h", "weekly"]
-SYMPTOMS = [
-    "chest pain",
-    "shortness of breath",
-    "abdominal pain",
-    "fever and chills",
-    "dizziness",
-    "syncope",
-    "productive cough",
-    "nausea and vomiting",
-    "headache",
-    "lower extremity swelling",
-    "fatigue",
-    "palpitations",
-    "back pain",
-    "dysuria",
-    "confusion",
-    "weakness on the left side",
-    "hematochezia",
-    "weight loss",
-]
+DIAGNOSES = words("DIAGNOSES", "l")
+EPONYMS = words("EPONYMS", "l")
+SIGNS = words("SIGNS", "l")
+DEVICES = words("DEVICES", "l")
+PROCEDURES = words("PROCEDURES", "l")
+DRUGS = words("DRUGS", "l")
+DOSES = words("DOSES", "l")
+FREQS = words("FREQS", "l")
+SYMPTOMS = words("SYMPTOMS", "l")
 # Clinics named by what they treat: not identifying, and they stay unlabelled
-DEPARTMENT_CLINICS = [
-    "Heart Failure Clinic",
-    "Anticoagulation Clinic",
-    "Wound Clinic",
-    "Pain Clinic",
-    "Diabetes Clinic",
-    "Memory Clinic",
-    "Fracture Clinic",
-    "Rheumatology Clinic",
-    "Sleep Clinic",
-    "Lipid Clinic",
-    "Transplant Clinic",
-    "Infusion Center",
-    "Coumadin Clinic",
-    "Breast Clinic",
-    "Cardiology Clinic",
-]
-SERVICES = [
-    "Cardiology",
-    "Internal Medicine",
-    "General Surgery",
-    "Neurology",
-    "Oncology",
-    "Orthopedics",
-    "Pulmonology",
-    "Gastroenterology",
-    "Nephrology",
-    "Physical Therapy",
-    "Social Work",
-    "the Emergency Department",
-    "the Medical ICU",
-    "Infectious Disease",
-    "Endocrinology",
-    "Palliative Care",
-]
-STUDIES = [
-    ("CT of the chest with contrast", "chest"),
-    ("MRI of the brain without contrast", "brain"),
-    ("CT of the abdomen and pelvis", "abdomen"),
-    ("chest radiograph, PA and lateral", "chest"),
-    ("ultrasound of the right upper quadrant", "abdomen"),
-    ("MRI of the lumbar spine", "spine"),
-    ("CT angiogram of the chest", "chest"),
-    ("bilateral lower extremity venous duplex", "legs"),
-]
-FINDINGS = {
-    "chest": [
-        "No focal consolidation, pleural effusion or pneumothorax.",
-        "A 6 mm noncalcified nodule in the right upper lobe (series 3, image 45).",
-        "Mild cardiomegaly. Small bilateral pleural effusions.",
-        "Filling defects in the segmental arteries of the right lower lobe.",
-    ],
-    "brain": [
-        "No acute intracranial hemorrhage or mass effect.",
-        "Chronic small vessel ischemic changes. Ventricles are normal in size.",
-        "A 1.2 x 0.9 cm enhancing lesion in the left frontal lobe.",
-    ],
-    "abdomen": [
-        "Cholelithiasis without gallbladder wall thickening.",
-        "Hepatic steatosis. The spleen measures 11 cm.",
-        "No free air. Diverticulosis of the sigmoid colon without diverticulitis.",
-    ],
-    "spine": [
-        "Disc bulge at L4-L5 with moderate foraminal narrowing.",
-        "Mild degenerative changes at L5-S1 without canal stenosis.",
-    ],
-    "legs": [
-        "No deep venous thrombosis in either lower extremity.",
-        "Occlusive thrombus in the left popliteal vein.",
-    ],
-}
-SPECIMENS = [
-    ("skin, left forearm, shave biopsy", "Basal cell carcinoma, nodular type; margins free."),
-    ("colon, sigmoid, polypectomy", "Tubular adenoma; negative for high-grade dysplasia."),
-    ("breast, right, core needle biopsy", "Invasive ductal carcinoma, Nottingham grade 2."),
-    (
-        "prostate, needle biopsies (12 cores)",
-        "Prostatic adenocarcinoma, Gleason 3+4=7 in 3/12 cores.",
-    ),
-    ("lymph node, left axillary, excision", "Reactive follicular hyperplasia; no malignancy."),
-    ("thyroid, right lobe, lobectomy", "Papillary thyroid carcinoma, 1.4 cm; margins negative."),
-]
-TRAVEL = [
-    "Mexico",
-    "Guatemala",
-    "India",
-    "Brazil",
-    "Kenya",
-    "Vietnam",
-    "Canada",
-    "Ireland",
-    "Italy",
-    "the Philippines",
-    "Haiti",
-    "Nigeria",
-    "Peru",
-    "China",
-    "Germany",
-    "Ghana",
-]
-ORG_FORMS = [
-    "{company}",
-    "{company}",
-    "{place_org}",
-    "{place_org}",
-    "{city} Public Schools",
-    "the {city} Fire Department",
-    "{last} Elementary School",
-    "{company} Inc.",
-    "the University of {state_name}",
-]
-RELATIONS_F = ["wife", "daughter", "sister", "mother", "niece", "granddaughter"]
-RELATIONS_M = ["husband", "son", "brother", "father", "nephew", "grandson"]
+DEPARTMENT_CLINICS = words("DEPARTMENT_CLINICS", "l")
+SERVICES = words("SERVICES", "l")
+STUDIES = words("STUDIES", "lt")
+FINDINGS = words("FINDINGS", "dl")
+SPECIMENS = words("SPECIMENS", "lt")
+TRAVEL = words("TRAVEL", "l")
+ORG_FORMS = templates("ORG_FORMS", "l")
+RELATIONS_F = words("RELATIONS_F", "l")
+RELATIONS_M = words("RELATIONS_M", "l")
 
 Segment = tuple[str, str | None]
 
@@ -442,34 +111,7 @@ class Patient:
     exact_age: bool = False  # a table row: notes state the row's age, never "in his 70s"
 
 
-_ABBREVIATIONS = [
-    (r"\bshortness of breath\b", "SOB"),
-    (r"\bnausea and vomiting\b", "N/V"),
-    (r"\bhistory of\b", "h/o"),
-    (r"\bcomplain(?:s|ing) of\b", "c/o"),
-    (r"\bfollow[- ]up\b", "f/u"),
-    (r"\bpatient\b", "pt"),
-    (r"\bpatients\b", "pts"),
-    (r"\bwithout\b", "w/o"),
-    (r"\bwith\b", "w/"),
-    (r"\bhistory\b", "hx"),
-    (r"\bdiagnosis\b", "dx"),
-    (r"\btreatment\b", "tx"),
-    (r"\bmedications\b", "meds"),
-    (r"\bdaughter\b", "dtr"),
-    (r"\bbecause\b", "b/c"),
-    (r"\bbilateral(?:ly)?\b", "b/l"),
-    (r"\bdischarged?\b", "d/c"),
-    (r"\band\b", "&"),
-    (r"\byears\b", "yrs"),
-    (r"\bplease\b", "pls"),
-    (r"\bnormal\b", "nml"),
-    (r"\bright\b", "R"),
-    (r"\bleft\b", "L"),
-    (r"\bappointment\b", "appt"),
-    (r"\bregarding\b", "re"),
-    (r"\btoday\b", "tdy"),
-]
+_ABBREVIATIONS = words("_ABBREVIATIONS", "lt")
 _ABBREV_RE = [(re.compile(a), b) for a, b in _ABBREVIATIONS]
 _WORD = re.compile(r"\b[a-z]{5,}\b")
 _SENTENCE_END = re.compile(r"(?<=[a-z]{3})\. (?=[A-Z])")
@@ -486,7 +128,7 @@ class _Style:
 
 
 def _draw_style(rng: random.Random, kind: str) -> _Style:
-    terse_kinds = ("signout", "nursing", "icu", "phone", "home_health", "progress", "ed")
+    terse_kinds = words("draw_style.1", "t")
     return _Style(
         caps=rng.random() < (0.25 if kind == "signout" else 0.05),
         terse=rng.random() < (0.6 if kind in terse_kinds else 0.15),
@@ -601,11 +243,7 @@ def _hospital(fake: Faker, rng: random.Random, city: str) -> str:
 
 
 def _mrn(fake: Faker, rng: random.Random) -> str:
-    return fake.numerify(
-        rng.choice(
-            ["#######", "########", "##-##-###", "00######", "E#######", "###-###-###", "#########"]
-        )
-    )
+    return fake.numerify(rng.choice(words("mrn.1", "l")))
 
 
 def _zip_in(fake: Faker, state: str) -> str:
@@ -615,59 +253,10 @@ def _zip_in(fake: Faker, state: str) -> str:
         return fake.zipcode()
 
 
-CLINICIAN_ROLES = [
-    "RN",
-    "RN",
-    "RN",
-    "LPN",
-    "NP",
-    "PA-C",
-    "PT",
-    "OT",
-    "SLP",
-    "RD",
-    "PharmD",
-    "LCSW",
-    "MSW",
-    "RM",
-    "CNS",
-    "RT",
-]
+CLINICIAN_ROLES = words("CLINICIAN_ROLES", "l")
 # Roles as a note spells them in prose (key → words); the person's name is DOCTOR (any clinician).
-ROLE_WORDS = {
-    "RN": ["nurse", "RN", "staff nurse", "charge nurse", "the nurse,"],
-    "LPN": ["LPN", "nurse"],
-    "NP": ["nurse practitioner", "NP"],
-    "PA-C": ["PA", "physician assistant"],
-    "PT": ["physiotherapist", "physical therapist", "PT", "physio"],
-    "OT": ["occupational therapist", "OT"],
-    "SLP": ["speech therapist", "SLP", "SALT"],
-    "RD": ["dietitian", "dietician", "RD"],
-    "PharmD": ["pharmacist", "ward pharmacist", "clinical pharmacist"],
-    "LCSW": ["social worker", "SW"],
-    "MSW": ["social worker", "case manager"],
-    "RM": ["midwife", "community midwife"],
-    "CNS": ["clinical nurse specialist", "specialist nurse", "CNS"],
-    "RT": ["respiratory therapist", "RT"],
-}
-OTHER_ROLES = [
-    "friend",
-    "neighbour",
-    "neighbor",
-    "teacher",
-    "caseworker",
-    "landlord",
-    "partner",
-    "fiancé",
-    "carer",
-    "guardian",
-    "foster mother",
-    "pastor",
-    "boss",
-    "roommate",
-    "home help",
-    "interpreter",
-]
+ROLE_WORDS = words("ROLE_WORDS", "dl")
+OTHER_ROLES = words("OTHER_ROLES", "l")
 
 
 def new_patient(
@@ -680,7 +269,7 @@ def new_patient(
     """A patient from ``row`` (keys as in the demo survey) with the missing parts invented.
 
     A row is a US record; an invented patient lives in a region drawn from
-    ``synth_world.REGIONS`` and has a name of a drawn origin."""
+    ``world.REGIONS`` and has a name of a drawn origin."""
     row = dict(row or {})
     world = world or W.world_faker(rng.randrange(2**31))
     region = "US" if row else W.pick_region(rng)
@@ -699,7 +288,12 @@ def new_patient(
     else:
         age = rng.choice(
             [rng.randint(18, 89)] * 10
-            + [rng.randint(90, 104), rng.randint(0, 17), rng.randint(2, 17), rng.randint(0, 1)]
+            + [
+                rng.randint(90, 104),
+                rng.randint(0, 17),
+                rng.randint(2, 17),
+                rng.randint(0, 1),
+            ]
         )
     if row.get("birth_date"):
         birth = date.fromisoformat(str(row["birth_date"])[:10])
@@ -821,82 +415,19 @@ DAY_FIRST_FORMATS: list[tuple[str, float]] = [
     ("D-MMM-YY", 1),
 ]
 # Informal forms written in running text only: "the 4th", "Mar-04", "in March", "March 4th".
-INFORMAL_FORMATS = ["Do", "MMM-DD", "MMMM", "MMMM Do", "MMM D", "M/D"]
+INFORMAL_FORMATS = words("INFORMAL_FORMATS", "l")
 US_FORMATS: list[tuple[str, float]] = [(f, w) for f, w in DATE_FORMATS if f != "YYYY"]
 WRITTEN_DATE_FORMATS = tuple(
     dict.fromkeys([f for f, _ in US_FORMATS + DAY_FIRST_FORMATS] + INFORMAL_FORMATS)
 )
-WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-MONTH_ABBR = [
-    ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sept", "Oct", "Nov", "Dec"],
-    ["Jan", "Feb", "Mar", "Apr", "May", "June", "July", "Aug", "Sep", "Oct", "Nov", "Dec"],
-]
+WEEKDAYS = words("WEEKDAYS", "l")
+MONTH_ABBR = words("MONTH_ABBR", "ll")
 # holidays name a day: DATE under the annotation conventions
-HOLIDAYS = [
-    "Christmas",
-    "Christmas Day",
-    "Christmas Eve",
-    "Xmas",
-    "Xmas day",
-    "Boxing Day",
-    "Easter",
-    "Easter Sunday",
-    "Good Friday",
-    "Thanksgiving",
-    "New Year's Day",
-    "New Year's Eve",
-    "Hogmanay",
-    "Labor Day",
-    "Memorial Day",
-    "4th of July",
-    "Halloween",
-    "St Patrick's Day",
-    "Anzac Day",
-    "Canada Day",
-    "Waitangi Day",
-    "Diwali",
-    "Eid",
-]
-DECADE_WORDS = [
-    "",
-    "",
-    "twenties",
-    "thirties",
-    "forties",
-    "fifties",
-    "sixties",
-    "seventies",
-    "eighties",
-    "nineties",
-]
-WEEKDAY_SHORT = ["Mon", "Tues", "Wed", "Thurs", "Fri", "Sat", "Sun"]
+HOLIDAYS = words("HOLIDAYS", "l")
+DECADE_WORDS = words("DECADE_WORDS", "l")
+WEEKDAY_SHORT = words("WEEKDAY_SHORT", "l")
 # languages and nationalities: capitalized, never PHI under the annotation conventions
-LANGUAGES = [
-    "Spanish",
-    "Mandarin",
-    "Cantonese",
-    "Vietnamese",
-    "Arabic",
-    "Portuguese",
-    "Haitian Creole",
-    "Russian",
-    "Polish",
-    "Somali",
-    "Tagalog",
-    "Punjabi",
-    "French",
-    "Korean",
-    "Farsi",
-    "Urdu",
-    "Amharic",
-    "Nepali",
-    "Swahili",
-    "Hindi",
-    "Italian",
-    "Greek",
-    "Turkish",
-    "Te Reo Maori",
-]
+LANGUAGES = words("LANGUAGES", "l")
 
 
 class _Note:
@@ -949,7 +480,7 @@ class _Note:
         if self.chance(0.3):
             fmt = "M/D" if self.p.region == "US" else "D/M"
             return [(f"{day} {format_date(d, fmt)}", "DATE")]
-        lead = self.pick(["on ", "since ", "last ", "by ", "until ", "", "this past ", "from "])
+        lead = self.pick(words("weekday_mention.1", "l"))
         return [(lead, None), (day, "DATE")]
 
     def month_day(self, d: date) -> list[Segment]:
@@ -971,8 +502,14 @@ class _Note:
                 text = self.pick(MONTH_ABBR)[d.month - 1]
                 text = text.lower() if self.chance(0.2) else text
             if self.chance(0.2):  # "mid-May" is one DATE span
-                return [(self.pick(["in ", "since ", "by ", ""]), None), ("mid-" + text, "DATE")]
-            return [(self.pick(["in ", "early ", "late ", "since "]), None), (text, "DATE")]
+                return [
+                    (self.pick(["in ", "since ", "by ", ""]), None),
+                    ("mid-" + text, "DATE"),
+                ]
+            return [
+                (self.pick(["in ", "early ", "late ", "since "]), None),
+                (text, "DATE"),
+            ]
         if self.chance(0.08):
             day = self.pick(HOLIDAYS)
             return [
@@ -987,9 +524,7 @@ class _Note:
     # -- names ---------------------------------------------------------------------------
     def patient_name(self, style: str | None = None) -> list[Segment]:
         p = self.p
-        style = style or self.pick(
-            ["full", "full", "middle", "formal", "formal", "first", "initial"]
-        )
+        style = style or self.pick(words("patient_name.1", "l"))
         mid = f" {p.middle}." if p.middle else ""
         if style == "full":
             return [(f"{p.first} {p.last}", "NAME")]
@@ -1004,7 +539,12 @@ class _Note:
         if style == "initial":
             return [(f"{p.first[0]}. {p.last}", "NAME")]
         if style == "initials":
-            return [(self.pick([f"{p.first[0]}{p.last[0]}", f"{p.first[0]}.{p.last[0]}."]), "NAME")]
+            return [
+                (
+                    self.pick([f"{p.first[0]}{p.last[0]}", f"{p.first[0]}.{p.last[0]}."]),
+                    "NAME",
+                )
+            ]
         if style == "nick":
             return [(p.nick, "NAME")]
         if style == "caps_last":
@@ -1052,7 +592,10 @@ class _Note:
                 (f"{his} {rel}, ", None),
                 (f"{first} {last}" if self.chance(0.5) else first, "NAME"),
             ]
-        return [(f"{his} {rel} ", None), (first if self.chance(0.6) else f"{first} {last}", "NAME")]
+        return [
+            (f"{his} {rel} ", None),
+            (first if self.chance(0.6) else f"{first} {last}", "NAME"),
+        ]
 
     # -- slots -------------------------------------------------------------------------------
     def slot(self, name: str) -> list[Segment]:
@@ -1078,18 +621,7 @@ class _Note:
 
 def _phone_format(n: _Note, digits: str) -> str:
     d = re.sub(r"\D", "", digits)[-10:].rjust(10, "5")
-    form = n.pick(
-        [
-            "({a}) {b}-{c}",
-            "{a}-{b}-{c}",
-            "{a}.{b}.{c}",
-            "{a} {b} {c}",
-            "+1 {a} {b} {c}",
-            "{a}{b}{c}",
-            "1-{a}-{b}-{c}",
-            "({a}){b}-{c}",
-        ]
-    )
+    form = n.pick(templates("phone_format.1", "l"))
     out = form.format(a=d[:3], b=d[3:6], c=d[6:])
     if n.chance(0.08):
         out += n.pick([" x", " ext. ", " ext "]) + n.fake.numerify("###")
@@ -1106,24 +638,7 @@ def _age_adj(n: _Note) -> list[Segment]:
         head, tail = form.split("{}")
         return [(head, None), (str(_months(n)), "AGE"), (tail, None)]
     a = str(n.p.age)
-    form = n.pick(
-        [
-            "{}-year-old",
-            "{} year old",
-            "{} y/o",
-            "{}yo",
-            "{} yo",
-            "{}-yr-old",
-            "{} yr old",
-            "{}-year-old",
-            "{}-year-old",
-            "{} year-old",
-            "{}YO",
-            "{}-yo",
-            "{} y.o.",
-            "{} yr",
-        ]
-    )
+    form = n.pick(templates("age_adj.1", "l"))
     head, tail = form.split("{}")
     return [(head, None), (a, "AGE"), (tail, None)]
 
@@ -1134,9 +649,7 @@ def _age_pred(n: _Note) -> list[Segment]:
         head, tail = form.split("{}")
         return [(head, None), (str(_months(n)), "AGE"), (tail, None)]
     a = str(n.p.age)
-    form = n.pick(
-        ["aged {}", "age {}", "{} years old", "{} years of age", "{} y.o.", "{} yrs", "{} y/o"]
-    )
+    form = n.pick(templates("age_pred.1", "l"))
     head, tail = form.split("{}")
     return [(head, None), (a, "AGE"), (tail, None)]
 
@@ -1151,7 +664,16 @@ def _age_sex(n: _Note) -> list[Segment]:
         decade = n.p.age // 10 * 10
         word = f"{decade}s" if n.chance(0.6) else DECADE_WORDS[decade // 10]
         return [(f"{sx} in {his} ", None), (word, "AGE")]
-    form = n.pick(["{}" + sx, "{} " + sx, "{}yo " + sx, "{}/" + sx, "{}" + sx.lower(), "{}y " + sx])
+    form = n.pick(
+        [
+            "{}" + sx,
+            "{} " + sx,
+            "{}yo " + sx,
+            "{}/" + sx,
+            "{}" + sx.lower(),
+            "{}y " + sx,
+        ]
+    )
     head, tail = form.split("{}")
     return [(head, None), (a, "AGE"), (tail, None)]
 
@@ -1163,7 +685,7 @@ def _md_table(n: _Note) -> list[Segment]:
     for d in days:
         out += n.month_day(d) + [("   ", None)]
     out.append(("\n", None))
-    for test in n.rng.sample(["Na", "K", "Cr", "Hb", "WBC", "Plt", "Glucose", "INR", "Lactate"], 3):
+    for test in n.rng.sample(words("md_table.1", "l"), 3):
         vals = "   ".join(f"{n.rng.uniform(0.5, 150):.1f}" for _ in days)
         out.append((f"{test.ljust(10)}{vals}\n", None))
     return out
@@ -1351,7 +873,10 @@ _SLOTS: dict[str, Callable[[_Note], str | list[Segment]]] = {
         (n.fake.bothify(n.pick(["??#######", "#######", "MD######"])).upper(), "ID")
     ],
     "device": lambda n: [
-        (n.fake.bothify(n.pick(["SN ??#####-##", "#########", "PJN######?"])).upper(), "ID")
+        (
+            n.fake.bothify(n.pick(["SN ??#####-##", "#########", "PJN######?"])).upper(),
+            "ID",
+        )
     ],
     # clinical filler (never PHI)
     "dx": _dx,
@@ -1386,152 +911,29 @@ _SLOTS: dict[str, Callable[[_Note], str | list[Segment]]] = {
 # ---------------------------------------------------------------------------------------------
 # Templates. Sections are lists of alternatives; each note picks a few of each.
 
-_HEADER_FIELDS = [
-    [
-        "Patient: {pt_header}\n",
-        "PATIENT NAME: {pt_header}\n",
-        "Name: {pt_header}\n",
-        "Pt: {pt_header}\n",
-    ],
-    [
-        "MRN: {mrn}\n",
-        "MR#: {mrn}\n",
-        "Medical Record Number: {mrn}\n",
-        "Med Rec #: {mrn}\n",
-        "Unit No: {mrn}\n",
-    ],
-    ["DOB: {dob}\n", "Date of Birth: {dob}\n", "D.O.B.: {dob}\n", "DOB: {dob} (Age: {age_num})\n"],
-    [
-        "Age: {age_num}   Sex: {sex}\n",
-        "Age/Sex: {age_num}/{sex}\n",
-        "Age: {age_num} y\n",
-        "{age_num} y.o. {sex}\n",
-    ],
-    ["Acct #: {acct}\n", "Account No.: {acct}\n", "Billing Account: {acct}\n", "FIN: {acct}\n"],
-    ["{gov_id}\n"],
-    ["Insurance ID: {member}\n", "Member ID: {member}\n", "Policy #: {member}\n"],
-    ["Address: {address}\n", "Home address: {address}\n"],
-    ["Phone: {pt_phone}\n", "Home phone: {pt_phone}\n", "Tel: {pt_phone}\n", "Cell: {pt_phone}\n"],
-    ["Email: {email}\n", "E-mail: {email}\n"],
-    ["Attending: {dr_sig}\n", "Attending Physician: {dr_sig}\n", "Provider: {dr_sig}\n"],
-    ["PCP: {pcp}\n", "Primary Care Physician: {pcp}\n", "Referring: {pcp}\n"],
-    ["Facility: {hosp}\n", "Location: {hosp}\n", "{hosp}\n"],
-]
+_HEADER_FIELDS = templates("_HEADER_FIELDS", "ll")
 _OPTIONAL_HEADER = {4: 0.5, 5: 0.2, 6: 0.3, 7: 0.3, 8: 0.35, 9: 0.15, 11: 0.5, 12: 0.5}
 
-_HPI = [
-    "{pt_full} is a {age_adj} {sexw} with a history of {dx} and {dx2} who presents with {symptom} for {days} days. ",
-    "{pt_formal} is a {age_adj} {sexw} with {dx} who was in {his} usual state of health until {past}, when {he} developed {symptom}. ",
-    "This is a {age_adj} {sexw} with {dx} and {eponym}, admitted on {admit} with {symptom}. ",
-    "{pt_formal}, {age_pred}, was referred by {pcp} for evaluation of {symptom}. ",
-    "The patient is a {age_adj} {prof} with {dx} presenting with {symptom} since {past}. ",
-    "Patient is {age_pred} and reports {symptom} that started {n} days prior to admission. ",
-    "{pt} presented to the {hosp} emergency department on {admit} complaining of {symptom}. ",
-    "{He} was seen at {hosp2} on {past} for similar symptoms and was discharged on {drug}. ",
-    "{He} denies {symptom}. Of note, {he} was recently diagnosed with {eponym} by {dr}. ",
-    "Symptoms began {wkday} and worsened over the weekend. ",
-    "{He} speaks {lang}; a {lang} interpreter was used for the history. ",
-    "{rel_first} reports that {he} has not been eating well since {wkday}. ",
-    "Seen in clinic on {md}; labs on {md} showed {symptom}. ",
-    "{He} returned from {country} {n} weeks ago. ",
-    "Per {rel}, {he} has been more confused over the last {n} days. ",
-    "{He} was started on {med} by {his} cardiologist, {dr}, on {past}. ",
-    "History was obtained from the patient and {rel}, who accompanies {him} today. ",
-    "{He} was last seen in clinic by {pcp} on {past}. ",
-    "In the ED, vitals were {vitals} ",
-    "{He} was given {drug} and {drug} with some relief. ",
-    "No sick contacts. No recent travel outside {state}. ",
-    "The on-call Dr. was paged at {time} and agreed with the plan. ",
-]
-_PMH = [
-    "{dx2}",
-    "{dx2}",
-    "{eponym}",
-    "{proc} ({year})",
-    "{proc} on {past} at {hosp2}",
-    "{dx2}, diagnosed {year}",
-    "{dx2}, followed by {dr}",
-    "history of {eponym}",
-]
-_MEDS = ["{med}", "{med}", "{med}", "{drug} {n} mg"]
-_SOCIAL = [
-    "Lives with {rel} in {city}. ",
-    "Works as a {prof} at {employer}. ",
-    "Retired {prof}. ",
-    "{He} is a {prof}. ",
-    "Former smoker, quit in {year}. ",
-    "Drinks {n} beers per week. ",
-    "Originally from {country}; moved to {city} in {year}. ",
-    "Emergency contact: {rel}, {phone}. ",
-    "Employed by {employer} as a {prof}. ",
-    "Works as a {prof} for {employer}. ",
-    "Working part time from home for {employer}. ",
-    "Im a {prof} at {employer} so I missed a few doses. ",
-    "{rel_first} is a {prof} and away most weeks. ",
-    "Denies tobacco, alcohol or drug use. ",
-    "Primary language {lang}, also speaks English. ",
-    "{rel_first} visits most days and helps with meals. ",
-    "Spoke with {rel_first} by phone; {he} is aware of the plan. ",
-    "Lives alone in an apartment in {city2}, {state}. ",
-]
-_FAMILY = [
-    "Mother with {dx2}, died at age {rel_age}. ",
-    "Father had {eponym}. ",
-    "Brother with {dx2} diagnosed at {rel_age}. ",
-    "No family history of {eponym}. ",
-    "Sister, {rel_age}, with {dx2}. ",
-    "{His} children ({kid_age} and {kid_age}) are well. ",
-    "Lives with {his} partner and two sons, {kid_age} and {kid_age}. ",
-    "Daughter {rel_first} ({kid_age}) has asthma. ",
-    "Family history of {dx2} in {his} father. ",
-]
-_EXAM = [
-    "Vitals: {vitals}\n",
-    "General: alert, oriented x3, in no acute distress.\n",
-    "HEENT: PERRL, EOMI, oropharynx clear.\n",
-    "Neck: supple, no JVD.\n",
-    "CV: regular rate and rhythm, 2/6 systolic murmur at the left sternal border.\n",
-    "Lungs: crackles at the bases bilaterally.\n",
-    "Abdomen: soft, nontender. {sign}.\n",
-    "Extremities: 1+ pitting edema to the mid shin. {device_name} in place.\n",
-    "Neuro: strength 5/5 throughout, sensation intact. {sign}.\n",
-]
-_PLAN = [
-    "Continue {med}. ",
-    "Start {med}. ",
-    "Hold {drug} for now. ",
-    "Consult {service}. ",
-    "Discussed with {att}, who agrees with the plan. ",
-    "Will obtain {study} in the morning. ",
-    "Follow up with {pcp} on {followup}. ",
-    "{service} following; appreciate recommendations. ",
-    "Code status: full code, confirmed with {rel}. ",
-    "Monitor on telemetry. Repeat labs in AM. ",
-    "Case discussed with {dr}, {service}, pager {pager}. ",
-    "Return precautions reviewed. ",
-    "Repeat BMP on {md}. Discussed with {rel_first} at the bedside. ",
-    "Will review {wkday} with the results. ",
-    "Handed over to {staff_bare} at {time}. ",
-    "{staff_bare} to recheck glucose at {time}. ",
-    "{md}: {study} done, no change. ",
-    "Call {hosp} at {phone} with any questions. ",
-    "Records faxed to {dr} at {fax}. ",
-    "Follow up in the {dept_clinic} in {n} weeks. ",
-    "Referred to the {dept_clinic}; home with {visiting}. ",
-]
-_SIGN = [
-    "\n\n{dr_sig}\n",
-    "\n\nElectronically signed by {dr_sig} on {h_discharge} {time}\n",
-    "\n\nDictated by: {dr_sig}\nD: {h_admit}  T: {h_discharge}\n",
-    "\n\n-- {dr_sig}, pager {pager}\n",
-    "\n\nAttending: {dr_sig}\ncc: {dr2_sig}\n",
-    "\n\nSigned: {dr_sig}\nLicense #: {license}\n",
-]
+_HPI = templates("_HPI", "l")
+_PMH = templates("_PMH", "l")
+_MEDS = templates("_MEDS", "l")
+_SOCIAL = templates("_SOCIAL", "l")
+_FAMILY = templates("_FAMILY", "l")
+_EXAM = templates("_EXAM", "l")
+_PLAN = templates("_PLAN", "l")
+_SIGN = templates("_SIGN", "l")
 
 
 def _section(n: _Note, title: str, items: list[str], k: tuple[int, int], sep: str = "") -> None:
     n.w.add(
-        n.pick([f"\n{title}:\n", f"\n{title.upper()}:\n", f"\n{title}: ", f"\n\n{title.upper()}\n"])
+        n.pick(
+            [
+                f"\n{title}:\n",
+                f"\n{title.upper()}:\n",
+                f"\n{title}: ",
+                f"\n\n{title.upper()}\n",
+            ]
+        )
     )
     chosen = n.rng.sample(items, min(len(items), n.rng.randint(*k)))
     for i, t in enumerate(chosen):
@@ -1565,32 +967,27 @@ def _header(n: _Note, title: str) -> None:
             continue
         n.render(n.pick(_HEADER_FIELDS[i]))
     if title in ("Discharge Summary", "Admission Note", "Consultation"):
-        n.render(
-            n.pick(
-                [
-                    "Admission Date: {h_admit}\n",
-                    "Date of Admission: {h_admit}\n",
-                    "Admitted: {h_admit}\n",
-                ]
-            )
-        )
+        n.render(n.pick(templates("header.1", "l")))
     if title == "Discharge Summary":
-        n.render(n.pick(["Discharge Date: {h_discharge}\n", "Date of Discharge: {h_discharge}\n"]))
-    elif n.chance(0.7):
         n.render(
             n.pick(
                 [
-                    "Date of Service: {h_admit}\n",
-                    "Visit date: {h_admit}\n",
-                    "Date: {h_admit}\n",
-                    "Encounter: {h_admit} {time}\n",
+                    "Discharge Date: {h_discharge}\n",
+                    "Date of Discharge: {h_discharge}\n",
                 ]
             )
         )
+    elif n.chance(0.7):
+        n.render(n.pick(templates("header.2", "l")))
 
 
 def _clinical_body(n: _Note, hpi: tuple[int, int]) -> None:
-    _section(n, n.pick(["History of Present Illness", "HPI", "Chief Complaint / HPI"]), _HPI, hpi)
+    _section(
+        n,
+        n.pick(["History of Present Illness", "HPI", "Chief Complaint / HPI"]),
+        _HPI,
+        hpi,
+    )
     if n.chance(0.8):
         _list_section(n, n.pick(["Past Medical History", "PMH"]), _PMH, (2, 5))
     if n.chance(0.7):
@@ -1599,7 +996,7 @@ def _clinical_body(n: _Note, hpi: tuple[int, int]) -> None:
         _section(
             n,
             "Allergies",
-            ["NKDA.", "Penicillin (rash).", "Sulfa drugs, {drug}.", "No known drug allergies."],
+            templates("clinical_body.1", "l"),
             (1, 1),
         )
     if n.chance(0.7):
@@ -1612,12 +1009,7 @@ def _clinical_body(n: _Note, hpi: tuple[int, int]) -> None:
         _section(
             n,
             "Labs",
-            [
-                "{labs} ",
-                "Labs from {past}: {labs} ",
-                "Troponin negative x2. {labs} ",
-                "\n{md_table}",
-            ],
+            templates("clinical_body.2", "l"),
             (1, 2),
         )
 
@@ -1636,67 +1028,49 @@ def _admission(n: _Note) -> None:
 
 def _discharge(n: _Note) -> None:
     _header(n, "Discharge Summary")
-    _section(
-        n, "Admission Diagnosis", ["{dx}", "{dx2}; {eponym}", "{symptom}, likely {dx2}"], (1, 1)
-    )
-    _section(n, "Discharge Diagnosis", ["{dx}", "{dx2}, resolved", "{eponym}"], (1, 1))
+    _section(n, "Admission Diagnosis", templates("discharge.1", "l"), (1, 1))
+    _section(n, "Discharge Diagnosis", templates("discharge.2", "l"), (1, 1))
     _section(
         n,
         "Hospital Course",
-        [
-            "{pt_formal} was admitted on {admit} with {symptom}. ",
-            "{He} was treated with {drug} and improved. ",
-            "On hospital day {n}, {he} developed {symptom}; {service} was consulted. ",
-            "A {proc} was performed on {past} by {dr} without complication. ",
-            "{He} was seen by {dr} of {service}, who recommended {med}. ",
-            "Imaging on {admit} showed no acute process. ",
-            "By {discharge} {he} was tolerating a regular diet and ambulating independently. ",
-            "{His} {rel_bare} was updated by phone at {pt_phone}. ",
-            "{He} is discharged home with {his} {rel_bare} on {discharge}. ",
-            "The {device_name} was removed on {discharge}. ",
-        ],
+        templates("discharge.3", "l"),
         (3, 7),
     )
     _list_section(n, n.pick(["Discharge Medications", "Medications on Discharge"]), _MEDS, (2, 6))
     _section(
         n,
         n.pick(["Follow-up", "Disposition", "Follow Up Appointments"]),
-        [
-            "Follow up with {pcp} on {followup}. ",
-            "Appointment with {dr} in {service} on {followup} at {time}. ",
-            "Clinic phone {phone}, fax {fax}. ",
-            "Discharged to {hosp2} for rehabilitation. ",
-            "Home with services. ",
-            "Results will be posted to the patient portal at {url}. ",
-        ],
+        templates("discharge.4", "l"),
         (1, 3),
     )
     n.render(n.pick(_SIGN))
 
 
 def _progress(n: _Note) -> None:
-    n.w.add(n.pick(["PROGRESS NOTE\n", "Progress Note - ", "Daily Progress Note\n", "SOAP NOTE\n"]))
-    n.render(  # the chart header names the patient even when the text does not
-        n.pick(["{pt_header}  MRN {mrn}\n", "Patient: {pt_header}\n", "{pt_header} ({mrn})\n"])
+    n.w.add(
+        n.pick(
+            [
+                "PROGRESS NOTE\n",
+                "Progress Note - ",
+                "Daily Progress Note\n",
+                "SOAP NOTE\n",
+            ]
+        )
     )
-    n.render(n.pick(["Date: {admit}\n", "{h_admit} {time}\n", "Hospital day {n}, {admit}\n"]))
+    n.render(  # the chart header names the patient even when the text does not
+        n.pick(templates("progress.3", "l"))
+    )
+    n.render(n.pick(templates("progress.4", "l")))
     _section(
         n,
         n.pick(["Subjective", "S"]),
-        [
-            "{pt_first} reports feeling better today. ",
-            "Overnight, {he} had {symptom}. ",
-            "{He} slept well. Pain controlled with {drug}. ",
-            "No new complaints. ",
-            "Per nursing, {he} was agitated at {time}; given {drug}. ",
-            "{His} {rel_bare} visited and has questions about discharge. ",
-        ],
+        templates("progress.1", "l"),
         (1, 3),
     )
     _section(
         n,
         n.pick(["Objective", "O"]),
-        ["{vitals} ", "{labs} ", "Exam unchanged. {sign}. ", "\n{md_table}"],
+        templates("progress.2", "l"),
         (1, 3),
     )
     _section(
@@ -1711,46 +1085,17 @@ def _progress(n: _Note) -> None:
 def _referral(n: _Note) -> None:
     n.render("{hosp}\n")
     n.render("{hosp_address}\n")
-    n.render(n.pick(["Tel {phone}  Fax {fax}\n", "Phone: {phone} | Fax: {fax}\n", "T: {phone}\n"]))
+    n.render(n.pick(templates("referral.2", "l")))
     n.render(n.pick(["\n{admit}\n\n", "\nDate: {admit}\n\n"]))
     n.render(n.pick(["{dr2_sig}\n{hosp2}\n\n", ""]))
-    n.render(
-        n.pick(
-            [
-                "RE: {pt_header}, DOB {dob}, MRN {mrn}\n\n",
-                "Re: {pt_full} (DOB: {dob})\n\n",
-                "Patient: {pt_header}\nDate of birth: {dob}\n\n",
-            ]
-        )
-    )
-    n.render(n.pick(["Dear {dr},\n\n", "Dear Colleague,\n\n", "Dear Dr. {dr_last},\n\n"]))
+    n.render(n.pick(templates("referral.3", "l")))
+    n.render(n.pick(templates("referral.4", "l")))
     for t in n.rng.sample(
-        [
-            "Thank you for referring {pt_formal}, a {age_adj} {prof} with {dx}, whom I saw in {service} clinic on {admit}. ",
-            "I had the pleasure of seeing {pt_full} today for {symptom}. ",
-            "As you know, {he} has a long history of {dx2} and {eponym}. ",
-            "{He} was admitted to {hosp2} in {year} with {dx2}. ",
-            "{His} current medications include {med} and {med}. ",
-            "On examination, {vitals} {sign}. ",
-            "I have recommended {med} and a {proc}. ",
-            "I would be grateful if you could see {him} at your earliest convenience. ",
-            "{He} can be reached at {pt_phone} or by e-mail at {email}. ",
-            "{He} lives with {rel} at {address}. ",
-            "I will see {him} again on {followup}. ",
-            "{He} works for {employer} and is worried about missing work. ",
-        ],
+        templates("referral.1", "l"),
         n.rng.randint(4, 8),
     ):
         n.render(t)
-    n.render(
-        n.pick(
-            [
-                "\n\nYours sincerely,\n\n{dr_sig}\n",
-                "\n\nSincerely,\n{dr_sig}\n{service}\n",
-                "\n\nKind regards,\n{dr_sig}\nEmail: {dr_email}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("referral.5", "l")))
     if n.chance(0.4):
         n.render("cc: {pcp}; {pt_full}\n")
 
@@ -1758,41 +1103,13 @@ def _referral(n: _Note) -> None:
 def _radiology(n: _Note) -> None:
     study, region = n.pick(STUDIES)
     n.w.add(n.pick(["RADIOLOGY REPORT\n", "Imaging Report\n", "DIAGNOSTIC IMAGING\n"]))
-    n.render(
-        n.pick(
-            [
-                "Patient: {pt_header}   MRN: {mrn}   DOB: {dob}\n",
-                "Name: {pt_header}\nMR#: {mrn}\n",
-                "{pt_header} | {mrn} | {age_num}{sex}\n",
-            ]
-        )
-    )
-    n.render(n.pick(["Accession #: {accession}\n", "Acc: {accession}\n", ""]))
-    n.render(
-        n.pick(
-            ["Exam date: {h_admit} {time}\n", "Date of exam: {admit}\n", "Performed: {h_admit}\n"]
-        )
-    )
-    n.render(n.pick(["Ordering physician: {pcp}\n", "Referring: {dr}\n", ""]))
+    n.render(n.pick(templates("radiology.1", "l")))
+    n.render(n.pick(templates("radiology.2", "l")))
+    n.render(n.pick(templates("radiology.3", "l")))
+    n.render(n.pick(templates("radiology.4", "l")))
     n.w.add(f"\nEXAM: {study}\n")
-    n.render(
-        n.pick(
-            [
-                "\nINDICATION: {age_adj} {sexw} with {symptom}.\n",
-                "\nCLINICAL HISTORY: {dx}; {symptom}.\n",
-                "\nHISTORY: {symptom}. {eponym}.\n",
-            ]
-        )
-    )
-    n.render(
-        n.pick(
-            [
-                "\nCOMPARISON: {past}.\n",
-                "\nCOMPARISON: None.\n",
-                "\nCOMPARISON: Outside study from {hosp2} dated {past}.\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("radiology.5", "l")))
+    n.render(n.pick(templates("radiology.6", "l")))
     n.w.add("\nFINDINGS:\n")
     for f in n.rng.sample(FINDINGS[region], min(len(FINDINGS[region]), n.rng.randint(1, 3))):
         n.w.add(f + "\n")
@@ -1807,15 +1124,7 @@ def _radiology(n: _Note) -> None:
             ]
         )
     )
-    n.render(
-        n.pick(
-            [
-                "\nRead by: {dr_sig}\n",
-                "\nRadiologist: {dr2_sig}\nSigned {h_admit} {time}\n",
-                "\n{dr2_sig}\n{hosp}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("radiology.7", "l")))
     if n.chance(0.3):
         n.render("Images available at {url} (workstation {ip}).\n")
 
@@ -1832,9 +1141,7 @@ def _pathology(n: _Note) -> None:
             ]
         )
     )
-    n.render(
-        n.pick(["DOB: {dob}   Age: {age_num}   Sex: {sex}\n", "Age: {age_num}\n", "DOB: {dob}\n"])
-    )
+    n.render(n.pick(templates("pathology.1", "l")))
     n.render(n.pick(["Accession: {accession}\n", "Case #: {accession}\n"]))
     n.render(
         n.pick(
@@ -1844,7 +1151,7 @@ def _pathology(n: _Note) -> None:
             ]
         )
     )
-    n.render(n.pick(["Submitting physician: {dr_sig}\n", "Surgeon: {dr}\n", "Physician: {pcp}\n"]))
+    n.render(n.pick(templates("pathology.2", "l")))
     n.w.add(f"\nSPECIMEN: {spec}\n")
     n.render(
         n.pick(
@@ -1876,27 +1183,12 @@ def _pathology(n: _Note) -> None:
 
 def _ed(n: _Note) -> None:
     _header(n, n.pick(["Emergency Department Note", "ED Provider Note", "ED Triage Note"]))
-    n.render(
-        n.pick(
-            [
-                "Arrival: {h_admit} {time} by ambulance.\n",
-                "Time seen: {time}\n",
-                "Arrived {time} via private vehicle.\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("ed.2", "l")))
     _clinical_body(n, (2, 4))
     _section(
         n,
         n.pick(["ED Course", "MDM"]),
-        [
-            "Given {drug} with improvement. ",
-            "{labs} ",
-            "Discussed with {dr} of {service}. ",
-            "Poison control called at {phone}. ",
-            "{He} will be admitted to {service} under {att}. ",
-            "Discharged home with {rel}; return precautions given. ",
-        ],
+        templates("ed.1", "l"),
         (2, 4),
     )
     n.render(n.pick(_SIGN))
@@ -1905,59 +1197,23 @@ def _ed(n: _Note) -> None:
 def _phone_note(n: _Note) -> None:
     n.render(n.pick(["TELEPHONE ENCOUNTER\n", "Phone Note\n", "Nurse Triage Call\n"]))
     n.render(n.pick(["{pt_header}  MRN {mrn}  DOB {dob}\n", "Patient: {pt_header}\n"]))
-    n.render(
-        n.pick(
-            [
-                "Call received {admit} at {time} from {rel}.\n",
-                "Date: {admit}  Time: {time}\n",
-                "Caller: patient, callback number {pt_phone}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("phone_note.2", "l")))
     for t in n.rng.sample(
-        [
-            "{pt_first} called to report {symptom} since yesterday. ",
-            "{He} asks whether {he} can take {drug} with {drug}. ",
-            "Advised to go to the nearest emergency department if symptoms worsen. ",
-            "Prescription for {med} sent to the pharmacy (fax {fax}). ",
-            "Spoke with {rel}, who confirms {he} missed the appointment on {past}. ",
-            "Appointment made with {pcp} on {followup}. ",
-            "Portal message sent to {email}. ",
-            "Patient portal login from {ip} flagged; identity confirmed by phone. ",
-            "Patient verified identity with date of birth {dob}. ",
-            "Left voicemail at {pt_phone}. ",
-            "{He} reports that {his} {prof} job at {employer} involves heavy lifting. ",
-        ],
+        templates("phone_note.1", "l"),
         n.rng.randint(3, 6),
     ):
         n.render(t)
-    n.render(n.pick(["\n{dr_sig}\n", "\n-- {rn}, RN\n", "\nRouted to {pcp}.\n"]))
+    n.render(n.pick(templates("phone_note.3", "l")))
 
 
 def _consult(n: _Note) -> None:
     _header(n, "Consultation")
-    n.render(
-        n.pick(
-            [
-                "Requesting physician: {att}\n",
-                "Consult requested by {att} for {symptom}.\n",
-                "Reason for consult: {dx}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("consult.2", "l")))
     _clinical_body(n, (2, 5))
     _section(
         n,
         "Impression and Recommendations",
-        [
-            "{age_adj} {sexw} with {dx} and {eponym}. ",
-            "Recommend {med}. ",
-            "Would avoid {drug}. ",
-            "Check {proc} results from {hosp2}. ",
-            "We will follow along; please page {pager} with questions. ",
-            "Thank you for this consult. Discussed with {att}. ",
-            "Outpatient follow-up with {dr} on {followup}. ",
-        ],
+        templates("consult.1", "l"),
         (2, 5),
     )
     n.render(n.pick(_SIGN))
@@ -1978,212 +1234,16 @@ _SLOTS.update(
 # ---------------------------------------------------------------------------------------------
 # More people, places, numbers and look-alikes (issue 5 follow-up: variety for generalization)
 
-GP_DEGREES = {
-    "US": ["MD", "DO", "MD FAAFP"],
-    "GB": ["MBBS MRCGP", "MBChB MRCGP", "BM BCh DRCOG"],
-    "IE": ["MB BCh BAO MICGP", "MICGP"],
-    "AU": ["MBBS FRACGP", "FRACGP"],
-    "NZ": ["MBChB FRNZCGP", "FRNZCGP"],
-    "CA": ["MD CCFP", "CCFP"],
-    "IN": ["MBBS MD", "MBBS"],
-}
-GENERIC_ROLES = [
-    "the on-call registrar",
-    "the night SHO",
-    "the covering resident",
-    "the charge nurse",
-    "the duty consultant",
-    "the weekend team",
-    "the surgical SpR",
-    "nursing staff",
-    "the GP",
-    "the attending",
-    "the on-call physician",
-    "the night float intern",
-    "the rapid response team",
-    "the FY1",
-    "the ward sister",
-    "pharmacy",
-    "the interpreter",
-]
-RELATIVE_TIMES = [
-    "yesterday",
-    "this morning",
-    "last week",
-    "3 days ago",
-    "overnight",
-    "2/7 ago",
-    "earlier today",
-    "last night",
-    "two weeks ago",
-    "at the weekend",
-    "POD 2",
-    "since last visit",
-]
-BRANDS = [
-    "Dexcom G6",
-    "FreeStyle Libre",
-    "Medtronic pacemaker",
-    "Omnipod pump",
-    "Mirena IUD",
-    "Philips DreamStation CPAP",
-    "Baxter infusion pump",
-    "Zimmer knee prosthesis",
-    "Boston Scientific ICD",
-    "Venturi mask",
-    "Bair Hugger",
-    "Hudson mask",
-    "Ensure Plus",
-    "Fortisip",
-    "EpiPen",
-    "Ventolin inhaler",
-    "Symbicort",
-    "Panadol",
-    "Nurofen",
-    "Tegaderm dressing",
-    "Norco",
-    "Humira",
-    "Synthroid",
-    "Entresto",
-    "Jardiance",
-    "Lantus",
-    "Humalog",
-    "Flomax",
-    "Miralax",
-    "Ozempic",
-    "Trulicity",
-    "Januvia",
-    "Farxiga",
-    "Brilinta",
-    "Seroquel",
-    "Ambien",
-    "Xanax",
-    "Klonopin",
-    "Zoloft",
-    "Lexapro",
-    "Wellbutrin",
-    "Neurontin",
-    "Lyrica",
-    "Dilaudid",
-    "Augmentin",
-    "Keflex",
-    "Bactrim",
-    "Cipro",
-    "Zithromax",
-    "Prednisone",
-    "Medrol Dosepak",
-    "Advair",
-    "Spiriva",
-    "Singulair",
-    "Coreg",
-    "Toprol XL",
-    "Aldactone",
-    "Imdur",
-    "Crestor",
-    "Zetia",
-    "Nexium",
-    "Pepcid",
-    "Colace",
-    "Senokot",
-    "Dulcolax",
-    "Narcan",
-    "Suboxone",
-]
-SCALES = [
-    "GCS 14/15",
-    "Glasgow Coma Scale 15",
-    "Apgar scores 8 and 9",
-    "Gleason 4+3=7",
-    "Barthel index 45/100",
-    "Waterlow score 18",
-    "Braden score 14",
-    "Wells score 2",
-    "Child-Pugh B",
-    "MMSE 24/30",
-    "MoCA 22/30",
-    "PHQ-9 of 16",
-    "GAD-7 of 12",
-    "Edinburgh Postnatal Depression Scale 14",
-    "Bristol stool type 6",
-    "Rockwood frailty score 5",
-    "Karnofsky 60%",
-    "ECOG 2",
-    "NEWS2 5",
-    "Mallampati II",
-    "CURB-65 of 2",
-    "Ann Arbor stage IIB Hodgkin lymphoma",
-    "NYHA class III",
-    "Killip class I",
-    "Ramsay sedation score 3",
-    "RASS -2",
-    "Norton score 12",
-    "FLACC 4/10",
-    "pain 6/10",
-    "Fontaine stage II",
-    # numeric shorthand that is not PHI: obstetric counts, clock times, frequencies, percentiles,
-    # ranges of motion, vaccine and scan names
-    "G2P1 at 39+2 weeks",
-    "G3P2012",
-    "oxycodone 5 mg given at 2200",
-    "voided 350 mL at 0500",
-    "night shift 1900-0700",
-    "PT 2x/wk for 6 wks",
-    "weight at the 60th percentile",
-    "DTaP, IPV and MMR given",
-    "knee flexion 0-112 degrees",
-    "DaTscan ordered",
-    "BiPAP 12/5",
-    "Q4h prn",
-    "I/O 1200/850",
-    "SpO2 94% on 2L",
-    "EF 35-40%",
-    "A1c 7.8",
-    "LDL 132",
-    "CD4 410",
-    # recurring weekdays point to no particular day: not PHI
-    "HD Mon/Wed/Fri",
-    "dialysis on Tuesdays and Saturdays",
-    "clinic every Thursday",
-    "M/W/F physio",
-    "Tues/Thurs groups",
-    "weekly on Sundays",
-    "works weekends",
-    # disease codes, risk scores, stagings and stains written like codes or names
-    "T2DM on metformin",
-    "T1DM on basal-bolus insulin",
-    "CHA2DS2-VASc 4",
-    "HAS-BLED 2",
-    "4AT 0",
-    "Tanner stage 3",
-    "Braxton Hicks tightenings",
-    "Doppler normal",
-    "Alvarado score 7",
-    "House-Brackmann grade III",
-    "ISUP Grade Group 2",
-    "pT3a pN0 (AJCC 8th ed.)",
-    "p63/AMACR stains",
-    "C-SSRS screen negative",
-    "Tokyo Guidelines grade II",
-    "Nordic curls and Bulgarian split squats",
-    "DuoNebs Q4H",
-    "Sinemet CR",
-    "Neulasta Onpro on day 2",
-    "Aquacel Ag dressing",
-    "HbA1c 58 mmol/mol",
-    "B12 148",
-    "BP 148/90, 161/98",
-    "Mini-Cog 3/5",
-    "Epworth 14",
-    "Rumack-Matthew nomogram",
-    "Wells criteria",
-    "Ottawa ankle rules",
-    "Canadian C-spine rule",
-]
-ICD_CODES = ["I10", "E11.9", "J44.1", "F32.1", "N18.3", "Z79.01", "I48.91", "K21.9", "M17.11"]
-BEDS = ["Bed 12", "Rm 4102", "Ward 7B", "bay 3 bed 2", "Room 12-B", "side room 4", "Pod C", "ICU 6"]
+GP_DEGREES = words("GP_DEGREES", "dl")
+GENERIC_ROLES = words("GENERIC_ROLES", "l")
+RELATIVE_TIMES = words("RELATIVE_TIMES", "l")
+BRANDS = words("BRANDS", "l")
+SCALES = words("SCALES", "l")
+ICD_CODES = words("ICD_CODES", "l")
+BEDS = words("BEDS", "l")
 # "3/7" = three days, "2/52" = two weeks, "6/12" = six months: British and Australian shorthand
-DURATIONS = ["3/7", "2/52", "6/12", "x3 days", "for 2 weeks", "4/7", "1/52", "for 10 days", "x5d"]
-US_DURATIONS = ["x3 days", "for 2 weeks", "for 10 days", "x5d", "2 wks", "for 6 months"]
+DURATIONS = words("DURATIONS", "l")
+US_DURATIONS = words("US_DURATIONS", "l")
 
 
 def _staff(n: _Note, form: int | None = None, role: str | None = None) -> list[Segment]:
@@ -2234,7 +1294,10 @@ def _other(n: _Note) -> list[Segment]:
             [(f"{his} {role}, ", None), (first, "NAME")],
             [(f"{first} {last}", "NAME"), (f" ({role})", None)],
             [(f"{role} ", None), (f"{last.upper()}, {first}", "NAME")],
-            [(f"{his} {role} ", None), (n.pick(["Mr. ", "Ms. ", "Mrs. ", "Mr ", "Ms "]), None)]
+            [
+                (f"{his} {role} ", None),
+                (n.pick(["Mr. ", "Ms. ", "Mrs. ", "Mr ", "Ms "]), None),
+            ]
             + [(last, "NAME")],
         ]
     )
@@ -2242,14 +1305,17 @@ def _other(n: _Note) -> list[Segment]:
 
 def _gov_id(n: _Note) -> list[Segment]:
     if n.p.region == "US":
-        return [(n.pick(["SSN: ", "Social Security #: ", "SS#: "]), None), (_ssn(n), "SSN")]
+        return [
+            (n.pick(["SSN: ", "Social Security #: ", "SS#: "]), None),
+            (_ssn(n), "SSN"),
+        ]
     name, value, label = n.pick(n.p.national)
     return [(f"{name}{n.pick([': ', ' '])}", None), (value, label)]
 
 
 def _bleep(n: _Note) -> list[Segment]:
     d = n.fake.numerify(n.pick(["####", "#####", "#-####", "###"]))
-    head = n.pick(["bleep ", "pager ", "pager #", "x", "ext. ", "#", "b. ", "pgr ", "ext "])
+    head = n.pick(words("bleep.1", "l"))
     if head == "x":  # written glued, the x is part of the number: "x4410"
         return [(head + d, "PHONE")]
     return [(head, None), (d, "PHONE")]
@@ -2267,12 +1333,10 @@ def _org_of(n: _Note, kind: str) -> list[Segment]:
     if kind == "pharmacy":
         if n.chance(0.5):
             return [(n.pick(W.PHARMACIES[region]), "ORGANIZATION")]
-        name = n.pick(["{last}'s Pharmacy", "{city} Pharmacy", "{last} Chemist"])
+        name = n.pick(templates("org_of.1", "l"))
         return [(name.format(last=n.fake.last_name(), city=city), "ORGANIZATION")]
     if kind == "church":
-        form = n.pick(
-            ["St. {first}'s Church", "{city} Baptist Church", "{city} Mosque", "Temple {last}"]
-        )
+        form = n.pick(templates("org_of.2", "l"))
         return [
             (
                 form.format(first=n.fake.first_name(), city=city, last=n.fake.last_name()),
@@ -2349,16 +1413,7 @@ _SLOTS.update(
 
 def _sign_any(n: _Note, staff: bool) -> None:
     if staff:
-        n.render(
-            n.pick(
-                [
-                    "\n{staff_sig}\n",
-                    "\nSigned: {staff_sig} {time}\n",
-                    "\n{staff_sig}, {h_admit}\n",
-                    "\nEntered by {staff_sig}\ncc: {pcp}\n",
-                ]
-            )
-        )
+        n.render(n.pick(templates("sign_any.1", "l")))
     else:
         n.render(n.pick(_SIGN))
 
@@ -2371,45 +1426,25 @@ def _lines(n: _Note, items: list[str], k: tuple[int, int], sep: str = "") -> Non
 
 
 def _mini_header(n: _Note, title: str) -> None:
-    n.w.add(n.pick([f"{title.upper()}\n", f"{title}\n", f"== {title} ==\n", f"{title.upper()}: "]))
-    n.render(
+    n.w.add(
         n.pick(
             [
-                "{pt_header}  {mrn}  DOB {dob}\n",
-                "Patient: {pt_header} | MRN: {mrn} | {age_num}{sex}\n",
-                "Name: {pt_header}\nHosp No: {mrn}\n",
-                "{pt_header} ({age_sex}) MRN {mrn}\n",
-                "Pt: {pt_header}, {gov_id}, MRN {mrn}\n",
-                "{bed} - {pt_header} - UR {mrn}\n",
+                f"{title.upper()}\n",
+                f"{title}\n",
+                f"== {title} ==\n",
+                f"{title.upper()}: ",
             ]
         )
     )
-    n.render(n.pick(["Date: {h_admit} {time}\n", "{h_admit}\n", "{h_admit} @ {time}\n", ""]))
+    n.render(n.pick(templates("mini_header.1", "l")))
+    n.render(n.pick(templates("mini_header.2", "l")))
 
 
 def _nursing(n: _Note) -> None:
     _mini_header(n, n.pick(["Nursing Note", "Nursing Progress Note", "Shift Report", "RN Note"]))
     _lines(
         n,
-        [
-            "{time}: pt resting in bed, {vitals} ",
-            "Pt A&Ox3, pleasant & cooperative. {score}. ",
-            "{pt_formal}, {age_pred}, admitted {i_admit} with {dx}. ",
-            "{He} c/o {symptom} {when}, {drug} given with good effect. ",
-            "{His} {rel_bare} at bedside, updated on plan. ",
-            "Visitor {other} stayed until {time}. ",
-            "Turned q2h, {score}. Skin intact, {dressing} to sacrum. ",
-            "Voiding via {device_name}. Output 450 mL this shift. ",
-            "Dr. {dr_last} notified of {bp} at {time}; no new orders. ",
-            "{role} aware. ",
-            "Handover given to {nurse} at {time}. ",
-            "Falls risk: high. Bed alarm on, {bed}. ",
-            "{pt_first} asked for {his} phone; {rel} called on {phone_l}. ",
-            "Ambulated to bathroom w/ walker & 1 assist, {power} strength L leg. ",
-            "Tolerating diet. {supplement} x2. ",
-            "Night uneventful, slept well. ",
-            "IV site clean, dry and intact. Due for {drug} at {time}. ",
-        ],
+        templates("nursing.1", "l"),
         (4, 9),
     )
     _sign_any(n, True)
@@ -2419,130 +1454,96 @@ def _icu(n: _Note) -> None:
     _mini_header(n, n.pick(["ICU Progress Note", "MICU Daily Note", "Critical Care Ward Round"]))
     n.render("Day {n} of ICU stay. Admitted {admit} from {hosp2}.\n")
     for title, items in [
-        ("Neuro", ["{score}, off sedation {when}. ", "RASS 0, CAM-ICU negative. ", "{score}. "]),
+        ("Neuro", templates("icu.1", "l")),
         ("CVS", ["{bp} on noradrenaline 0.08 mcg/kg/min. ", "SR 88, lactate 1.9. "]),
-        ("Resp", ["Intubated, PS 10/5, FiO2 0.35. ", "Extubated {when} to HFNC 40L/0.4. "]),
+        (
+            "Resp",
+            ["Intubated, PS 10/5, FiO2 0.35. ", "Extubated {when} to HFNC 40L/0.4. "],
+        ),
         ("Renal", ["UO 0.6 mL/kg/h. Cr {n}.1. ", "CRRT running, net -100 mL/h. "]),
-        ("ID", ["Day {n} {drug}. Cultures from {i_admit} pending. ", "Afebrile. WCC falling. "]),
-        ("Heme", ["{inr}, Hb 8.1. ", "DVT prophylaxis with heparin 5000 units SC BID. "]),
-        ("Lines", ["R IJ CVC ({i_past}), art line L radial. {device_name}. ", "PICC in situ. "]),
+        (
+            "ID",
+            [
+                "Day {n} {drug}. Cultures from {i_admit} pending. ",
+                "Afebrile. WCC falling. ",
+            ],
+        ),
+        (
+            "Heme",
+            ["{inr}, Hb 8.1. ", "DVT prophylaxis with heparin 5000 units SC BID. "],
+        ),
+        (
+            "Lines",
+            [
+                "R IJ CVC ({i_past}), art line L radial. {device_name}. ",
+                "PICC in situ. ",
+            ],
+        ),
     ]:
         n.w.add(n.pick([f"{title}: ", f"{title.upper()} - ", f"- {title}: "]))
         n.render(n.pick(items))
         n.w.add("\n")
-    n.render(
-        n.pick(
-            [
-                "Family meeting with {rel} and {other} at {time}; {sw} present.\n",
-                "Discussed with {att} (ICU consultant) on ward round.\n",
-                "Plan d/w {role}; update {rel} on {phone_l}.\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("icu.2", "l")))
     _sign_any(n, n.chance(0.3))
 
 
 def _operative(n: _Note) -> None:
     _header(n, n.pick(["Operative Report", "Operation Note", "Brief Op Note"]))
-    n.render(
-        n.pick(["Date of operation: {h_admit}\n", "DOS: {h_admit}\n", "Procedure date: {admit}\n"])
-    )
+    n.render(n.pick(templates("operative.3", "l")))
     n.render("Surgeon: {dr_sig}\nAssistant: {dr}\n")
     n.render(n.pick(["Anaesthetist: {dr}\n", "Anesthesia: {dr}, general endotracheal\n"]))
-    n.render(n.pick(["Scrub nurse: {nurse}\n", "Circulating RN: {nurse}\n", ""]))
+    n.render(n.pick(templates("operative.4", "l")))
     n.render("\nPreoperative diagnosis: {dx}\nProcedure: {proc}\n")
     _section(
         n,
         n.pick(["Findings", "Operative Findings"]),
-        [
-            "Dense adhesions in the RUQ. ",
-            "Estimated blood loss 150 mL. ",
-            "Specimen sent to pathology ({accession}). ",
-            "Implant: {brand}, lot {device}. ",
-            "Drain: {device_name} left in situ. ",
-            "Counts correct x2. ",
-            "Patient identified by name and DOB ({dob}) at time out, WHO checklist completed. ",
-        ],
+        templates("operative.1", "l"),
         (3, 6),
     )
     _section(
         n,
         "Post-op plan",
-        [
-            "{med}. ",
-            "Routine obs. ",
-            "Review in clinic on {followup} with {dr}. ",
-            "{role} to review. ",
-        ],
+        templates("operative.2", "l"),
         (2, 3),
     )
     n.render(n.pick(_SIGN))
 
 
 def _psychiatry(n: _Note) -> None:
-    _header(n, n.pick(["Psychiatric Assessment", "Psychiatry Consult", "Mental Health Review"]))
+    _header(
+        n,
+        n.pick(["Psychiatric Assessment", "Psychiatry Consult", "Mental Health Review"]),
+    )
     _section(
         n,
         "History",
-        [
-            "{pt_formal} is a {age_adj} {prof} referred by {pcp} after an overdose of {drug} {when}. ",
-            "{He} lives with {his} {other} in a flat in {city}. ",
-            "{He} was sacked from {employer} in {i_past}. ",
-            "Previous admission to {hosp2} under section in {year}. ",
-            "Collateral from {rel}, who says {he} has not slept for days. ",
-            "{His} care coordinator, {other}, reports missed depot injections. ",
-            "Long history of {dx2}; {score}. ",
-            "{He} has been going to {church} on Sundays and finds it helpful. ",
-            "Substance use: cannabis daily since age {rel_age}. ",
-            "Forensic history: caution in {year}. ",
-            "{His} children attend {school}. ",
-        ],
+        templates("psychiatry.1", "l"),
         (4, 7),
     )
     _section(
         n,
         n.pick(["Mental State Examination", "MSE"]),
-        [
-            "Appearance: unkempt, poor eye contact. ",
-            "Speech: pressured. Mood: 'low'. Affect: blunted. ",
-            "Thought: no formal thought disorder. Denies SI/HI. ",
-            "Perception: hears voices commenting. ",
-            "Cognition: {score}. Insight: partial. ",
-        ],
+        templates("psychiatry.2", "l"),
         (3, 5),
     )
     _section(
         n,
         "Risk and plan",
-        [
-            "Risk to self moderate. ",
-            "Crisis team number given: {phone_l}. ",
-            "Start {med}. ",
-            "Follow up with {dr} on {followup}. ",
-            "Safety plan shared with {rel}. ",
-            "Referral to {practice} for talking therapy. ",
-        ],
+        templates("psychiatry.3", "l"),
         (2, 5),
     )
     n.render(n.pick(_SIGN))
 
 
 def _paediatric(n: _Note) -> None:
-    _header(n, n.pick(["Paediatric Clinic Letter", "Pediatric Well Child Visit", "Paeds Review"]))
+    _header(
+        n,
+        n.pick(["Paediatric Clinic Letter", "Pediatric Well Child Visit", "Paeds Review"]),
+    )
     _section(
         n,
         "History",
-        [
-            "{pt_first} is a {age_adj} {sexw} seen with {his} mother {rel_bare} and grandmother. ",
-            "Born at {hosp2} at 38 weeks, birth weight 3.2 kg, {score}. ",
-            "{He} attends {school}; {his} teacher, {other}, reports poor concentration. ",
-            "Immunisations up to date per {practice}. ",
-            "{His} father works as a {rel_prof} and is often away. ",
-            "Siblings aged {n} and {n}, both well. ",
-            "Parents separated {when}; {he} stays with dad at weekends. ",
-            "Health visitor {staff} last saw the family on {past}. ",
-            "Mother's mobile: {phone_l}. ",
-        ],
+        templates("paediatric.1", "l"),
         (4, 7),
     )
     _section(
@@ -2559,13 +1560,7 @@ def _paediatric(n: _Note) -> None:
     _section(
         n,
         "Plan",
-        [
-            "Paracetamol 15 mg/kg PRN. ",
-            "Review in {duration}. ",
-            "Letter to school nurse at {school}. ",
-            "Safeguarding discussed with {sw}. ",
-            "Next appointment {followup}. ",
-        ],
+        templates("paediatric.2", "l"),
         (2, 4),
     )
     n.render(n.pick(_SIGN))
@@ -2575,19 +1570,7 @@ def _palliative(n: _Note) -> None:
     _mini_header(n, n.pick(["Palliative Care Review", "Hospice Visit", "Supportive Care Note"]))
     _lines(
         n,
-        [
-            "{pt_formal} ({age_sex}) with metastatic {dx2}, known to {practice}. ",
-            "Seen at home in {city} with {his} {rel_bare} and {other}. ",
-            "Pain 7/10 despite {med}; syringe driver started {when}. ",
-            "{He} wishes to die at home; DNACPR form completed and signed by {att}. ",
-            "{His} priest, Father {dr_last}, visited {when}. ",
-            "Preferred place of death: {hosp2}. ",
-            "Ongoing support from community nurse {nurse}. ",
-            "{His} {rel_bare} is finding it hard to cope; carers' line {phone_l} given. ",
-            "Karnofsky 40%. ECOG 3. ",
-            "Plan to review {i_follow}. ",
-            "Lasting power of attorney held by {rel}. ",
-        ],
+        templates("palliative.1", "l"),
         (4, 8),
     )
     _sign_any(n, n.chance(0.5))
@@ -2595,24 +1578,18 @@ def _palliative(n: _Note) -> None:
 
 def _therapy(n: _Note) -> None:
     _mini_header(
-        n, n.pick(["Physiotherapy Note", "Occupational Therapy Assessment", "PT Treatment Note"])
+        n,
+        n.pick(
+            [
+                "Physiotherapy Note",
+                "Occupational Therapy Assessment",
+                "PT Treatment Note",
+            ]
+        ),
     )
     _lines(
         n,
-        [
-            "Pt seen on ward for mobility assessment. ",
-            "{pt_first} mobilised 20 m with Zimmer frame and supervision of 1. ",
-            "Lives in a two-storey house in {city} with {rel}; 12 steps with rail. ",
-            "Pre-morbid: independent, drives, works part time as a {prof} at {org}. ",
-            "Transfers: sit to stand with {power} quads, min assist. ",
-            "Barthel index 60/100. Berg balance 38/56. ",
-            "Home visit arranged for {i_follow} with {physio}. ",
-            "Equipment ordered: commode, perching stool. ",
-            "Goals discussed with pt & {his} {rel_bare}. ",
-            "Chest physio: ACBT taught, SpO2 94% RA. ",
-            "Tinel sign positive, splint provided. ",
-            "Continue exercises {duration}. Discharge summary to {practice}. ",
-        ],
+        templates("therapy.1", "l"),
         (4, 8),
     )
     _sign_any(n, True)
@@ -2620,25 +1597,12 @@ def _therapy(n: _Note) -> None:
 
 def _social_work(n: _Note) -> None:
     _mini_header(
-        n, n.pick(["Social Work Assessment", "Social Work Progress Note", "Case Management"])
+        n,
+        n.pick(["Social Work Assessment", "Social Work Progress Note", "Case Management"]),
     )
     _lines(
         n,
-        [
-            "Referral received from {role} re: discharge planning. ",
-            "Met with {pt_formal} and {his} {rel_bare} on the ward. ",
-            "{pt_formal} is {age_pred} and was widowed in {year}. ",
-            "{He} lives alone at {address} since {his} wife died in {year}. ",
-            "Income: state pension; previously a {prof} with {employer}. ",
-            "Insurance: {insurer}, member ID {member}, group {group}. ",
-            "Caseworker {other} from {org2} contacted at {phone_l}. ",
-            "Home care package requested from {org2}. ",
-            "Safeguarding concern raised {when}; discussed with {sw}. ",
-            "{His} landlord has given notice. ",
-            "Transport booked for {followup}. ",
-            "Food bank voucher provided. ",
-            "Emergency contact: {other}, {phone_l}. ",
-        ],
+        templates("social_work.1", "l"),
         (4, 8),
     )
     _sign_any(n, True)
@@ -2646,40 +1610,16 @@ def _social_work(n: _Note) -> None:
 
 def _pharmacy(n: _Note) -> None:
     _mini_header(
-        n, n.pick(["Medication Reconciliation", "Pharmacy Note", "Medicines Reconciliation"])
+        n,
+        n.pick(["Medication Reconciliation", "Pharmacy Note", "Medicines Reconciliation"]),
     )
-    n.render(
-        n.pick(
-            [
-                "Sources: patient, {rel}, GP record ({practice}), community pharmacy ({pharmacy}).\n",
-                "Meds confirmed with {pharmacy} on {phone_l}.\n",
-                "Source: pt's own drugs & repeat prescription list dated {past}.\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("pharmacy.2", "l")))
     n.w.add(n.pick(["\nDrug | Dose | Freq | Comment\n", "\nMEDICATION LIST\n", "\nMeds:\n"]))
     for _ in range(n.rng.randint(3, 7)):
-        n.render(
-            n.pick(
-                [
-                    "{drug} | {n} mg | BD | since {i_past}\n",
-                    "{med}\n",
-                    "- {med} (started by {dr})\n",
-                    "{drug} {n} mg OD - withheld, {inr}\n",
-                    "{brand}\n",
-                ]
-            )
-        )
+        n.render(n.pick(templates("pharmacy.3", "l")))
     _lines(
         n,
-        [
-            "Allergy: penicillin (rash). ",
-            "Discrepancy: {drug} not prescribed on admission, d/w {att}. ",
-            "Compliance aid (dosette) filled weekly by {pharmacy}. ",
-            "Rx # {rx}. ",
-            "Prescriber NPI {npi}. ",
-            "Insurer {insurer} requires prior authorisation, claim {claim}. ",
-        ],
+        templates("pharmacy.1", "l"),
         (1, 3),
     )
     n.render(n.pick(["\n{pharmacist}\n", "\nReconciled by {pharmacist} {h_admit}\n"]))
@@ -2688,38 +1628,20 @@ def _pharmacy(n: _Note) -> None:
 def _letter(n: _Note) -> None:
     """Letters to the patient, an insurer or an employer."""
     n.render("{hosp}\n{hosp_address}\n")
-    n.render(n.pick(["Tel: {phone_l}\n", "Phone {phone_l}  Fax {fax}\n", "{url}\n"]))
+    n.render(n.pick(templates("letter.2", "l")))
     n.render("\n{h_admit}\n\n")
     to = n.pick(["patient", "insurer", "employer"])
     if to == "patient":
         n.render("{pt_full}\n{address}\n\nOur ref: {mrn}\n\nDear {pt_formal},\n\n")
-        body = [
-            "I am writing to confirm your appointment on {followup} at {time} with {dr}. ",
-            "Your recent blood tests, taken on {i_past}, were normal. ",
-            "Please bring this letter and a list of your medicines (ref. {nat_id}). ",
-            "If you cannot attend, call {phone_l} or email {dr_email}. ",
-            "Your results can be viewed at {url}. ",
-            "Your portal account was last accessed from {ip}. ",
-        ]
+        body = templates("letter.1", "l")
     elif to == "insurer":
         n.render("{insurer}\nClaims Department\n\nRe: {pt_header}, member ID {member}, DOB {dob}\n")
         n.render("Medical record number: {mrn}\n\n")
         n.w.add("To whom it may concern,\n\n")
-        body = [
-            "{pt_formal} has been under my care since {past} for {dx}. ",
-            "I request authorisation for {proc}, CPT 47562, ICD-10 {icd}. ",
-            "Policy number {member}, group {group}, claim {claim}. ",
-            "{He} has failed {drug} and {drug}. ",
-            "Please contact my office at {phone} (fax {fax}). ",
-        ]
+        body = templates("letter.3", "l")
     else:
         n.render("HR Department\n{org}\n\nRe: {pt_full} (our ref. {mrn})\n\nDear Sir or Madam,\n\n")
-        body = [
-            "{pt_formal} attended {hosp} on {admit}. ",
-            "{He} is unfit for work as a {prof} from {admit} to {followup}. ",
-            "{He} may return on light duties {i_follow}. ",
-            "This letter was requested by the patient. ",
-        ]
+        body = templates("letter.4", "l")
     _lines(n, body, (2, len(body)))
     n.render(n.pick(["\n\nYours sincerely,\n\n{dr_sig}\n", "\n\nKind regards,\n{dr_sig}\n"]))
     if n.chance(0.4):
@@ -2729,92 +1651,37 @@ def _letter(n: _Note) -> None:
 def _gp_referral(n: _Note) -> None:
     """A GP letter in the conventions of the UK, Ireland, Australia, New Zealand and Canada."""
     n.render("{practice}\n{hosp_address}\n")
-    n.render(
-        n.pick(["Tel {phone_l}  Fax {fax}\n", "Ph: {phone_l}\n", "T {phone_l} | E {dr_email}\n"])
-    )
+    n.render(n.pick(templates("gp_referral.2", "l")))
     n.render("\n{h_admit}\n\n")
-    n.render(n.pick(["Dr {dr_last}\n{hosp2}\n\n", "The Consultant\n{service}\n{hosp}\n\n", ""]))
-    n.render(
-        n.pick(
-            [
-                "Re: {pt_header}, DOB {dob}, {nat_id}, Hosp. No. {mrn}\n{address}\n\n",
-                "RE: {pt_full} ({age_sex}) D.O.B. {dob}\nHospital No: {mrn}  {nat_id}\n\n",
-                "Patient: {pt_header}\nDOB: {dob}\n{gov_id}\nMRN: {mrn}\nAddress: {address}\n\n",
-            ]
-        )
-    )
-    n.render(n.pick(["Dear Dr {dr_last},\n\n", "Dear Colleague,\n\n", "Dear {dr},\n\n"]))
+    n.render(n.pick(templates("gp_referral.3", "l")))
+    n.render(n.pick(templates("gp_referral.4", "l")))
+    n.render(n.pick(templates("gp_referral.5", "l")))
     _lines(
         n,
-        [
-            "Thank you for seeing this {age_adj} {prof} with {symptom} for {duration}. ",
-            "{He} is usually well and lives with {rel}. ",
-            "{pt_formal}, {age_pred}, has had {symptom} since {i_past}. ",
-            "{His} {score}, {bp}, HbA1c 58. ",
-            "I'd be grateful for your opinion regarding ?{dx}. ",
-            "{He} is a carer for {his} {rel_bare}. ",
-            "{He} has private cover with {insurer}. ",
-            "Current meds: {med}; {med}. ",
-            "PMH: {dx2} ({year}), {eponym}. ",
-            "{He} prefers to be called {nick}. ",
-            "{He} is best contacted on {phone_l}. ",
-            "{He} was seen by the practice nurse, {nurse}, on {i_past}. ",
-            "Interpreter required ({country}). ",
-        ],
+        templates("gp_referral.1", "l"),
         (4, 8),
     )
-    n.render(
-        n.pick(
-            [
-                "\n\nYours sincerely,\n\n{dr_sig}\nGeneral Practitioner\n",
-                "\n\nKind regards\n\nDr {dr_last}\n{gp_degree}\n",
-                "\n\nYours faithfully,\n{dr_plain} {gp_degree}\nProvider No. {license}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("gp_referral.6", "l")))
     if n.chance(0.5):
         n.render("cc: {pt_full}, {address}\n")
 
 
 def _signout(n: _Note) -> None:
-    n.render(n.pick(["SIGN-OUT {h_admit}\n", "Handoff list - {h_admit} - {service}\n", "I-PASS\n"]))
+    n.render(n.pick(templates("signout.1", "l")))
     for _ in range(n.rng.randint(2, 5)):
-        n.render(
-            n.pick(
-                [
-                    "{bed} {pt_header} {age_sex} w/ {dx}. ",
-                    "{bed} - {pt_any}, {age_sex}, {dx2}. ",
-                    "{pt_header} ({mrn}) {age_sex} ",
-                ]
-            )
-        )
+        n.render(n.pick(templates("signout.4", "l")))
         _lines(
             n,
-            [
-                "{inr}, recheck AM. ",
-                "f/u {study}. ",
-                "If {symptom} -> page {dr} {bleep}. ",
-                "Full code. ",
-                "DNR/DNI per {rel}. ",
-                "Dispo: {hosp2} {i_follow}. ",
-                "K 3.1 repleted. ",
-                "{role} aware. ",
-                "Family: {rel} {phone_l}. ",
-                "NPO p MN for {proc}. ",
-            ],
+            templates("signout.2", "l"),
             (1, 3),
         )
         n.w.add("\n")
-    n.render(n.pick(["-- {staff_init}\n", "\nFrom {dr} to {dr}, {time}\n", "\n{dr_sig} {bleep}\n"]))
+    n.render(n.pick(templates("signout.3", "l")))
 
 
 def _thread(n: _Note) -> None:
     """A pager or secure-chat thread: time-stamped lines, speakers named by bare names."""
-    n.render(
-        n.pick(
-            ["Secure chat - {service}\n", "Pager log {h_admit}\n", "", "Messages re: {pt_last}\n"]
-        )
-    )
+    n.render(n.pick(templates("thread.1", "l")))
     speakers = [_staff(n, 8), _staff(n, 8), [(n.attending[2], "DOCTOR")]]
     for k in range(n.rng.randint(4, 9)):
         head = [(f"{n.rng.randint(0, 23):02d}:{n.rng.randint(0, 59):02d} ", None)]
@@ -2826,70 +1693,35 @@ def _thread(n: _Note) -> None:
         for text, label in head + who:
             n.w.add(text, label)
         n.w.add(n.pick([": ", " - ", " > "]))
-        n.render(
-            n.pick(
-                [
-                    "pt {pt_last} {bed} BP {n}0/50 HR 1{n}8, looks grey. pls come\n",
-                    "on my way. 500 LR bolus, repeat lactate.\n",
-                    "{rel} at home in {city} {phone_l}\n",
-                    "handed over to {staff_bare}\n",
-                    "{pt_last} to ICU, family aware\n",
-                    "ok, will see after rounds. {score}\n",
-                    "spoke w/ {rel_first}, full code for now\n",
-                    "DNI per MOLST signed {md}\n",
-                    "K 3.1, repleted. f/u {wkday}\n",
-                    "ty!!\n",
-                    "{staff_bare} covering, call {bleep}\n",
-                ]
-            )
-        )
+        n.render(n.pick(templates("thread.2", "l")))
 
 
 def _home_health(n: _Note) -> None:
-    _mini_header(n, n.pick(["Home Health Visit", "District Nurse Visit", "Community Nursing Note"]))
+    _mini_header(
+        n,
+        n.pick(["Home Health Visit", "District Nurse Visit", "Community Nursing Note"]),
+    )
     _lines(
         n,
-        [
-            "Visit to pt's home at {address}. ",
-            "Key safe code held by {other}. ",
-            "{pt_first} sitting in chair, {vitals} ",
-            "Wound to L shin dressed with {dressing}. ",
-            "Meds in blister pack from {pharmacy}; all taken. ",
-            "{His} {rel_bare} present and helpful. ",
-            "Dog in house - secured before visit. ",
-            "Next visit {i_follow}, {nurse}. ",
-            "Concerns re self-neglect reported to {sw}. ",
-            "Call placed to {practice} ({phone_l}) re: {drug}. ",
-            "Pt attends {org2} twice weekly. ",
-            "{score}. ",
-        ],
+        templates("home_health.1", "l"),
         (4, 8),
     )
     _sign_any(n, True)
 
 
 def _registration(n: _Note) -> None:
-    n.w.add(n.pick(["PATIENT REGISTRATION\n", "Demographics\n", "NEW PATIENT REGISTRATION FORM\n"]))
-    n.render(n.pick(["MRN: {mrn}\n", "Chart #: {mrn}\n", "Hospital number: {mrn}\n"]))
+    n.w.add(
+        n.pick(
+            [
+                "PATIENT REGISTRATION\n",
+                "Demographics\n",
+                "NEW PATIENT REGISTRATION FORM\n",
+            ]
+        )
+    )
+    n.render(n.pick(templates("registration.2", "l")))
     n.render(n.pick(["Surname: {pt_last}\nForename(s): {pt_first}\n", "Name: {pt_header}\n"]))
-    fields = [
-        "Preferred name: {nick}\n",
-        "Date of birth: {dob}\nAge: {age_num}\nSex: {sex}\n",
-        "Address: {address}\n",
-        "Home: {phone_l}\nMobile: {phone_l}\n",
-        "Email: {email}\n",
-        "{gov_id}\n",
-        "Occupation: {prof}\nEmployer: {employer}\n",
-        "Insurance: {insurer}  Member ID: {member}  Group: {group}\n",
-        "Next of kin: {rel}\nNOK phone: {phone_l}\n",
-        "Registered GP: {pcp}, {practice}\n",
-        "Preferred pharmacy: {pharmacy}\n",
-        "Country of birth: {country}\n",
-        "Interpreter needed: no\n",
-        "Account #: {acct}\n",
-        "Registered: {h_admit} by {staff_init}\n",
-        "Online pre-registration from IP {ip}\n",
-    ]
+    fields = templates("registration.1", "l")
     for t in fields:
         if n.chance(0.7):
             n.render(t)
@@ -2898,18 +1730,8 @@ def _registration(n: _Note) -> None:
 def _lab(n: _Note) -> None:
     n.w.add(n.pick(["LABORATORY REPORT\n", "Clinical Chemistry\n", "Haematology Report\n"]))
     n.render("{hosp}\n")
-    n.render(
-        n.pick(
-            [
-                "Patient: {pt_header}  DOB: {dob}  MRN: {mrn}\n",
-                "{pt_header} | {age_sex} | Hosp no {mrn}\n",
-                "Name: {pt_header}\n{nat_id}\n",
-            ]
-        )
-    )
-    n.render(
-        n.pick(["Lab No: {accession}\n", "Specimen ID: {accession}\n", "Accession: {accession}\n"])
-    )
+    n.render(n.pick(templates("lab.1", "l")))
+    n.render(n.pick(templates("lab.2", "l")))
     n.render("Collected: {h_admit} {time}   Reported: {h_discharge}\n")
     n.render("Requested by: {dr} ({practice})\n\n")
     n.w.add("Test            Result   Units     Ref range\n")
@@ -2928,21 +1750,12 @@ def _lab(n: _Note) -> None:
         if r.random() < 0.6:
             flag = " H" if r.random() < 0.2 else ""
             n.w.add(f"{name:<16}{r.randint(lo, hi)}{flag:<6} {unit:<9} {ref}\n")
-    n.render(
-        n.pick(
-            [
-                "\nComment: Result phoned to {staff} on {bleep} at {time}.\n",
-                "\nComment: haemolysed sample, please repeat.\n",
-                "\nAuthorised by {dr2_sig}\n",
-                "\nReported by {staff_sig}, Biomedical Scientist\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("lab.3", "l")))
 
 
 def _discharge_letter(n: _Note) -> None:
     n.render("{hosp}\n{service}\n")
-    n.render(n.pick(["Ward {n}B, {hosp}\n", "Ext {bleep}\n", ""]))
+    n.render(n.pick(templates("discharge_letter.2", "l")))
     n.render("\nDISCHARGE LETTER\n" if n.chance(0.5) else "\nDischarge Summary to GP\n")
     n.render("To: {pcp}, {practice}\n")
     n.render(
@@ -2956,17 +1769,7 @@ def _discharge_letter(n: _Note) -> None:
     n.render("Admitted: {h_admit}   Discharged: {h_discharge}\nConsultant: {att}\n\n")
     _lines(
         n,
-        [
-            "Diagnosis: {dx} ({icd}). ",
-            "{pt_formal} presented with {symptom} {duration}. ",
-            "Treated with IV {drug}, switched to oral on day {n}. ",
-            "Seen by {physio} and {dietitian} before discharge. ",
-            "{He} is going home to {city} with {his} {rel_bare}. ",
-            "Actions for GP: check U&E in {duration}; {inr} on discharge. ",
-            "Outpatient review in {service} clinic {i_follow}. ",
-            "Information given to {rel} by {nurse}. ",
-            "District nurses ({practice}) to visit {i_follow}. ",
-        ],
+        templates("discharge_letter.1", "l"),
         (4, 8),
     )
     n.render(n.pick(_SIGN))
@@ -3059,9 +1862,14 @@ def _generate(
     rows: list[Mapping], per: int, seed: int, locale: str, kinds, invented: bool
 ) -> list[Document]:
     kinds = tuple(kinds or NOTE_TYPES)
+    from hidekit.text.synthesis.general import (
+        GENERAL_TYPES,
+    )  # registers the general-PII kinds
+
+    known = (*NOTE_TYPES, *GENERAL_TYPES)
     unknown = [k for k in kinds if k not in _BUILDERS]
     if unknown:
-        raise OptionError(f"unknown note type {unknown[0]!r} (known: {', '.join(NOTE_TYPES)})")
+        raise OptionError(f"unknown note type {unknown[0]!r} (known: {', '.join(known)})")
     fake, rng = _make_faker(locale, seed), random.Random(seed)
     world = W.world_faker(seed)
     weights = [_KIND_WEIGHTS[k] for k in kinds]
@@ -3144,7 +1952,6 @@ def write_synthetic_corpus(
     from hidekit.errors import InputError
     from hidekit.io.atomic import atomic_dir, check_output_dir, check_output_file
     from hidekit.text.corpus import write_brat_dir, write_jsonl
-    from hidekit.text.synth import generate_notes
 
     out_path = Path(out_path)
     if fmt not in ("brat", "jsonl"):
