@@ -7,7 +7,8 @@ Folders default to tests/fixtures/en-dev (development), en-notes, en-test2 and e
 measured only, never read to write rules or training text); absent ones are skipped. Gold and
 predictions are both restricted to what the profile counts as PHI (``restrict_documents``), so a
 profile is scored on the PHI it promises to hide; "model" is the model's own labels, nothing added.
-A file ``settings.tsv`` in a folder (id, country, kind columns) adds rows per country and kind.
+A ``settings.tsv`` or ``MANIFEST.tsv`` in a folder (note id, then one column per setting: country,
+kind, case …) adds a row per value of each setting.
 """
 
 from __future__ import annotations
@@ -60,11 +61,16 @@ def case_of(text: str) -> str:
 
 
 def settings(folder: Path) -> dict[str, dict[str, str]]:
-    f = folder / "settings.tsv"
-    if not f.exists():
-        return {}
-    with f.open(encoding="utf-8") as fh:
-        return {row["id"]: row for row in csv.DictReader(fh, delimiter="\t")}
+    """Per note, its settings (country, kind, case …) from the folder's ``settings.tsv`` or
+    ``MANIFEST.tsv`` (first column: the note id; the other columns: settings)."""
+    for name in ("settings.tsv", "MANIFEST.tsv"):
+        f = folder / name
+        if f.exists():
+            with f.open(encoding="utf-8") as fh:
+                rows = list(csv.DictReader(fh, delimiter="\t"))
+            key = next(iter(rows[0])) if rows else "id"
+            return {row[key]: {k: v for k, v in row.items() if k != key} for row in rows}
+    return {}
 
 
 def row(name: str, counts: list) -> str:
@@ -98,9 +104,9 @@ def measure(model: str, folder: Path) -> None:
         groups: dict[str, list] = defaultdict(list)
         for g, c in zip(gold, counts, strict=True):
             groups[f"case: {case_of(g.text)}"].append(c)
-            for key in ("country", "kind"):
-                if g.id in meta and meta[g.id].get(key):
-                    groups[f"{key}: {meta[g.id][key]}"].append(c)
+            for key, value in meta.get(g.id, {}).items():
+                if value:
+                    groups[f"{key}: {value}"].append(c)
         chars = sum(len(d.text) for d in gold)
         print(f"### profile {prof or 'model (own labels)'} ({chars / secs:,.0f} chars/s)\n")
         print("| setting | notes | char recall | char precision | notes leaking a direct id |")
