@@ -11,6 +11,8 @@ checks an estimator. Each ``check_*`` raises ``AssertionError`` naming the broke
 - ``check_recognizer``: ``text[start:end]`` is the span's text; the recognizer's own label and
   name on every span; no two spans of one recognizer overlap; deterministic.
 - ``check_engine``: the same numbers as a pandas group-by (missing values a category).
+- ``check_spark_transform``: a step run on Spark gives the frame the local engine gives (values,
+  types, record order), or refuses the same way.
 
 ``tests/test_contracts.py`` runs them over every registered piece; a plug-in can run them on
 its own pieces (see ``tests/plugin_example.py``).
@@ -233,3 +235,30 @@ def check_engine(make, frame: pd.DataFrame, keysets: Sequence[Sequence[str]], ce
     assert sum(p.n_records for _, p in parts) == len(frame), f"{name}: split({by!r}) loses records"
     want_sizes = frame.groupby(by, dropna=False).size()
     assert sorted(p.n_records for _, p in parts) == sorted(want_sizes.tolist()), f"{name}: split"
+
+
+# -- the Spark engine ----------------------------------------------------------------------
+
+
+def check_spark_transform(cls, params: dict, frame: pd.DataFrame | None = None, spark=None):
+    """A step run on Spark (``hidekit.engines.spark_steps``) gives the very frame the local
+    engine gives: same values, same types, same record order."""
+    from hidekit.engines.spark_steps import SparkTable
+    from hidekit.errors import HidekitError
+
+    frame = contract_frame() if frame is None else frame
+    name = getattr(cls, "name", cls.__name__)
+    table = SparkTable.from_pandas(frame, spark)
+    try:
+        local = cls(**params).fit_transform(frame).reset_index(drop=True)
+    except HidekitError as exc:  # a refusal: Spark refuses the same way
+        try:
+            table.apply(cls(**params))
+        except HidekitError as got_exc:
+            assert (type(got_exc), str(got_exc)) == (type(exc), str(exc)), (
+                f"{name} on Spark refuses with {got_exc!r}, the local engine with {exc!r}"
+            )
+            return
+        raise AssertionError(f"{name}: the local engine refuses ({exc}), Spark does not") from None
+    got = table.apply(cls(**params)).to_pandas()
+    pd.testing.assert_frame_equal(got, local, obj=f"{name} on Spark")

@@ -9,9 +9,10 @@ from __future__ import annotations
 import functools
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
+import numpy as np
 import pandas as pd
 
 from hidekit.errors import OptionError
@@ -56,6 +57,12 @@ class Transform(ABC):
     # One line per constructor parameter: docs/plan-steps.md is generated from these
     # (``hidekit plan-steps``), and a test checks every parameter has one.
     param_docs: ClassVar[dict[str, str]] = {}
+    # How the step's output depends on the data, which tells the Spark engine how to run the
+    # step's own code (``hidekit.engines.spark_steps``): ``values`` (a record's output depends
+    # only on its values in ``reads``; fitting only on how often each combination occurs),
+    # ``rows`` (nothing learned from the data; record by record) or ``table`` (the whole table in
+    # record order, the safe default: run on the driver over the columns it reads).
+    spark_scope: ClassVar[str] = "table"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -85,6 +92,21 @@ class Transform(ABC):
             elif isinstance(v, (list, tuple)):
                 out.extend(str(x) for x in v)
         return out
+
+    def reads(self, columns: Sequence[str]) -> list[str]:
+        """Columns of ``columns`` (in that order) that the step's parameters name: all it reads."""
+        named: set[str] = set()
+        for value in self.get_params().values():
+            values = value if isinstance(value, (list, tuple)) else [value]
+            named.update(v for v in values if isinstance(v, str))
+        return [c for c in columns if c in named]
+
+    def fit_counts(self, frame: pd.DataFrame, counts: np.ndarray) -> Transform:
+        """Fit on distinct rows ``frame`` where row i stands for ``counts[i]`` records: the same
+        fit as on the full table, for steps whose ``fit`` reads only the columns they name (so
+        an engine's cell counts are enough). This default repeats the rows; a step whose
+        statistics take weights directly overrides it."""
+        return self.fit(frame.loc[frame.index.repeat(counts)].reset_index(drop=True))
 
     def with_value_labels(self, labels: Mapping[str, Mapping]) -> Transform:
         """This step configured with the file's value labels (column -> {code: label}) where it

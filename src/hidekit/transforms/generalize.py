@@ -82,6 +82,7 @@ class Bin(Transform):
     ``2.5-<5`` otherwise; with edges, values below the first read ``<e0`` and from the last on ``eN+``.
     """
 
+    spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "column(s) to bin",
         "width": "bin width (give width or edges)",
@@ -149,6 +150,7 @@ class Bin(Transform):
 class CoarsenDate(Transform):
     """Dates to ``year`` (``2023``), ``quarter`` (``2023-Q2``) or ``month`` (``2023-04``)."""
 
+    spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "date column(s)",
         "to": "year, quarter or month",
@@ -234,6 +236,7 @@ class MapValues(Transform):
     """Replace values through a user map ({"Widowed": "Other", ...}); unmapped values are kept,
     or replaced by ``other`` when given. Keys match the value's text (``"3"`` matches 3)."""
 
+    spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "column(s) to recode",
         "mapping": "table of value = replacement (keys match the value's text)",
@@ -291,6 +294,7 @@ class Hierarchy(Transform):
     error either way: it was written for other data.
     """
 
+    spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "column": "the column to generalize",
         "path": "ARX hierarchy file (CSV; plan-relative)",

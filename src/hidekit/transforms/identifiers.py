@@ -130,6 +130,7 @@ def _check_crosswalk(cw) -> pd.DataFrame:
 class Encode(Transform):
     """Replace values by random fixed-width IDs; hierarchical codes for nested units."""
 
+    spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "identifier column(s) to replace by random fixed-width codes",
         "width": "code width (a list: one per hierarchy level)",
@@ -334,6 +335,7 @@ class Encode(Transform):
 class Redact(Transform):
     """Every present value becomes the same constant (missing stays missing), as LSMS does."""
 
+    spark_scope: ClassVar[str] = "rows"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "column(s) whose every present value becomes the constant",
         "constant": "the replacement text",
@@ -357,6 +359,7 @@ class Redact(Transform):
 class Remove(Transform):
     """Drop the columns altogether."""
 
+    spark_scope: ClassVar[str] = "rows"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "column(s) to drop",
     }
@@ -391,6 +394,7 @@ def _key_bytes(key) -> bytes:
 class KeyedHash(Transform):
     """HMAC-SHA256 of each value under a secret key: same value → same token, no key → no lookup."""
 
+    spark_scope: ClassVar[str] = "rows"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "column(s) to hash",
         "key": "the secret HMAC key (plans: the [secrets] key; a key written in a plan is refused)",

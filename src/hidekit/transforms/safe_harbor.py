@@ -85,6 +85,7 @@ class SafeHarbor(Transform):
     """HIPAA Safe Harbor for ages (over 89 -> 90+), dates (-> year) and ZIP codes (-> 3 digits,
     000 for areas under 20,000 people)."""
 
+    spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "ages": "age column(s): over 89 -> 90+",
         "dates": "date column(s): -> year (90+ in records aged over 89)",

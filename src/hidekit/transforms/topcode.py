@@ -28,6 +28,7 @@ def _check_percentile(name: str, p):
 class TopCode(Transform):
     """Values ≥ ``top`` read ``top+``; values ≤ ``bottom`` read ``<=bottom``."""
 
+    spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "numeric column(s)",
         "top": "values at or above read top+",

@@ -1,0 +1,205 @@
+"""Table steps on Spark DataFrames: each step's own pandas code, run where Spark can run it.
+
+A step says once, in ``Transform.spark_scope``, how its output depends on the data, and that
+decides how Spark applies it (never a second copy of the step's logic):
+
+- ``values``: a record's output depends only on its own values in the columns the step reads
+  (``Transform.reads``), and fitting needs only how often each combination occurs. The step is
+  fitted on the engine's counts (``Transform.fit_counts``), its own ``transform`` is applied to
+  the small table of distinct combinations, and that mapping table is joined onto the data.
+- ``rows``: nothing is learned from the data and a record's output depends only on the record:
+  the step's ``transform`` runs on each partition (``mapInPandas``), shipped to the executors.
+- ``table``: the output depends on the whole table in record order (random draws over the
+  records, a search over all records). The step runs its own ``fit_transform`` on the driver over
+  the columns it reads and the row number only; the result is joined back by row number, so
+  steps that reorder records (Mondrian's shuffle) keep their order too.
+
+A ``SparkTable`` carries the pandas type of every column beside the Spark DataFrame, so the
+frame that comes back (``to_pandas``) is the one the local engine gives, type for type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import reduce
+
+import numpy as np
+import pandas as pd
+
+from hidekit.engines.base import COUNT_COLUMN
+from hidekit.engines.spark_engine import _ROW, _spark_ready, get_spark
+
+SCOPES = ("values", "rows", "table")
+_MAP = "__hidekit_map"  # id of a distinct combination in a mapping table
+_SRC = "__hidekit_src"  # row a table-scope output row comes from
+
+
+def placeholders(sub: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    """``sub`` widened to all ``columns`` (in order), the ones it lacks as cheap int8 zeros:
+    a step sees the table's full shape while only the columns it reads hold data."""
+    zero = np.zeros(len(sub), dtype=np.int8)
+    data = {c: (sub[c].to_numpy() if c in sub.columns else zero) for c in columns}
+    out = pd.DataFrame(data, index=sub.index)
+    for c in sub.columns:  # keep extension and object dtypes exactly
+        out[c] = sub[c]
+    return out
+
+
+def _spark_schema(frame: pd.DataFrame):
+    """A Spark schema for ``frame`` (text columns, and all-missing ones, as strings)."""
+    import pyarrow as pa
+    from pyspark.sql import types as T
+    from pyspark.sql.pandas.types import from_arrow_type
+
+    fields = []
+    for col in frame.columns:
+        s = frame[col]
+        if s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype | pd.StringDtype):
+            kind = T.StringType()
+        else:
+            arrow = pa.Array.from_pandas(s).type
+            kind = T.StringType() if pa.types.is_null(arrow) else from_arrow_type(arrow)
+        fields.append(T.StructField(str(col), kind, True))
+    return T.StructType(fields)
+
+
+def _to_spark(spark, frame: pd.DataFrame):
+    ready = _spark_ready(frame.reset_index(drop=True))
+    return spark.createDataFrame(ready, schema=_spark_schema(ready))
+
+
+def _restore(frame: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
+    """Give each column the pandas type the local engine would have (Spark has fewer types)."""
+    out = {}
+    for col in frame.columns:
+        s, want = frame[col], dtypes.get(col)
+        if want is None or s.dtype == want:
+            out[col] = s
+        elif want is np.dtype(object):
+            out[col] = s.astype(object).where(s.notna(), None)
+        else:
+            out[col] = s.astype(want)
+    return pd.DataFrame(out, index=frame.index)
+
+
+@dataclass
+class SparkTable:
+    """A Spark DataFrame with a dense row number (0..n-1, the record order) and the pandas type
+    of each column."""
+
+    sdf: object
+    dtypes: dict
+
+    @classmethod
+    def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:
+        spark = spark or get_spark()
+        frame = frame.reset_index(drop=True)
+        data = frame.assign(**{_ROW: np.arange(len(frame), dtype=np.int64)})
+        return cls(_to_spark(spark, data), dict(frame.dtypes))
+
+    @property
+    def columns(self) -> list[str]:
+        return [c for c in self.sdf.columns if c != _ROW]
+
+    def to_pandas(self) -> pd.DataFrame:
+        frame = self.sdf.orderBy(_ROW).toPandas().drop(columns=[_ROW]).reset_index(drop=True)
+        return _restore(frame, self.dtypes)
+
+    def engine(self):
+        """The Spark counting engine over this table (same record order)."""
+        from hidekit.engines.spark_engine import SparkEngine
+
+        return SparkEngine(self.sdf)
+
+    def apply(self, step, fit: bool = True) -> SparkTable:
+        """``step`` (fitted here unless ``fit`` is false) applied the way its scope says."""
+        scope = getattr(step, "spark_scope", "table")
+        if scope not in SCOPES:
+            raise ValueError(f"{step.name}: spark_scope must be one of {SCOPES}, got {scope!r}")
+        return {"values": _by_values, "rows": _by_rows, "table": _by_table}[scope](self, step, fit)
+
+
+def _result(table: SparkTable, sdf, out: pd.DataFrame, changed: list[str]) -> SparkTable:
+    """The new table: columns in the order of the step's own output ``out``."""
+    order = [c for c in out.columns if c != _ROW]
+    dtypes = {c: (out[c].dtype if c in changed else table.dtypes[c]) for c in order}
+    return SparkTable(sdf.select(*[_col(c) for c in order], _ROW), dtypes)
+
+
+def _col(name: str):
+    from pyspark.sql import functions as F
+
+    return F.col("`" + name.replace("`", "``") + "`")
+
+
+def _outputs(table: SparkTable, reads: list[str], out: pd.DataFrame) -> list[str]:
+    """Columns of the step's output that it may have changed: those it reads, and new ones."""
+    return [c for c in out.columns if c != _ROW and (c in reads or c not in table.columns)]
+
+
+def _by_values(table: SparkTable, step, fit: bool) -> SparkTable:
+    from pyspark.sql import functions as F
+
+    spark = table.sdf.sparkSession
+    reads = step.reads(table.columns)
+    keyed = (
+        table.sdf.groupBy(*[_col(c) for c in reads])
+        .count()
+        .withColumnRenamed("count", COUNT_COLUMN)
+        .withColumn(_MAP, F.monotonically_increasing_id())
+        .localCheckpoint()  # the ids are fixed from here on
+    )
+    counts = keyed.toPandas()
+    distinct = _restore(counts[reads], table.dtypes)
+    if fit:
+        step.fit_counts(placeholders(distinct, table.columns), counts[COUNT_COLUMN].to_numpy())
+    out = step.transform(placeholders(distinct, table.columns))
+    changed = _outputs(table, reads, out)
+    mapping = out[changed].assign(**{_MAP: counts[_MAP].to_numpy()})
+    alias = {c: f"__hidekit_k{i}" for i, c in enumerate(reads)}
+    keys = keyed.select(_MAP, *[_col(c).alias(alias[c]) for c in reads])
+    cond = reduce(lambda a, b: a & b, [table.sdf[c].eqNullSafe(keys[alias[c]]) for c in reads])
+    sdf = (
+        table.sdf.join(F.broadcast(keys), cond, "left")
+        .drop(*reads, *alias.values())
+        .join(F.broadcast(_to_spark(spark, mapping)), _MAP, "left")
+    )
+    return _result(table, sdf, out, changed)
+
+
+def _by_rows(table: SparkTable, step, fit: bool) -> SparkTable:
+    columns = table.columns
+    sample = _restore(table.sdf.limit(64).toPandas(), table.dtypes)
+    if fit:
+        step.fit(sample.iloc[:0].drop(columns=[_ROW]))
+    probe = step.transform(sample.drop(columns=[_ROW]))
+    schema = _spark_schema(_spark_ready(probe.assign(**{_ROW: sample[_ROW].to_numpy()})))
+    dtypes = table.dtypes
+    names = [f.name for f in schema.fields]
+
+    def run(parts):
+        for part in parts:
+            out = step.transform(_restore(part[columns], dtypes)).assign(**{_ROW: part[_ROW]})
+            yield _spark_ready(out)[names]
+
+    sdf = table.sdf.mapInPandas(run, schema)
+    return _result(table, sdf, probe, _outputs(table, step.reads(columns), probe))
+
+
+def _by_table(table: SparkTable, step, fit: bool) -> SparkTable:
+    spark = table.sdf.sparkSession
+    reads = step.reads(table.columns)
+    sub = table.sdf.select(_ROW, *[_col(c) for c in reads]).orderBy(_ROW).toPandas()
+    sub = _restore(sub, table.dtypes)
+    frame = placeholders(sub, [*table.columns, _ROW])
+    out = step.fit_transform(frame) if fit else step.transform(frame)
+    changed = _outputs(table, reads, out)
+    back = out[changed].assign(**{_SRC: out[_ROW].to_numpy(), _ROW: np.arange(len(out))})
+    sdf = (
+        table.sdf.drop(*[c for c in reads if c in table.columns])
+        .withColumnRenamed(_ROW, _SRC)
+        .join(_to_spark(spark, back), _SRC, "right")
+        .drop(_SRC)
+    )
+    return _result(table, sdf, out, changed)
