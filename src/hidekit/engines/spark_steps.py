@@ -76,7 +76,7 @@ def _restore(frame: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
         s, want = frame[col], dtypes.get(col)
         if want is None or s.dtype == want:
             out[col] = s
-        elif want is np.dtype(object):
+        elif getattr(want, "kind", None) == "O":
             out[col] = s.astype(object).where(s.notna(), None)
         else:
             out[col] = s.astype(want)
