@@ -16,7 +16,7 @@ from hidekit import jobs
 from hidekit.cli.anonymize_cmd import parse_pairs
 from hidekit.cli.common import handle_errors, out, print_json, progress_bar, show, split_list
 from hidekit.cli.optimal_cmd import MetricOpt, SuppressedOpt, SuppressionOpt, run_optimal
-from hidekit.cli.options import DataArg, FormulasOpt, JsonOpt, ReportOpt, SepOpt
+from hidekit.cli.options import DataArg, EngineOpt, FormulasOpt, JsonOpt, ReportOpt, SepOpt
 from hidekit.cli.secret_options import secret_options
 from hidekit.errors import OptionError
 from hidekit.jobs import SecretOptions
@@ -73,6 +73,7 @@ def release(
         "--no-scan",
         help="Skip the PII scan of the release (the plan's roles are still enforced).",
     ),
+    engine: str = EngineOpt,
     json: bool = JsonOpt,
     secrets: SecretOptions = None,
 ):
@@ -83,7 +84,13 @@ def release(
     choice and encrypts the crosswalk."""
     with progress_bar("release steps", None, enabled=not json) as advance:
         result = jobs.release(
-            plan, out_dir, overwrite=overwrite, scan=not no_scan, secrets=secrets, progress=advance
+            plan,
+            out_dir,
+            overwrite=overwrite,
+            scan=not no_scan,
+            secrets=secrets,
+            progress=advance,
+            engine=engine,
         )
     show(result, json, _print_release)
 

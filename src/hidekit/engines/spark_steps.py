@@ -21,7 +21,7 @@ frame that comes back (``to_pandas``) is the one the local engine gives, type fo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import reduce
 
 import numpy as np
@@ -90,6 +90,8 @@ class SparkTable:
 
     sdf: object
     dtypes: dict
+    changed: list = field(default_factory=list)  # columns the last step may have changed
+    reordered: bool = False  # whether the last step reordered the records
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:
@@ -101,6 +103,14 @@ class SparkTable:
     @property
     def columns(self) -> list[str]:
         return [c for c in self.sdf.columns if c != _ROW]
+
+    def select(self, columns: Sequence[str]) -> SparkTable:
+        keep = {c: self.dtypes[c] for c in columns}
+        return SparkTable(self.sdf.select(*[_col(c) for c in columns], _ROW), keep)
+
+    def checkpoint(self) -> SparkTable:
+        """The table computed once and kept (a plan's next steps start from here)."""
+        return SparkTable(self.sdf.localCheckpoint(), self.dtypes, self.changed, self.reordered)
 
     def to_pandas(self) -> pd.DataFrame:
         frame = self.sdf.orderBy(_ROW).toPandas().drop(columns=[_ROW]).reset_index(drop=True)
@@ -120,11 +130,13 @@ class SparkTable:
         return {"values": _by_values, "rows": _by_rows, "table": _by_table}[scope](self, step, fit)
 
 
-def _result(table: SparkTable, sdf, out: pd.DataFrame, changed: list[str]) -> SparkTable:
+def _result(
+    table: SparkTable, sdf, out: pd.DataFrame, changed: list[str], reordered: bool = False
+) -> SparkTable:
     """The new table: columns in the order of the step's own output ``out``."""
     order = [c for c in out.columns if c != _ROW]
     dtypes = {c: (out[c].dtype if c in changed else table.dtypes[c]) for c in order}
-    return SparkTable(sdf.select(*[_col(c) for c in order], _ROW), dtypes)
+    return SparkTable(sdf.select(*[_col(c) for c in order], _ROW), dtypes, changed, reordered)
 
 
 def _col(name: str):
@@ -202,4 +214,5 @@ def _by_table(table: SparkTable, step, fit: bool) -> SparkTable:
         .join(_to_spark(spark, back), _SRC, "right")
         .drop(_SRC)
     )
-    return _result(table, sdf, out, changed)
+    reordered = not np.array_equal(out[_ROW].to_numpy(), sub[_ROW].to_numpy())
+    return _result(table, sdf, out, changed, reordered)

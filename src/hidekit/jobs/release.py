@@ -21,11 +21,12 @@ def release(
     scan: bool = True,
     secrets: SecretOptions | None = None,
     progress: Callable[..., None] | None = None,
+    engine: str = "duckdb",
 ) -> JobResult:
     """Run ``plan`` into ``out`` (default: the plan's [output] folder) on the table ``data``
     (default: the plan's [input] path). ``secrets``: a key
     (``--key-file``/``--key-env``) overrides the plan's [secrets] key; a passphrase encrypts the
-    crosswalk when there is no key."""
+    crosswalk when there is no key. ``engine="spark"`` runs the steps on Spark (same release)."""
     from hidekit.release import load_plan, run_plan
 
     secrets = secrets or SecretOptions()
@@ -37,7 +38,9 @@ def release(
         p.input = Path(data)
     advance = progress_or_quiet(progress)
     advance(0, total=len(p.steps))
-    result = run_plan(p, overwrite=overwrite, progress=advance, scan=scan, passphrase=passphrase)
+    result = run_plan(
+        p, overwrite=overwrite, progress=advance, scan=scan, passphrase=passphrase, engine=engine
+    )
     warnings = [f"step {s.step}: {w}" for s in result.steps for w in s.warnings]
     warnings += [f"information loss: {w}" for w in result.loss_warnings]
     # a release's JSON names paths as its audit does: relative to the plan, never absolute

@@ -31,8 +31,8 @@ from hidekit.errors import (
 from hidekit.io import atomic_dir, output_suffix, read_table, write_table
 from hidekit.io.atomic import check_output_dir
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
-from hidekit.risk import measure_risk
-from hidekit.risk.loss import VariableLoss, information_loss, loss_warnings, same_cells
+from hidekit.release.tables import plan_table
+from hidekit.risk.loss import VariableLoss, information_loss, loss_warnings
 from hidekit.risk.metrics import RiskReport
 from hidekit.risk.records import RecordRisk, assess_records
 from hidekit.secrets import INSECURE_NOTE, check_key, public_params, public_path, resolve_secret
@@ -128,23 +128,6 @@ def _risk_dict(r: RiskReport) -> dict:
     }
 
 
-def cells_changed(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, int]:
-    """Per column kept, how many cells differ (missing equals missing; 3 equals "3")."""
-    out = {}
-    for col in after.columns:
-        if col not in before.columns:
-            out[col] = len(after)
-            continue
-        n = int((~same_cells(before[col], after[col])).sum())
-        if n:
-            out[col] = n
-    return out
-
-
-def _risk(frame: pd.DataFrame, keys: list[str], cell_min: int) -> RiskReport:
-    return measure_risk(frame, keys, cell_min=cell_min).overall
-
-
 def run_plan(
     plan: Plan | str | os.PathLike,
     *,
@@ -154,11 +137,13 @@ def run_plan(
     progress: Callable[..., None] | None = None,
     scan: bool = True,
     key: bytes | None = None,
+    engine: str = "duckdb",
 ) -> ReleaseResult:
     """Run ``plan``; write the release when it passes, raise PolicyError when it does not.
 
     ``key`` overrides the plan's secret key; ``passphrase`` encrypts the crosswalk when the plan
-    has no key (else [secrets] passphrase_file / passphrase_env)."""
+    has no key (else [secrets] passphrase_file / passphrase_env). ``engine="spark"`` runs the
+    steps and the risk counts on Spark (``hidekit.release.tables``); the release is the same."""
     if not isinstance(plan, Plan):
         plan = load_plan(plan, output=output, key=key)
     else:
@@ -172,7 +157,8 @@ def run_plan(
     frame = ds.frame
     require_columns(frame.columns, plan.named_columns() + plan.population.columns())
     cell_min = int(plan.cell_min or plan.k)
-    before = _risk(frame, plan.keys, cell_min)
+    table = plan_table(frame, engine)
+    before = table.risk(plan.keys, cell_min)
     result = ReleaseResult(plan, False, [], before, None, records=len(frame))
     result.individual_before = _individual(plan, frame, plan.keys)
     crosswalks = []
@@ -181,17 +167,17 @@ def run_plan(
         t0 = time.perf_counter()
         transform = step.make(plan.key).with_value_labels(ds.value_labels)
         try:
-            new = transform.fit_transform(frame)
+            new, changed = table.apply(transform)
         except HidekitError as exc:
             raise (
                 type(exc)(f"step {i} ({step.use}): {exc}")
                 if not isinstance(exc, ColumnNotFound)
                 else InputError(f"step {i} ({step.use}): {exc}")
             ) from None
-        if len(new) != len(frame) and step.use not in ("partition",):
+        if len(new) != len(table) and step.use not in ("partition",):
             raise OptionError(f"step {i} ({step.use}) changed the number of records")
         keys_now = [c for c in plan.keys if c in new.columns]
-        risk = _risk(new, keys_now, cell_min) if keys_now else None
+        risk = new.risk(keys_now, cell_min) if keys_now else None
         if hasattr(transform, "crosswalk_"):
             crosswalks.append((step, transform.crosswalk_))
         if step.use in IDENTIFIER_STEPS:
@@ -201,23 +187,24 @@ def run_plan(
                 step=i,
                 use=step.use,
                 parameters=public_params(step.params, transform, plan.path.parent),
-                cells_changed=cells_changed(frame, new),
-                removed=[c for c in frame.columns if c not in new.columns],
+                cells_changed=changed,
+                removed=[c for c in table.columns if c not in new.columns],
                 warnings=list(getattr(transform, "warnings_", [])),
                 risk_after=_risk_dict(risk) if risk else {},
                 seconds=round(time.perf_counter() - t0, 4),
                 decisions=dict(getattr(transform, "decisions_", {})),
             )
         )
-        frame = new
+        table = new
         if progress:
             progress(1)
+    frame = table.to_pandas()
     keys_left = [c for c in plan.keys if c in frame.columns]
     if len(frame) == len(ds.frame):  # loss per variable kept, identifiers (handled) aside
         measured = [c for c in frame.columns if c not in handled and c not in plan.direct]
         result.loss = information_loss(ds.frame, frame, measured)
         result.loss_warnings = loss_warnings(result.loss, plan.max_loss)
-    result.after = _risk(frame, keys_left, cell_min) if keys_left else None
+    result.after = table.risk(keys_left, cell_min) if keys_left else None
     if keys_left:
         result.individual_after = _individual(plan, frame, keys_left)
     result.problems = _problems(plan, frame, handled, result, scan)

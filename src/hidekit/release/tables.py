@@ -1,0 +1,108 @@
+"""The table a release plan works on, on either engine: one small interface so the plan's loop
+(fit a step, count the cells it changed, measure the risk) is written once.
+
+``LocalTable`` holds a pandas frame and counts with DuckDB; ``SparkPlanTable`` holds a Spark
+DataFrame (``hidekit.engines.spark_steps``), applies each step on the executors and counts with
+the Spark engine. Both give the same frame, cell counts and risk figures.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from hidekit.risk import measure_risk
+from hidekit.risk.loss import same_cells
+from hidekit.risk.metrics import RiskReport
+
+
+def cells_changed(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, int]:
+    """Cells a step changed per column of ``after`` (rows compared in order; a new column counts
+    every record)."""
+    out = {}
+    for col in after.columns:
+        if col not in before.columns:
+            out[col] = len(after)
+            continue
+        n = int((~same_cells(before[col], after[col])).sum())
+        if n:
+            out[col] = n
+    return out
+
+
+class LocalTable:
+    """The plan's table as a pandas frame; cells counted with DuckDB."""
+
+    def __init__(self, frame: pd.DataFrame):
+        self.frame = frame
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.frame.columns)
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def apply(self, transform) -> tuple[LocalTable, dict[str, int]]:
+        """``transform`` fitted and applied; the new table and the cells it changed."""
+        new = transform.fit_transform(self.frame)
+        return LocalTable(new), cells_changed(self.frame, new)
+
+    def risk(self, keys: list[str], cell_min: int) -> RiskReport:
+        return measure_risk(self.frame, keys, cell_min=cell_min).overall
+
+    def to_pandas(self) -> pd.DataFrame:
+        return self.frame
+
+
+class SparkPlanTable:
+    """The plan's table as a Spark DataFrame; cells counted with the Spark engine. Only the
+    columns a step changed travel to the driver, to count the changed cells exactly as the
+    local engine does."""
+
+    def __init__(self, table):
+        self.table = table  # a hidekit.engines.spark_steps.SparkTable
+        self._n: int | None = None
+
+    @classmethod
+    def from_pandas(cls, frame: pd.DataFrame) -> SparkPlanTable:
+        from hidekit.engines.spark_steps import SparkTable
+
+        out = cls(SparkTable.from_pandas(frame))
+        out._n = len(frame)
+        return out
+
+    @property
+    def columns(self) -> list[str]:
+        return self.table.columns
+
+    def __len__(self) -> int:
+        if self._n is None:
+            self._n = int(self.table.sdf.count())
+        return self._n
+
+    def apply(self, transform) -> tuple[SparkPlanTable, dict[str, int]]:
+        new = self.table.apply(transform).checkpoint()
+        old_cols = set(self.columns)
+        touched = [c for c in new.columns if new.reordered or c in new.changed or c not in old_cols]
+        before = self.table.select([c for c in touched if c in old_cols]).to_pandas()
+        after = new.select(touched).to_pandas()
+        out = SparkPlanTable(new)
+        out._n = len(after) if touched else self._n
+        return out, cells_changed(before, after)
+
+    def risk(self, keys: list[str], cell_min: int) -> RiskReport:
+        return measure_risk(self.table.engine(), keys, cell_min=cell_min).overall
+
+    def to_pandas(self) -> pd.DataFrame:
+        return self.table.to_pandas()
+
+
+def plan_table(frame: pd.DataFrame, engine: str = "duckdb"):
+    """The plan's table on ``engine`` (duckdb: local pandas and DuckDB; spark)."""
+    from hidekit.errors import OptionError
+
+    if engine == "duckdb":
+        return LocalTable(frame)
+    if engine == "spark":
+        return SparkPlanTable.from_pandas(frame)
+    raise OptionError(f"unknown engine {engine!r} for a release plan (known: duckdb, spark)")
