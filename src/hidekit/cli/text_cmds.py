@@ -81,6 +81,11 @@ def detect(
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Replace an output folder hidekit wrote before."
     ),
+    engine: str = typer.Option(
+        "local",
+        "--engine",
+        help="local (worker processes) or spark (notes from JSONL or Parquet, spans to Parquet).",
+    ),
     json: bool = JsonOpt,
 ):
     """Find PHI with a CRF model and recognizers; write brat .ann files with exact offsets."""
@@ -97,6 +102,7 @@ def detect(
             n_jobs=n_jobs,
             overwrite=overwrite,
             progress=advance,
+            engine=engine,
         )
     show(result, json, _print_detected)
 

@@ -34,16 +34,22 @@ def detect(
     n_jobs: int = 2,
     overwrite: bool = False,
     progress: Callable[..., None] | None = None,
+    engine: str = "local",
 ) -> JobResult:
     """Detect PHI in ``source`` (a folder of .txt, a JSONL file, or a table with ``column``) and
     write brat .ann files (or one JSONL) into the new folder ``out``, built atomically and
     owner-only (the copies hold the PHI). ``allow``/``deny`` are term-list files; ``profile``
-    (hipaa, i2b2, strict) what counts as PHI."""
+    (hipaa, i2b2, strict) what counts as PHI. ``engine="spark"``: notes from JSONL or Parquet
+    over a Spark DataFrame, spans to ``out/predictions.parquet`` (``hidekit.text.spark_detect``)."""
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
     from hidekit.text.corpus import brat_names, read_documents, write_brat_dir, write_jsonl
     from hidekit.text.detector import load_model
     from hidekit.text.termlists import read_terms
 
+    if engine not in ("local", "spark"):
+        raise OptionError(f"--engine must be local or spark, got {engine!r}")
+    if engine == "spark":
+        return _detect_spark(source, out, model, column, allow, deny, profile, overwrite)
     check_format(fmt)
     out_dir = Path(out)
     model_path = Path(model) if Path(model).exists() else None
@@ -84,6 +90,30 @@ def detect(
             "out": str(where),
             "renamed_ids": renamed,
         },
+    )
+
+
+def _detect_spark(source, out, model, column, allow, deny, profile, overwrite) -> JobResult:
+    from hidekit.text.spark_detect import detect_corpus_spark
+    from hidekit.text.termlists import read_terms
+
+    figures = detect_corpus_spark(
+        source,
+        model,
+        out,
+        column=column,
+        allow=read_terms(allow),
+        deny=read_terms(deny, labelled=True),
+        profile=profile,
+        overwrite=overwrite,
+        protect=(allow, deny),
+    )
+    figures.update(characters=None, long_documents=0, windows=0, renamed_ids=[])
+    return JobResult(
+        "text detect",
+        inputs={"source": source, "model": model, "allow": allow, "deny": deny},
+        outputs={"annotations": Path(figures["out"])},
+        figures=figures,
     )
 
 

@@ -1,0 +1,125 @@
+"""Text detection over a Spark DataFrame of notes, for corpora of millions of notes.
+
+The detector's state (CRF model bytes, configuration, allow and deny lists) is broadcast once to
+the executors; each partition rebuilds the detector and runs its own ``detect_document`` on its
+notes (``mapInPandas``), so the spans are the ones the local path finds, offset for offset.
+Notes come from JSONL or Parquet (``id``, ``text``, optional ``patient``) and spans go to Parquet
+(one row per note: id, text, patient, spans).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+
+from hidekit.errors import InputError, OptionError
+
+SPAN_FIELDS = "start:int,end:int,label:string,text:string,source:string"
+OUTPUT_SCHEMA = f"id string, text string, patient string, spans array<struct<{SPAN_FIELDS}>>"
+NOTE_FORMATS = (".jsonl", ".json", ".parquet", ".pq")
+
+
+def read_notes(spark, path, text_column: str = "text", id_column: str = "id"):
+    """A Spark DataFrame (id, text, patient) of the notes in a JSONL or Parquet file or folder."""
+    from pyspark.sql import functions as F
+
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    suffix = path.suffix.lower() if path.is_file() else ".parquet"
+    if suffix not in NOTE_FORMATS:
+        raise OptionError(f"{path}: the Spark engine reads notes from JSONL or Parquet")
+    if suffix in (".jsonl", ".json"):
+        sdf = spark.read.option("mode", "FAILFAST").json(str(path))
+    else:
+        sdf = spark.read.parquet(str(path))
+    missing = [c for c in (id_column, text_column) if c not in sdf.columns]
+    if missing:
+        raise InputError(f"{path}: the notes have no {' or '.join(map(repr, missing))} field")
+    patient = F.col("patient").cast("string") if "patient" in sdf.columns else F.lit(None)
+    return sdf.select(
+        F.col(id_column).cast("string").alias("id"),
+        F.col(text_column).cast("string").alias("text"),
+        patient.cast("string").alias("patient"),
+    )
+
+
+def detect_notes(sdf, detector, spark=None):
+    """``sdf`` (id, text, patient) with the spans ``detector`` finds in each note."""
+    from hidekit.engines.spark_engine import get_spark
+    from hidekit.text.detector import Detector
+
+    spark = spark or get_spark()
+    det = detector
+    profile = det.profile.name if getattr(det, "profile", None) else None
+    state = spark.sparkContext.broadcast(
+        (det.crf_model, det.config, sorted(det.allow), dict(det.deny), profile)
+    )
+
+    def run(parts: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+        from hidekit.text.spans import Document
+
+        worker = Detector(*state.value)
+        for part in parts:
+            spans = []
+            for note_id, text, patient in zip(
+                part["id"], part["text"], part["patient"], strict=True
+            ):
+                doc = worker.detect_document(Document(note_id, text or "", [], patient))
+                spans.append([_span_row(s) for s in sorted(doc.spans)])
+            yield part[["id", "text", "patient"]].assign(spans=spans)
+
+    return sdf.mapInPandas(run, OUTPUT_SCHEMA)
+
+
+def _span_row(span) -> dict:
+    return {**span.to_dict(), "source": span.source}
+
+
+def detect_corpus_spark(
+    source,
+    model: str,
+    out_dir,
+    *,
+    column: str | None = None,
+    allow=None,
+    deny=None,
+    profile: str | None = None,
+    overwrite: bool = False,
+    protect: tuple = (),
+) -> dict:
+    """Python API of ``hidekit text detect --engine spark``: notes from JSONL or Parquet,
+    spans to ``out_dir/predictions.parquet`` (an owner-only folder built atomically)."""
+    from pyspark.sql import functions as F
+
+    from hidekit.engines.spark_engine import get_spark
+    from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
+    from hidekit.text.detector import load_model
+
+    out_dir = Path(out_dir)
+    model_path = Path(model) if Path(model).exists() else None
+    protect = (Path(source), model_path, *protect)
+    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
+    spark = get_spark()
+    det = load_model(model, allow=allow, deny=deny, profile=profile)
+    found = detect_notes(read_notes(spark, source, column or "text"), det, spark)
+    with atomic_dir(out_dir, overwrite=overwrite, protect=protect, private=True) as tmp:
+        found.write.parquet(str(tmp / "predictions.parquet"))
+        for f in tmp.rglob("*"):
+            if f.is_file():
+                f.chmod(OWNER_ONLY)
+    written = spark.read.parquet(str(out_dir / "predictions.parquet"))
+    labels = written.select(F.explode("spans").alias("s")).groupBy("s.label").count().collect()
+    per_label = {r["label"]: int(r["count"]) for r in labels}
+    return {
+        "documents": int(written.count()),
+        "spans": sum(per_label.values()),
+        "per_label": dict(sorted(per_label.items())),
+        "model": str(model),
+        "profile": profile,
+        "format": "parquet",
+        "engine": "spark",
+        "out": str(out_dir / "predictions.parquet"),
+    }
