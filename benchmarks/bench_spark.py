@@ -1,0 +1,180 @@
+"""Spark benchmarks: the demo release plan on both engines (same file, same run, identical
+output checked), and the weighted risk figures (f_k, F_k, individual risk) on Spark beside DuckDB.
+
+Wall time, the CPU time of this process and of Spark's JVM, and peak memory (this process; the
+JVM's high-water mark) are printed: on a shared machine wall time alone says little.
+
+    python benchmarks/bench_spark.py --plan-records 1000000 --risk-records 10000000
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY = bytes(range(101, 133))  # benchmark-only key (32 distinct bytes)
+RISK_KEYS = ["sex", "age", "state", "race", "marital_status", "education"]
+
+
+def _jvm_pid() -> int | None:
+    from pyspark import SparkContext
+
+    gateway = SparkContext._gateway
+    proc = getattr(gateway, "proc", None) if gateway else None
+    return proc.pid if proc else None
+
+
+def _jvm_cpu_and_peak() -> tuple[float, float]:
+    """CPU seconds and peak resident MB of Spark's JVM (0 where /proc is not readable)."""
+    pid = _jvm_pid()
+    if pid is None:
+        return 0.0, 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        hwm = next(
+            line
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+            if line.startswith("VmHWM")
+        )
+        return cpu, int(hwm.split()[1]) / 1024
+    except (OSError, StopIteration, IndexError, ValueError):
+        return 0.0, 0.0
+
+
+class Clock:
+    """Wall and CPU time of a block: this process, and the JVM when Spark runs."""
+
+    def __enter__(self) -> Clock:
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        self.jvm = _jvm_cpu_and_peak()[0] if _jvm_pid() else 0.0
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.wall = time.perf_counter() - self.wall
+        self.cpu = time.process_time() - self.cpu
+        self.jvm = (_jvm_cpu_and_peak()[0] - self.jvm) if _jvm_pid() else 0.0
+
+    def row(self, label: str) -> str:
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        jvm_peak = _jvm_cpu_and_peak()[1]
+        return (
+            f"| {label} | {self.wall:.1f} | {self.cpu:.1f} | {self.jvm:.1f} | {peak:,.0f} | "
+            f"{jvm_peak:,.0f} |"
+        )
+
+
+HEADER = (
+    "| run | wall s | python CPU s | JVM CPU s | python peak MB | JVM peak MB |\n"
+    "|---|---|---|---|---|---|"
+)
+
+
+def _survey(records: int, tmp: Path) -> Path:
+    """The demo survey at ``records`` rows, as Parquet (generated, never stored in the repo)."""
+    from hidekit.demo.survey import generate_survey
+    from hidekit.io import write_table
+
+    t = time.perf_counter()
+    frame = generate_survey(records, 7)
+    path = write_table(frame, tmp / "survey.parquet")
+    print(f"survey of {records:,} records generated in {time.perf_counter() - t:.1f} s")
+    return path
+
+
+def bench_plan(records: int) -> None:
+    from hidekit.release import load_plan, run_plan
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        src = _survey(records, tmp)
+        print(f"\ndemo release plan, {records:,} records (read, 8 steps, checks, write)")
+        print(HEADER)
+        steps = {}
+        for engine in ("duckdb", "spark"):
+            plan = load_plan(ROOT / "examples" / "demo-plan.toml", output=tmp / engine, key=KEY)
+            plan.input = src
+            plan.overwrite = True
+            with Clock() as c:
+                res = run_plan(plan, engine=engine, scan=True)
+            print(c.row(engine))
+            steps[engine] = res.steps
+        same = (tmp / "duckdb" / "survey.parquet").read_bytes() == (
+            tmp / "spark" / "survey.parquet"
+        ).read_bytes()
+        print(f"\nreleased files identical: {same}")
+        print("| step | use | duckdb s | spark s |\n|---|---|---|---|")
+        for a, b in zip(steps["duckdb"], steps["spark"], strict=True):
+            print(f"| {a.step} | {a.use} | {a.seconds:.2f} | {b.seconds:.2f} |")
+
+
+def bench_weighted_risk(records: int) -> None:
+    """f_k, F_k and the individual risk per record (issue 11's Spark item) on both engines."""
+    from hidekit.engines import make_engine
+    from hidekit.engines.spark_engine import SparkEngine
+    from hidekit.risk import measure_risk
+
+    rng = np.random.default_rng(11)
+    cards = {"sex": 2, "age": 80, "state": 50, "race": 6, "marital_status": 5, "education": 5}
+    frame = pd.DataFrame({k: rng.integers(0, c, records, dtype=np.int64) for k, c in cards.items()})
+    frame["w"] = rng.uniform(50, 150, records)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "risk.parquet"
+        frame.to_parquet(path)
+        del frame
+        print(f"\nweighted risk, {records:,} records, keys {', '.join(RISK_KEYS)}, weights w")
+        print(HEADER)
+        figures = {}
+        for engine in ("duckdb", "spark"):
+            with Clock() as c:
+                eng = SparkEngine.from_path(path) if engine == "spark" else make_engine(path)
+                r = measure_risk(eng, RISK_KEYS, weights="w", engine=eng).records
+            print(c.row(engine))
+            figures[engine] = r
+        a, b = figures["duckdb"], figures["spark"]
+        same = np.array_equal(a.figures.fk, b.figures.fk) and np.allclose(
+            a.figures.Fk, b.figures.Fk, rtol=1e-12
+        )
+        print(f"same f_k and F_k per record on both engines: {same}")
+        print(
+            f"expected re-identifications: duckdb {a.summary.expected_reidentifications:.4f}, "
+            f"spark {b.summary.expected_reidentifications:.4f}"
+        )
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plan-records", type=int, nargs="*", default=[1_000_000])
+    ap.add_argument("--risk-records", type=int, nargs="*", default=[1_000_000])
+    args = ap.parse_args(argv)
+    os.environ.setdefault("HIDEKIT_SPARK_MEMORY", "8g")
+    try:
+        import pyspark  # noqa: F401
+
+        from hidekit.engines.spark_engine import get_spark, java_command
+    except ImportError:
+        print("SKIP: PySpark is not installed (pip install 'hidekit[spark]')")
+        return
+    if java_command() is None:
+        print("SKIP: no Java for Spark")
+        return
+    print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
+    get_spark()
+    for n in args.plan_records:
+        bench_plan(n)
+    for n in args.risk_records:
+        bench_weighted_risk(n)
+    print(f"load average at end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
