@@ -13,8 +13,8 @@ from pathlib import Path
 from hidekit.demo.survey import generate_survey
 from hidekit.linking import hide_figure3, link, release
 from hidekit.linking.pipeline import save_release
-from hidekit.text.detector import load_model
-from hidekit.text.operators import anonymize_documents
+from hidekit.text.anonymization.operators import anonymize_documents
+from hidekit.text.detection.detector import load_model
 from hidekit.text.synthesis import generate_patient_notes
 
 from _common import row

@@ -64,7 +64,7 @@ def _child(mode: str, notes_path: str, size: int, cell: str) -> dict:
             split.append(piece)
         pos += len(t) + 2
     if mode.startswith("detect") or mode == "whole":
-        from hidekit.text.detector import load_model
+        from hidekit.text.detection.detector import load_model
         from hidekit.text.spans import Document
 
         det = load_model("en")

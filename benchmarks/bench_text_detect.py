@@ -18,10 +18,10 @@ from collections import Counter
 from pathlib import Path
 
 from bench_text_profiles import char_counts
-from hidekit.text.detector import load_model
+from hidekit.text.detection.detector import load_model
+from hidekit.text.detection.tokenize import tokenize
 from hidekit.text.span_metrics import evaluate_spans
 from hidekit.text.synthesis import generate_notes
-from hidekit.text.tokenize import tokenize
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN_DEV = ROOT.parent / "shared" / "data" / "meddocan" / "dev"

@@ -60,12 +60,12 @@ def presidio_analyzer():
 
 def hidekit_detector(name: str):
     from hidekit.errors import HidekitError
-    from hidekit.text.detector import load_model
+    from hidekit.text.detection.detector import load_model
 
     try:
         return load_model(name), f"model {name!r}"
     except HidekitError as exc:
-        from hidekit.text.training import train_model
+        from hidekit.text.detection.training import train_model
 
         print(f"note: {exc}; training a model in-process on 300 synthetic notes (seed 1)")
         t0 = time.perf_counter()

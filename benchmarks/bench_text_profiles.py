@@ -20,7 +20,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from hidekit.text.corpus import read_brat_dir
-from hidekit.text.detector import load_model
+from hidekit.text.detection.detector import load_model
 from hidekit.text.profiles import DIRECT_LABELS, PROFILES, gold_profile, restrict_documents
 
 ROOT = Path(__file__).resolve().parents[1]

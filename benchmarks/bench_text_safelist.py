@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hidekit.text.anonymization.operators import anonymize_documents
 from hidekit.text.corpus import read_brat_dir
-from hidekit.text.detector import load_model
-from hidekit.text.operators import anonymize_documents
+from hidekit.text.detection.detector import load_model
 from hidekit.text.synthesis import generate_notes
 
 from _common import ROOT

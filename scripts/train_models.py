@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from hidekit.text.corpus import read_brat_dir
-from hidekit.text.detector import shipped_model_path
+from hidekit.text.detection.detector import shipped_model_path
+from hidekit.text.detection.training import augment_documents, train_model
 from hidekit.text.span_metrics import evaluate_spans
-from hidekit.text.training import augment_documents, train_model
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
@@ -91,7 +91,7 @@ def train_en(measure: bool, out: Path) -> dict:
     source = {
         "data": f"hidekit.text.synthesis.generate_notes({EN_NOTES}, seed={EN_SEED}) + "
         f"generate_notes({EN_GENERAL}, seed={EN_SEED + 1}, kinds=GENERAL_TYPES), augmented by "
-        f"hidekit.text.training.augment_documents(seed={EN_SEED}, upper=0.08, lower=0.08)"
+        f"hidekit.text.detection.training.augment_documents(seed={EN_SEED}, upper=0.08, lower=0.08)"
     }
     det = train_model(docs, "en", info=source, **PARAMS["en"])
     path = det.save(out / "en.model")

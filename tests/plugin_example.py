@@ -23,8 +23,8 @@ import pandas as pd
 
 from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine
 from hidekit.errors import OptionError, require_columns
-from hidekit.text.operators import Operator
-from hidekit.text.recognizers import PatternRecognizer
+from hidekit.text.anonymization.operators import Operator
+from hidekit.text.detection.recognizers import PatternRecognizer
 from hidekit.transforms import Transform
 
 

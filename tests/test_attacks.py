@@ -20,9 +20,9 @@ import pytest
 
 from hidekit.errors import OptionError
 from hidekit.secrets import Randomness
-from hidekit.text.operators import anonymize_documents, get_operator
+from hidekit.text.anonymization.operators import anonymize_documents, get_operator
+from hidekit.text.anonymization.surrogates import SurrogateGenerator, parse_date
 from hidekit.text.spans import Document, Span
-from hidekit.text.surrogates import SurrogateGenerator, parse_date
 from hidekit.text.synthesis import generate_notes
 from hidekit.transforms.geo import Jitter, haversine_km
 from hidekit.transforms.identifiers import Encode

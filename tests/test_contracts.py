@@ -40,7 +40,7 @@ def test_transform_contract_with_missing_values(name, tmp_path):
 
 @pytest.mark.parametrize("name", OPERATORS.names())
 def test_operator_contract(name):
-    from hidekit.text.operators import get_operator
+    from hidekit.text.anonymization.operators import get_operator
 
     # a key makes random operators (surrogates) reproducible; without one they are fresh
     key = b"contract-suite-secret-key-0123456789"
@@ -114,7 +114,7 @@ def test_engine_contract(name, request):
 
 
 def test_the_checks_pass_the_example_plugin_and_catch_broken_pieces():
-    from hidekit.text.recognizers import PatternRecognizer
+    from hidekit.text.detection.recognizers import PatternRecognizer
     from hidekit.text.spans import Span
     from plugin_example import ZOO_ID, PandasEngine, RoundIncome, Shout
 
@@ -144,7 +144,7 @@ def test_the_checks_pass_the_example_plugin_and_catch_broken_pieces():
         check_transform(RoundIncome, good, {"to": 5})
 
     check_operator(Shout)
-    from hidekit.text import operators
+    from hidekit.text.anonymization import operators
 
     real = operators.anonymize_document
 

@@ -19,8 +19,8 @@ import pytest
 from hidekit.demo.survey import generate_survey
 from hidekit.linking import link, release
 from hidekit.linking.attributes import covers, top_coded_label
-from hidekit.text.operators import Surrogate, anonymize_document
-from hidekit.text.surrogates import parse_date
+from hidekit.text.anonymization.operators import Surrogate, anonymize_document
+from hidekit.text.anonymization.surrogates import parse_date
 from hidekit.text.synthesis import generate_patient_notes
 
 AGE_RANGE = re.compile(r"^\[(\d+)-(\d+)\]$|^(\d+)\+$|^(\d+)$")

@@ -133,8 +133,8 @@ def plugins(monkeypatch):
 
 
 def test_plugins_add_a_piece_of_every_kind(plugins):
-    from hidekit.text.operators import get_operator
-    from hidekit.text.recognizers import get_recognizers
+    from hidekit.text.anonymization.operators import get_operator
+    from hidekit.text.detection.recognizers import get_recognizers
     from hidekit.transforms import get_transform
     from plugin_example import ZOO_ID, PandasEngine, RoundIncome, Shout
 

@@ -1,11 +1,11 @@
-"""Boundary repairs from the English annotation conventions (hidekit.text.boundaries)."""
+"""Boundary repairs from the English annotation conventions (hidekit.text.detection.boundaries)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hidekit.text.boundaries import (
+from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
     plausible_recall,

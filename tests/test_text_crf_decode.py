@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hidekit.text.crf_decode import CrfDecoder, CrfWeights, read_crfsuite
-from hidekit.text.detector import load_model
-from hidekit.text.features import document_features, sequences, token_lists, tokens_for
-from hidekit.text.recognizers import run_recognizers
+from hidekit.text.detection.crf_decode import CrfDecoder, CrfWeights, read_crfsuite
+from hidekit.text.detection.detector import load_model
+from hidekit.text.detection.features import document_features, sequences, token_lists, tokens_for
+from hidekit.text.detection.recognizers import run_recognizers
 from hidekit.text.spans import Span
 from hidekit.text.synthesis import generate_notes
 
@@ -192,7 +192,7 @@ def test_detection_works_when_numba_cannot_cache(tmp_path):
         "def refuse(self):\n"
         "    raise PermissionError('read-only')\n"
         "c._CacheLocator.ensure_cache_path = refuse\n"  # no cache location is writable
-        "from hidekit.text.detector import load_model\n"
+        "from hidekit.text.detection.detector import load_model\n"
         "det = load_model('en')\n"
         "print(repr([(s.start, s.end, s.label) for s in det.detect(TEXT)]))\n"
     )

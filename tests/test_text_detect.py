@@ -12,12 +12,17 @@ from typer.testing import CliRunner
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
 from hidekit.io.atomic import MARKER
-from hidekit.text.detector import load_model, resolve_overlaps, spans_from_tags, widen_to_direct
-from hidekit.text.features import tokens_for
-from hidekit.text.recognizers import get_recognizers
-from hidekit.text.recognizers.patterns import dni_valid, nass_valid, ssn_valid
+from hidekit.text.detection.detector import (
+    load_model,
+    resolve_overlaps,
+    spans_from_tags,
+    widen_to_direct,
+)
+from hidekit.text.detection.features import tokens_for
+from hidekit.text.detection.recognizers import get_recognizers
+from hidekit.text.detection.recognizers.patterns import dni_valid, nass_valid, ssn_valid
+from hidekit.text.detection.tokenize import Token
 from hidekit.text.spans import Document, Span
-from hidekit.text.tokenize import Token
 
 runner = CliRunner()
 

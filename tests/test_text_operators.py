@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hidekit.errors import OptionError
-from hidekit.text.edges import trim_span
-from hidekit.text.operators import (
+from hidekit.text.anonymization.edges import trim_span
+from hidekit.text.anonymization.operators import (
     OPERATORS,
     anonymize_document,
     anonymize_documents,
@@ -20,8 +20,7 @@ from hidekit.text.operators import (
     merge_overlaps,
     propagate_spans,
 )
-from hidekit.text.spans import Document, Span
-from hidekit.text.surrogates import (
+from hidekit.text.anonymization.surrogates import (
     DATE_FORMATS,
     KINDS,
     SurrogateGenerator,
@@ -30,6 +29,7 @@ from hidekit.text.surrogates import (
     same_shape,
     shift_date,
 )
+from hidekit.text.spans import Document, Span
 
 
 def doc_with(text: str, marked: dict[str, str], patient: str | None = "p1", doc_id: str = "d1"):
@@ -140,7 +140,7 @@ def test_name_parts_consistent_across_forms():
 
 
 def test_female_first_names_stay_female():
-    from hidekit.text.surrogates import name_lists
+    from hidekit.text.anonymization.surrogates import name_lists
 
     female, male, _ = name_lists()
     only_f = {n for n in female} - set(male)
@@ -324,7 +324,7 @@ def test_shift_range_option():
 
 
 def test_day_first_and_spelled_dates_shift_in_their_own_format():
-    from hidekit.text.surrogates import shift_date
+    from hidekit.text.anonymization.surrogates import shift_date
 
     assert shift_date("25/12/2020", 10) == "04/01/2021"  # padding kept
     assert shift_date("04.03.21", 10) == "14.03.21"

@@ -10,7 +10,9 @@ from typer.testing import CliRunner
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
 from hidekit.text.corpus import write_brat_dir
-from hidekit.text.detector import load_model
+from hidekit.text.detection.detector import load_model
+from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
+from hidekit.text.detection.recognizers.identifiers import iban_valid, luhn_valid
 from hidekit.text.profiles import (
     PROFILES,
     SUPPLEMENTS,
@@ -20,8 +22,6 @@ from hidekit.text.profiles import (
     is_lookalike,
     restrict_documents,
 )
-from hidekit.text.recognizers import get_recognizers, run_recognizers
-from hidekit.text.recognizers.identifiers import iban_valid, luhn_valid
 from hidekit.text.spans import Document, Span
 
 runner = CliRunner()

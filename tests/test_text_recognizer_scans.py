@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from hidekit.text.recognizers import RECOGNIZERS, PatternRecognizer, get_recognizers
-from hidekit.text.recognizers import dictionaries as dicts
-from hidekit.text.recognizers.base import (
+from hidekit.text.detection.recognizers import RECOGNIZERS, PatternRecognizer, get_recognizers
+from hidekit.text.detection.recognizers import dictionaries as dicts
+from hidekit.text.detection.recognizers.base import (
     _FOLD_EXTRA,
     Scan,
     _gate_passes,

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hidekit.text.operators import anonymize_documents, get_operator
-from hidekit.text.safelist import FILES, load_safelist, read_list
+from hidekit.text.anonymization.operators import anonymize_documents, get_operator
+from hidekit.text.anonymization.safelist import FILES, load_safelist, read_list
+from hidekit.text.anonymization.surrogates import SurrogateGenerator, entity_key, name_lists
 from hidekit.text.spans import Document, Span
-from hidekit.text.surrogates import SurrogateGenerator, entity_key, name_lists
 
 
 def marked(text: str, marks: list[tuple[str, str]], patient="p1", doc_id="d1") -> Document:

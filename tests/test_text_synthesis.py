@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from hidekit.text.recognizers.identifiers import iban_valid, luhn_valid
+from hidekit.text.detection.recognizers.identifiers import iban_valid, luhn_valid
 from hidekit.text.synthesis import generate_notes
 from hidekit.text.synthesis import generator as G
 from hidekit.text.synthesis.data_files import templates, words

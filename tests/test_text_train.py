@@ -10,10 +10,9 @@ from typer.testing import CliRunner
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
 from hidekit.text.corpus import read_brat_dir
-from hidekit.text.detector import load_model
-from hidekit.text.spans import Document, Span
-from hidekit.text.tokenize import Token
-from hidekit.text.training import (
+from hidekit.text.detection.detector import load_model
+from hidekit.text.detection.tokenize import Token
+from hidekit.text.detection.training import (
     bio_tags,
     cross_validate,
     fold_indices,
@@ -21,6 +20,7 @@ from hidekit.text.training import (
     prepare,
     train_model,
 )
+from hidekit.text.spans import Document, Span
 
 runner = CliRunner()
 FAST = {"max_iterations": 30}
@@ -71,7 +71,7 @@ def test_tiny_model_learns_its_training_data(tiny, meddocan):
 
 
 def test_learn_direct_maps_only_precise_recognizers():
-    from hidekit.text.recognizers import get_recognizers
+    from hidekit.text.detection.recognizers import get_recognizers
 
     recs = get_recognizers(names=["email", "year"])
     docs = [
@@ -197,8 +197,8 @@ def test_train_bad_inputs(tmp_path, fixtures):
 
 # ------------------------------------------------------------------ feature version 2 and augmentation
 def test_document_features_carry_recognizer_labels_across_mentions():
-    from hidekit.text.features import document_features
-    from hidekit.text.recognizers import get_recognizers
+    from hidekit.text.detection.features import document_features
+    from hidekit.text.detection.recognizers import get_recognizers
 
     text = "Dr. Ana Pérez vino.\nLuego Pérez firmó."
     recs = get_recognizers(names=["titled_name"])
@@ -213,7 +213,7 @@ def test_document_features_carry_recognizer_labels_across_mentions():
 
 
 def test_learn_clusters_groups_words_by_context():
-    from hidekit.text.training import learn_clusters
+    from hidekit.text.detection.training import learn_clusters
 
     names = ["ana", "luis", "eva", "juan", "rosa", "pablo", "marta", "diego"]
     towns = ["lugo", "soria", "teruel", "cuenca", "avila", "zamora", "huesca", "jaen"]
@@ -231,8 +231,8 @@ def test_learn_clusters_groups_words_by_context():
 
 
 def test_augment_documents_keeps_annotation_exact_and_is_seeded():
+    from hidekit.text.detection.training import augment_documents
     from hidekit.text.synthesis import generate_notes
-    from hidekit.text.training import augment_documents
 
     docs = generate_notes(12, seed=5)
     out = augment_documents(docs, seed=1, rename=1.0, untitle=1.0, flatten=0.5, upper=0.0)
@@ -253,7 +253,7 @@ def test_augment_documents_keeps_annotation_exact_and_is_seeded():
 
 
 def test_phi_threshold_adds_only_lower_precedence_spans(tiny, meddocan):
-    from hidekit.text.detector import Detector
+    from hidekit.text.detection.detector import Detector
 
     config = dict(tiny.config, phi_threshold=0.01)
     eager = Detector(tiny.crf_model, config)
@@ -267,7 +267,7 @@ def test_phi_threshold_adds_only_lower_precedence_spans(tiny, meddocan):
 
 
 def test_feature_versions_accepted_and_rejected(tiny):
-    from hidekit.text.detector import Detector
+    from hidekit.text.detection.detector import Detector
 
     v1 = dict(tiny.config, feature_version=1, features={})
     assert Detector(tiny.crf_model, v1).feature_options == {}

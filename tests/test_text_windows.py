@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from hidekit.errors import OptionError
 from hidekit.io import windows as IW
-from hidekit.text import windows as W
-from hidekit.text.detector import load_model, widen_to_direct
+from hidekit.text.detection import windows as W
+from hidekit.text.detection.detector import load_model, widen_to_direct
 from hidekit.text.spans import Document, Span
 from hidekit.text.synthesis import generate_notes
 

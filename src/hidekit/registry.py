@@ -42,11 +42,11 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "hidekit.anonymize.optimal.transform",
         "hidekit.release.text_columns",
     ),
-    "operator": ("hidekit.text.operators",),
+    "operator": ("hidekit.text.anonymization.operators",),
     "recognizer": (
-        "hidekit.text.recognizers.patterns",
-        "hidekit.text.recognizers.dictionaries",
-        "hidekit.text.recognizers.identifiers",
+        "hidekit.text.detection.recognizers.patterns",
+        "hidekit.text.detection.recognizers.dictionaries",
+        "hidekit.text.detection.recognizers.identifiers",
     ),
     "engine": ("hidekit.engines.duckdb_engine", "hidekit.engines.spark_engine"),
 }

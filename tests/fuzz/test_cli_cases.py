@@ -111,7 +111,7 @@ def _detect(tmp: Path, model: Path) -> list[str]:
 
 
 def _shipped_model_config() -> dict:
-    from hidekit.text.detector import shipped_model_path
+    from hidekit.text.detection.detector import shipped_model_path
 
     with zipfile.ZipFile(shipped_model_path("en")) as z:
         return json.loads(z.read("model.json"))

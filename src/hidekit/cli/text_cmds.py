@@ -49,7 +49,7 @@ def _print_scores(result: jobs.JobResult) -> None:
 
 
 def _print_detected(result: jobs.JobResult) -> None:
-    from hidekit.text.windows import WINDOW_CHARS
+    from hidekit.text.detection.windows import WINDOW_CHARS
 
     s = result.figures
     out.print(f"{s['documents']:,} documents, {s['spans']:,} spans -> {s['out']}")

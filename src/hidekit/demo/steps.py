@@ -166,7 +166,7 @@ def step_release(out: Path, ctx: dict) -> str:
 def step_text_detect(out: Path, ctx: dict) -> str:
     """PHI in seeded synthetic notes found by the shipped en model; brat written; scored."""
     from hidekit.text.corpus import write_brat_dir
-    from hidekit.text.detector import load_model
+    from hidekit.text.detection.detector import load_model
     from hidekit.text.span_metrics import evaluate_spans
     from hidekit.text.synthesis import generate_notes
 
@@ -186,7 +186,7 @@ def step_text_anonymize(out: Path, ctx: dict) -> str:
     anonymize`` job) from the shipped English model when present, else the notes' own spans."""
     from hidekit.errors import InputError
     from hidekit.text.corpus import write_brat_dir
-    from hidekit.text.detector import load_model
+    from hidekit.text.detection.detector import load_model
     from hidekit.text.synthesis import generate_patient_notes
 
     rows = ctx["frame"].head(25)

@@ -22,6 +22,7 @@ from pathlib import Path
 from hidekit.errors import InputError
 from hidekit.evaluation.type_maps import TypeMap
 from hidekit.text.corpus import read_corpus, read_predictions
+from hidekit.text.detection.tokenize import Token, tokenize
 from hidekit.text.span_metrics import (
     PRF,
     masked,
@@ -31,7 +32,6 @@ from hidekit.text.span_metrics import (
     token_counts,
 )
 from hidekit.text.spans import Document
-from hidekit.text.tokenize import Token, tokenize
 
 _SPACE = re.compile(r"\s+")
 

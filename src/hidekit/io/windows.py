@@ -4,7 +4,7 @@ The text is cut into *own parts* at seams chosen near a paragraph break (else a 
 sentence end, a space; a hard cut only when none lies in the second half of the part). Each window
 reads its own part plus ``margin`` characters of context on both sides, so whatever starts in an
 own part and is shorter than ``margin`` lies whole inside that part's window. Detection
-(``hidekit.text.windows``) and the scan's free-text search (``hidekit.scan.patterns``) read long
+(``hidekit.text.detection.windows``) and the scan's free-text search (``hidekit.scan.patterns``) read long
 texts this way.
 """
 

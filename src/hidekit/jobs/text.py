@@ -43,8 +43,8 @@ def detect(
     over a Spark DataFrame, spans to ``out/predictions.parquet`` (``hidekit.text.spark_detect``)."""
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
     from hidekit.text.corpus import brat_names, read_documents, write_brat_dir, write_jsonl
-    from hidekit.text.detector import load_model
-    from hidekit.text.termlists import read_terms
+    from hidekit.text.detection.detector import load_model
+    from hidekit.text.detection.termlists import read_terms
 
     if engine not in ("local", "spark"):
         raise OptionError(f"--engine must be local or spark, got {engine!r}")
@@ -137,7 +137,7 @@ def train(
     JSONL file) saved owner-only to ``out`` (its features name training words)."""
     from hidekit.io.atomic import check_output_file
     from hidekit.text.corpus import read_corpus
-    from hidekit.text.training import cross_validate, train_model
+    from hidekit.text.detection.training import cross_validate, train_model
 
     if fmt is not None:
         check_format(fmt)
@@ -241,8 +241,8 @@ def anonymize(
     """Redact, tag or replace by consistent surrogates the PHI of ``source`` (found by ``model``
     or given as ``spans``); the texts and an audit into ``out``, the surrogate mapping encrypted
     into the private folder (``secrets.private``, default ``OUT.private``)."""
-    from hidekit.text.operators import CLINICAL, anonymize_corpus
-    from hidekit.text.termlists import read_terms
+    from hidekit.text.anonymization.operators import CLINICAL, anonymize_corpus
+    from hidekit.text.detection.termlists import read_terms
 
     secrets = secrets or SecretOptions()
     secret = secrets.crosswalk(confirm=True, required=False)

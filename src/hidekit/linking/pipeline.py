@@ -33,7 +33,8 @@ def read_notes(
     notes, model: str | None = None, spans=None, n_jobs: int = 2, progress: Callable | None = None
 ) -> list:
     """Notes with their PHI spans: found by ``model`` or read from ``spans`` (brat or JSONL)."""
-    from hidekit.text.corpus import find_phi, read_documents
+    from hidekit.text.corpus import read_documents
+    from hidekit.text.detection.detector import find_phi
 
     if model is not None and spans is not None:
         raise OptionError("give --model (detect PHI) or --spans (use annotations), not both")
@@ -90,7 +91,7 @@ def save_release(
                     pd.DataFrame({"json": [report_json]}), ptmp, "link-report", secret
                 )
                 if rel.mapping:
-                    from hidekit.text.operators import mapping_frame
+                    from hidekit.text.anonymization.operators import mapping_frame
 
                     write_private_frame(mapping_frame(rel.mapping), ptmp, "mapping", secret)
             else:

@@ -47,7 +47,7 @@ from hidekit.linking.attributes import (
 from hidekit.linking.link import KEY_COLUMN, Linked
 from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, information_loss, loss_warnings
 from hidekit.secrets import randomness
-from hidekit.text.operators import (
+from hidekit.text.anonymization.operators import (
     Operator,
     Replacement,
     Tag,

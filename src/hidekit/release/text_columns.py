@@ -70,7 +70,7 @@ class TextColumns(Transform):
         return {k: v for k, v in super().get_params().items() if k != "key"}
 
     def _operator(self):
-        from hidekit.text.operators import get_operator
+        from hidekit.text.anonymization.operators import get_operator
 
         if self.operator != "surrogate" or self._key is None:
             return get_operator(self.operator)
@@ -79,8 +79,8 @@ class TextColumns(Transform):
         return get_operator("surrogate", key=as_randomness(bytes(self._key)))
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
-        from hidekit.text.detector import load_model
-        from hidekit.text.operators import anonymize_documents
+        from hidekit.text.anonymization.operators import anonymize_documents
+        from hidekit.text.detection.detector import load_model
         from hidekit.text.spans import Document
 
         require_columns(frame.columns, self.columns)

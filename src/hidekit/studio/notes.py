@@ -143,7 +143,7 @@ class NotesBench:
 
     def _detect(self, note: ReviewedNote) -> None:
         if self.detector is None:
-            from hidekit.text.detector import load_model
+            from hidekit.text.detection.detector import load_model
 
             self.detector = load_model(self.model)
         for s in self.detector.detect(note.text):
@@ -177,7 +177,7 @@ class NotesBench:
     def preview(self, note: ReviewedNote, operator: str) -> Document:
         """The note as ``text anonymize`` would write it with ``operator`` (redact, tag,
         surrogate), from the spans kept; surrogates are drawn fresh (a preview, never saved)."""
-        from hidekit.text.operators import anonymize_document, get_operator
+        from hidekit.text.anonymization.operators import anonymize_document, get_operator
 
         if operator not in PREVIEW_OPERATORS:
             raise OptionError(f"preview with {', '.join(PREVIEW_OPERATORS)}, not {operator!r}")

@@ -144,7 +144,7 @@ def check_operator(make) -> None:
 
 
 def _check_operator_on(make, doc) -> None:
-    from hidekit.text.operators import anonymize_document, merge_overlaps
+    from hidekit.text.anonymization.operators import anonymize_document, merge_overlaps
 
     op = make()
     name = op.name

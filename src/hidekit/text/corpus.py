@@ -293,37 +293,6 @@ def attach_spans(docs: list[Document], spans_src) -> list[Document]:
     return [d.with_spans(by_id[d.id]) for d in docs]
 
 
-def find_phi(
-    docs: list[Document],
-    model: str | None = None,
-    spans=None,
-    n_jobs: int = 2,
-    progress=None,
-    allow=None,
-    deny=None,
-    profile: str | None = None,
-) -> list[Document]:
-    """PHI spans on each document: detected by ``model``, or taken from ``spans`` (never both);
-    the allow- and deny-lists (``hidekit.text.termlists``) have the last word either way.
-    ``profile`` (``hidekit.text.profiles``) keeps what that profile counts as PHI."""
-    if (model is None) == (spans is None):
-        raise InputError("give exactly one of --model (detect PHI) or --spans (use annotations)")
-    if spans is not None:
-        from hidekit.text.termlists import TermLists
-
-        found = attach_spans(docs, spans)
-        if profile is not None:
-            from hidekit.text.profiles import restrict_documents
-
-            found = restrict_documents(found, profile)
-        terms = TermLists(allow, deny)
-        return [d.with_spans(terms.apply(d.text, d.spans)) for d in found] if terms else found
-    from hidekit.text.detector import load_model
-
-    det = load_model(model, allow=allow, deny=deny, profile=profile)
-    return det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
-
-
 def read_predictions(source, gold, fmt: str | None = None) -> list[Document]:
     """A tool's predictions, in whatever form tools write them, matched to ``gold``'s texts.
 

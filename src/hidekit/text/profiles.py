@@ -14,11 +14,11 @@ A model finds everything it was trained to find; a profile then says what the re
 - ``strict`` — everything that can point to a person, for GDPR-style releases: every label any
   model gives (also labels hidekit does not know, and a person's sex in MEDDOCAN's labels).
 
-Profiles also run the identifier recognizers of ``hidekit.text.recognizers.identifiers`` (IBANs,
+Profiles also run the identifier recognizers of ``hidekit.text.detection.recognizers.identifiers`` (IBANs,
 payment cards, international phones, usernames, hospital numbers with letters and slashes, licence
 numbers, military mail, rooms) beside any model that was trained without them, and drop look-alikes
 that are not PHI in any profile: blood pressures and scores read as dates (``148/90``), clock times
-read as postcodes (``at 1400``). (The clinical safe-list of ``hidekit.text.safelist`` was tried
+read as postcodes (``at 1400``). (The clinical safe-list of ``hidekit.text.anonymization.safelist`` was tried
 here too: +0.003 precision on en-dev for a quarter more detection time, so it stays in anonymize.)
 """
 
@@ -174,7 +174,7 @@ def _add_free(spans: list[Span], extra: Iterable[Span]) -> list[Span]:
 
 @lru_cache(maxsize=4)
 def _supplements(known: tuple[str, ...]) -> tuple:
-    from hidekit.text.recognizers import get_recognizers
+    from hidekit.text.detection.recognizers import get_recognizers
 
     names = [n for n in SUPPLEMENTS if n not in known]
     return tuple(get_recognizers(names=names))
@@ -192,7 +192,7 @@ def apply_profile(
     For English: identifier recognizers the model does not run yet add their hits where nothing
     was found, years alone are added when the profile counts them, look-alikes go; then every
     span the profile does not count as PHI is left out."""
-    from hidekit.text.recognizers import run_recognizers
+    from hidekit.text.detection.recognizers import run_recognizers
 
     prof = get_profile(profile)
     out = list(spans)
@@ -212,7 +212,7 @@ def apply_profile(
 
 @lru_cache(maxsize=1)
 def _year_recognizer() -> tuple:
-    from hidekit.text.recognizers import get_recognizers
+    from hidekit.text.detection.recognizers import get_recognizers
 
     return tuple(get_recognizers(names=["year"]))
 

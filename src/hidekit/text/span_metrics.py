@@ -19,8 +19,8 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from hidekit.errors import InputError
+from hidekit.text.detection.tokenize import tokenize
 from hidekit.text.spans import Document, Span
-from hidekit.text.tokenize import tokenize
 
 
 @dataclass

@@ -36,9 +36,14 @@ from datetime import date, timedelta
 from faker import Faker
 
 from hidekit.errors import OptionError
-from hidekit.text.recognizers.patterns import COMMON_OCCUPATIONS, INFORMAL_OCCUPATIONS
+from hidekit.text.anonymization.surrogates import (
+    DATE_FORMATS,
+    HOSPITAL_FORMS,
+    format_date,
+    us_places,
+)
+from hidekit.text.detection.recognizers.patterns import COMMON_OCCUPATIONS, INFORMAL_OCCUPATIONS
 from hidekit.text.spans import Document, Span
-from hidekit.text.surrogates import DATE_FORMATS, HOSPITAL_FORMS, format_date, us_places
 from hidekit.text.synthesis import world as W
 from hidekit.text.synthesis.data_files import templates, words
 

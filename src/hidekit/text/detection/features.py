@@ -10,11 +10,11 @@ document-level features (what the other mentions of a word look like) and word-c
 offline from unlabelled text. Everything that depends only on the word is computed once per
 distinct word (``_word``, cached), which keeps extraction cheap.
 
-At detection, ``hidekit.text.crf_decode`` computes the same features as numbers (attribute ids of
+At detection, ``hidekit.text.detection.crf_decode`` computes the same features as numbers (attribute ids of
 the trained model) instead of strings: a change here must be mirrored there
 (tests/test_text_crf_decode.py compares the two).
 
-Tokens come from ``hidekit.text.tokenize.tokenize``, refined at case changes inside a word
+Tokens come from ``hidekit.text.detection.tokenize.tokenize``, refined at case changes inside a word
 ("MartínezNºCol" -> "Martínez", "NºCol") because annotated names are often glued to the next word.
 """
 
@@ -26,9 +26,9 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
-from hidekit.text.recognizers import Recognizer, run_recognizers
+from hidekit.text.detection.recognizers import Recognizer, run_recognizers
+from hidekit.text.detection.tokenize import _TOKEN, Token
 from hidekit.text.spans import Span
-from hidekit.text.tokenize import _TOKEN, Token
 
 FEATURE_VERSION = 2  # 2 adds the optional document-level and word-cluster features
 SUPPORTED_VERSIONS = (1, 2)

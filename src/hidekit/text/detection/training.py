@@ -23,12 +23,12 @@ import numpy as np
 import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
-from hidekit.text.detector import FEATURE_VERSION, MODEL_FORMAT, Detector
-from hidekit.text.features import cluster_key, document_features, sequences, tokens_for
-from hidekit.text.recognizers import get_recognizers
+from hidekit.text.detection.detector import FEATURE_VERSION, MODEL_FORMAT, Detector
+from hidekit.text.detection.features import cluster_key, document_features, sequences, tokens_for
+from hidekit.text.detection.recognizers import get_recognizers
+from hidekit.text.detection.tokenize import Token
 from hidekit.text.span_metrics import PRF, evaluate_spans
 from hidekit.text.spans import Document, Span
-from hidekit.text.tokenize import Token
 
 DEFAULTS = {
     "c1": 0.05,
@@ -209,7 +209,7 @@ def augment_documents(
     ``flatten`` joins its lines with spaces; ``upper`` writes it in capitals; ``lower`` in lower
     case (hurried notes are: "spoke w/ wanda re dc"); ``lower_names`` only its names.
     """
-    from hidekit.text.surrogates import name_lists
+    from hidekit.text.anonymization.surrogates import name_lists
 
     labels = set(name_labels)
     pool = sorted(
@@ -450,7 +450,7 @@ _WORD_FEATURES = frozenset(
 
 def word_counts(docs: Iterable[Document]) -> Counter:
     """How often each lower-cased token occurs in the texts."""
-    from hidekit.text.features import token_lists
+    from hidekit.text.detection.features import token_lists
 
     counts: Counter = Counter()
     for d in docs:

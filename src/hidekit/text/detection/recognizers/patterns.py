@@ -13,7 +13,7 @@ import re
 from faker.providers.address import en_US as _addr_en
 from faker.providers.address import es_ES as _addr_es
 
-from hidekit.text.recognizers.base import PatternRecognizer, register_recognizer
+from hidekit.text.detection.recognizers.base import PatternRecognizer, register_recognizer
 
 CS = 0  # case-sensitive flags
 _UP = "A-ZÁÉÍÓÚÑÜ"

@@ -2,7 +2,7 @@
 
 A recognizer returns spans with generic labels (DATE, PHONE, ID, …). The CRF reads its hits as
 features; a trained model also learns which recognizers are precise enough to report spans on
-their own and which corpus label each maps to (see ``hidekit.text.detector``).
+their own and which corpus label each maps to (see ``hidekit.text.detection.detector``).
 """
 
 from __future__ import annotations

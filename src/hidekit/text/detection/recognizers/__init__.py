@@ -1,6 +1,6 @@
 """Registered recognizers (patterns with checksums and context; Faker-derived dictionaries)."""
 
-from hidekit.text.recognizers.base import (
+from hidekit.text.detection.recognizers.base import (
     RECOGNIZERS,
     PatternRecognizer,
     Recognizer,

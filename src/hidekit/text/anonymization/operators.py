@@ -7,8 +7,8 @@ longest), so no character of any span survives. Every replacement is recorded wi
 in the original and in the new text, for audit.
 
 Before an operator sees a span, the anonymize step moves punctuation and white space at its
-edges out of it (``hidekit.text.edges``) and asks the clinical safe-list
-(``hidekit.text.safelist``) whether it must stay as written ("AFib", "E. coli", "BP 120/80",
+edges out of it (``hidekit.text.anonymization.edges``) and asks the clinical safe-list
+(``hidekit.text.anonymization.safelist``) whether it must stay as written ("AFib", "E. coli", "BP 120/80",
 "Parkinson disease"): such spans are kept and counted, not replaced.
 
 Operators are registered by name (``get_operator("tag", numbered=True)``); a new one subclasses
@@ -28,11 +28,11 @@ from typing import ClassVar
 from hidekit.errors import OptionError
 from hidekit.registry import OPERATORS
 from hidekit.secrets import randomness
-from hidekit.text.corpus import find_phi, read_documents
-from hidekit.text.edges import trim_span
-from hidekit.text.safelist import SafeList, load_safelist
+from hidekit.text.anonymization.edges import trim_span
+from hidekit.text.anonymization.safelist import SafeList, load_safelist
+from hidekit.text.anonymization.surrogates import KINDS, SurrogateGenerator
+from hidekit.text.corpus import read_documents
 from hidekit.text.spans import Document, Span
-from hidekit.text.surrogates import KINDS, SurrogateGenerator
 
 register_operator = OPERATORS.register
 
@@ -97,7 +97,7 @@ class Tag(Operator):
 @register_operator("surrogate")
 class Surrogate(Operator):
     """Realistic replacements, one per entity across the corpus; dates shifted per patient
-    (see ``hidekit.text.surrogates``).
+    (see ``hidekit.text.anonymization.surrogates``).
 
     Draws come from ``key`` (secret bytes or a ``Randomness``), else fresh randomness; a ``seed``
     needs ``insecure_seed`` (with it anyone can re-run the surrogates and the date shifts)."""
@@ -447,7 +447,7 @@ def anonymize_corpus(
 ) -> dict:
     """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict.
 
-    ``allow``/``deny``: term lists (``hidekit.text.termlists``) applied to detected or given
+    ``allow``/``deny``: term lists (``hidekit.text.detection.termlists``) applied to detected or given
     spans; ``safelist``: the clinical safe-list (default) or None; ``profile``: hipaa, i2b2 or
     strict (``hidekit.text.profiles``), what counts as PHI. Surrogates and date shifts
     are keyed by ``key_file`` (a path or the key's bytes) when given, else fresh; ``seed`` needs
@@ -455,6 +455,7 @@ def anonymize_corpus(
     from hidekit.io.atomic import check_output_dir
     from hidekit.secrets import as_randomness, load_key
     from hidekit.text.corpus import brat_names
+    from hidekit.text.detection.detector import find_phi  # loads the CRF: only when needed
 
     source, out_dir = Path(source), Path(out_dir)
     if (model is None) == (spans is None):

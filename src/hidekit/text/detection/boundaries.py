@@ -3,7 +3,7 @@
 The CRF tags tokens; the conventions say what belongs to a span: titles, roles and credentials stay
 outside names ("Dr." / "daughter" / "LADC"), an age is the number only ("72" of "72M"), a stray
 lower-case word is not part of a place or a name. An English model's detector runs them after
-overlaps are resolved (see ``hidekit.text.detector``); each only shrinks, splits or drops spans,
+overlaps are resolved (see ``hidekit.text.detection.detector``); each only shrinks, splits or drops spans,
 and labels other than the English ones pass through unchanged.
 """
 
@@ -181,7 +181,7 @@ def language_names() -> frozenset[str]:
     """Language names (Faker's ISO 639 list) that are not also country names ("Tonga")."""
     from faker.providers.person.en import Provider
 
-    from hidekit.text.surrogates import us_places
+    from hidekit.text.anonymization.surrogates import us_places
 
     countries = {c.casefold() for c in us_places()[1]}
     return frozenset(n.casefold() for n in Provider.language_names) - countries

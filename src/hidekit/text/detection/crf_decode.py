@@ -3,7 +3,7 @@
 Training stays on sklearn-crfsuite / pycrfsuite; a saved model's weights are read once per process
 (``decoder_for``) into a dense matrix ``W`` (attributes x labels) and ``T`` (label transitions).
 At inference a token's score for each label is the sum of the ``W`` rows of its features; the
-features are the ones ``hidekit.text.features.document_features`` builds as strings, but here they
+features are the ones ``hidekit.text.detection.features.document_features`` builds as strings, but here they
 are numbers looked up once per distinct word (``WordTable``) or per document (recognizer hits,
 document-level features), and the per-token assembly, Viterbi and forward-backward marginals run in
 one compiled call per document (``_decode_document``).
@@ -34,7 +34,7 @@ import numba
 import numpy as np
 
 from hidekit.errors import InputError
-from hidekit.text.features import (
+from hidekit.text.detection.features import (
     _LP,
     _PAD,
     _WS_AFTER,

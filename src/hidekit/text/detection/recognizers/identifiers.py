@@ -12,8 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from hidekit.text.recognizers.base import PatternRecognizer, Recognizer, register_recognizer
-from hidekit.text.recognizers.patterns import not_department
+from hidekit.text.detection.recognizers.base import (
+    PatternRecognizer,
+    Recognizer,
+    register_recognizer,
+)
+from hidekit.text.detection.recognizers.patterns import not_department
 from hidekit.text.spans import Span
 
 CS = 0  # case-sensitive flags

@@ -25,8 +25,8 @@ from faker.providers.person import en_NZ as person_nz
 from faker.providers.person import en_US as person_en
 from faker.providers.person import es_ES as person_es
 
-from hidekit.text.recognizers import patterns
-from hidekit.text.recognizers.base import Recognizer, register_recognizer
+from hidekit.text.detection.recognizers import patterns
+from hidekit.text.detection.recognizers.base import Recognizer, register_recognizer
 from hidekit.text.spans import Span
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
@@ -249,7 +249,7 @@ for _lang in ("en", "es"):
 
 def _us_cities() -> list[str]:
     """Real US cities (population >= 15,000) from GeoNames, as hidekit's surrogates use."""
-    from hidekit.text.surrogates import us_places
+    from hidekit.text.anonymization.surrogates import us_places
 
     return sorted({city for city, _ in us_places()[0]})
 

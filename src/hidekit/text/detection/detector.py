@@ -2,7 +2,7 @@
 
 API (stable; other parts of hidekit code against it)::
 
-    from hidekit.text.detector import load_model
+    from hidekit.text.detection.detector import load_model
 
     det = load_model("en")            # "en", "es" (shipped in hidekit/models) or a path to a model file
     spans = det.detect("Seen by Dr. John Smith on 03/04/2021.")   # -> list[Span], sorted, no overlaps
@@ -23,10 +23,10 @@ lone acronyms, no lower-case words except occupations). A candidate is kept only
 kept before it; within one source, higher score first, then longer, then earlier. The allow-list
 removes any candidate (other than a deny-list term) whose text equals an allowed term
 (case-insensitive, whitespace collapsed) or lies inside an occurrence of one, before overlaps are
-resolved; both lists are enforced once more after the repairs below (``hidekit.text.termlists``). One boundary repair comes
+resolved; both lists are enforced once more after the repairs below (``hidekit.text.detection.termlists``). One boundary repair comes
 first: CRF spans lying strictly inside a direct recognizer's hit of the same label (and no other
 CRF span touching that hit) give way to the hit (``widen_to_direct``). The repairs of
-``hidekit.text.boundaries`` come last, from the annotation conventions: languages are dropped,
+``hidekit.text.detection.boundaries`` come last, from the annotation conventions: languages are dropped,
 lower-case names are dropped in a normally capitalized text, names run together are split
 (quotes, brackets, "+", " - ", table gaps) and so are identifiers across table gaps, an age keeps
 its number ("72" of "72M") and what does not read as an age, a postcode or an identifier is dropped,
@@ -51,8 +51,9 @@ import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
 from hidekit.io.atomic import write_bytes_atomic
-from hidekit.text import crf_decode
-from hidekit.text.boundaries import (
+from hidekit.text.corpus import attach_spans
+from hidekit.text.detection import crf_decode
+from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
     plausible_recall,
@@ -62,13 +63,11 @@ from hidekit.text.boundaries import (
     trim_edges,
     trim_occupation,
 )
-from hidekit.text.features import FEATURE_VERSION, SUPPORTED_VERSIONS
-from hidekit.text.profiles import apply_profile, get_profile
-from hidekit.text.recognizers import get_recognizers, run_recognizers
-from hidekit.text.spans import Document, Span
-from hidekit.text.termlists import TermLists
-from hidekit.text.tokenize import Token
-from hidekit.text.windows import (
+from hidekit.text.detection.features import FEATURE_VERSION, SUPPORTED_VERSIONS
+from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
+from hidekit.text.detection.termlists import TermLists
+from hidekit.text.detection.tokenize import Token
+from hidekit.text.detection.windows import (
     MARGIN_CHARS,
     WINDOW_CHARS,
     Window,
@@ -76,6 +75,8 @@ from hidekit.text.windows import (
     merge_windows,
     plan_windows,
 )
+from hidekit.text.profiles import apply_profile, get_profile
+from hidekit.text.spans import Document, Span
 
 MODEL_FORMAT = "hidekit-crf"
 SHIPPED = ("en", "es")
@@ -186,7 +187,7 @@ class Detector:
         self.allow, self.deny = set(self.terms.allow), self.terms.deny
         self.phi_threshold: float | None = config.get("phi_threshold")
         self.profile = get_profile(profile)  # None: the model's own labels (hidekit.text.profiles)
-        # detection decodes with hidekit.text.crf_decode: the same weights, tags and marginals,
+        # detection decodes with hidekit.text.detection.crf_decode: the same weights, tags and marginals,
         # features looked up as numbers instead of strings (built once per model in a process)
         self._decoder = crf_decode.decoder_for(self.crf_model, self.feature_options)
         self.window_chars = WINDOW_CHARS
@@ -235,7 +236,7 @@ class Detector:
     def detect(self, text: str) -> list[Span]:
         """PHI spans of ``text``, sorted and without overlaps (see the module's overlap policy).
 
-        A text longer than ``window_chars`` is read in bounded windows (``hidekit.text.windows``)
+        A text longer than ``window_chars`` is read in bounded windows (``hidekit.text.detection.windows``)
         so time grows linearly with its length; a shorter one is read whole."""
         if not isinstance(text, str):
             raise InputError(f"detect() needs a str, got {type(text).__name__}")
@@ -407,3 +408,30 @@ def load_model(
             f"{path}: not a hidekit model file (its model.json is malformed: "
             f"{type(exc).__name__} {exc})"
         ) from None
+
+
+def find_phi(
+    docs: list[Document],
+    model: str | None = None,
+    spans=None,
+    n_jobs: int = 2,
+    progress=None,
+    allow=None,
+    deny=None,
+    profile: str | None = None,
+) -> list[Document]:
+    """PHI spans on each document: detected by ``model``, or taken from ``spans`` (never both);
+    the allow- and deny-lists (``hidekit.text.detection.termlists``) have the last word either way.
+    ``profile`` (``hidekit.text.profiles``) keeps what that profile counts as PHI."""
+    if (model is None) == (spans is None):
+        raise InputError("give exactly one of --model (detect PHI) or --spans (use annotations)")
+    if spans is not None:
+        found = attach_spans(docs, spans)
+        if profile is not None:
+            from hidekit.text.profiles import restrict_documents
+
+            found = restrict_documents(found, profile)
+        terms = TermLists(allow, deny)
+        return [d.with_spans(terms.apply(d.text, d.spans)) for d in found] if terms else found
+    det = load_model(model, allow=allow, deny=deny, profile=profile)
+    return det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
