@@ -44,7 +44,7 @@ def _utility(original, released, keys, k, hierarchies=None):
 
 def _anonypy_release(frame, keys, partitions):
     """anonypy's classes written the way hidekit writes them, so one utility code scores both."""
-    from hidekit.anonymize.mondrian import format_value
+    from hidekit.anonymize.mondrian_cuts import format_value
 
     pid = np.empty(len(frame), dtype=np.int64)
     for i, idx in enumerate(partitions):

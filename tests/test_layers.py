@@ -132,3 +132,61 @@ def test_packages_import_only_lower_layers():
     documented = (PACKAGE.parents[1] / "docs" / "architecture.md").read_text(encoding="utf-8")
     for pkgs in LAYERS:
         assert "   ".join(pkgs) in documented, pkgs
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the package by dotted name (a package by its ``__init__``)."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _file_graph() -> tuple[dict[str, set[str]], dict[tuple[str, str], int]]:
+    """Which module (file) imports which, with the line of the first such import.
+
+    ``from hidekit.a import b`` points at module ``hidekit.a.b`` when that is a module, else at
+    ``hidekit.a``; an import of a name that is no module points at the nearest module holding it."""
+    modules = _modules()
+    graph: dict[str, set[str]] = defaultdict(set)
+    line: dict[tuple[str, str], int] = {}
+    for module, path in modules.items():
+        package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = package[: len(package) - node.level + 1]
+                    base = ".".join([*anchor, base] if base else anchor)
+                targets = [f"{base}.{a.name}" for a in node.names]
+            else:
+                continue
+            for target in targets:
+                while target not in modules and "." in target:
+                    target = target.rsplit(".", 1)[0]
+                if target in modules and target != module:
+                    graph[module].add(target)
+                    line.setdefault((module, target), node.lineno)
+    return graph, line
+
+
+def test_the_file_graph_resolves_submodules_and_names():
+    graph, _ = _file_graph()
+    assert "hidekit.text.detection.crf_decode" in graph["hidekit.text.detection.detector"]
+    assert "hidekit.errors" in graph["hidekit.text.corpus"]  # a class imported from a module
+    assert "hidekit.engines" in graph["hidekit.anonymize.mondrian"]  # a package, in a function
+    assert "hidekit.anonymize.spark_mondrian" in graph["hidekit.anonymize.mondrian"]
+
+
+def test_no_import_cycles_between_files():
+    """No module imports itself round a loop, even through imports inside functions (which
+    hide a cycle until the day someone moves the import to the top)."""
+    graph, line = _file_graph()
+    cycle = _cycle(graph)
+    assert cycle is None, (
+        " -> ".join(f"{a} (line {line[(a, b)]})" for a, b in zip(cycle, cycle[1:], strict=False))
+        + f" -> {cycle[-1]}"
+    )

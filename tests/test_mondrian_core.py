@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from hidekit.anonymize import Hierarchy, Mondrian, mondrian
-from hidekit.anonymize.mondrian import encode_key
+from hidekit.anonymize.mondrian_cuts import encode_key
 from hidekit.errors import InputError, OptionError
 from hidekit.transforms.base import get_transform
 

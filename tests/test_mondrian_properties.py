@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hidekit.anonymize import Hierarchy, is_l_diverse, mondrian
-from hidekit.anonymize.mondrian import format_value
+from hidekit.anonymize.mondrian_cuts import format_value
 from hidekit.anonymize.utility import coverage
 from hidekit.engines import make_engine
 

@@ -21,7 +21,9 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 def test_the_version_is_written_once():
     project = PYPROJECT["project"]
     assert "version" not in project and "version" in project["dynamic"]
-    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "hidekit.__version__"}
+    assert PYPROJECT["tool"]["setuptools"]["dynamic"]["version"] == {
+        "attr": "hidekit._version.__version__"
+    }
     assert version("hidekit") == hidekit.__version__
 
 

@@ -7,12 +7,11 @@ The Python API mirrors the command line::
     hidekit.select_variables(df, keys=[...], method="forward", stop=0.3, force=["sex"])
 """
 
-__version__ = "0.1.0"
-
-from hidekit.engines import make_engine  # noqa: E402
-from hidekit.io import Dataset, read_table, write_table  # noqa: E402
-from hidekit.risk import measure_risk  # noqa: E402
-from hidekit.selection import select_variables  # noqa: E402
+from hidekit._version import __version__
+from hidekit.engines import make_engine
+from hidekit.io import Dataset, read_table, write_table
+from hidekit.risk import measure_risk
+from hidekit.selection import select_variables
 
 __all__ = [
     "Dataset",

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.anonymize.diversity import DiversityRule
-from hidekit.anonymize.mondrian import (
+from hidekit.anonymize.mondrian_cuts import (
     HIERARCHY,
     Dimension,
     class_labels,

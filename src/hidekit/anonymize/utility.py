@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from hidekit.anonymize.mondrian import format_value
+from hidekit.anonymize.mondrian_cuts import format_value
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.hierarchy import Hierarchy, read_hierarchies
 

@@ -130,7 +130,7 @@ def _listing(folder: Path) -> list[str]:
 def write_marker(folder) -> Path:
     """Mark ``folder`` as hidekit's own: the list of what is in it (names only, no paths)."""
     folder = Path(folder)
-    from hidekit import __version__
+    from hidekit._version import __version__
 
     body = {"format": _MARKER_FORMAT, "version": __version__, "files": _listing(folder)}
     marker = folder / MARKER

@@ -91,7 +91,7 @@ class Report:
         return self
 
     def html(self) -> str:
-        from hidekit import __version__
+        from hidekit._version import __version__
 
         sub = f'<p class="meta">{escape(self.subtitle)}</p>' if self.subtitle else ""
         return (
