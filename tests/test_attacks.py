@@ -21,7 +21,8 @@ import pytest
 from hidekit.errors import OptionError
 from hidekit.secrets import Randomness
 from hidekit.text.anonymization.operators import anonymize_documents, get_operator
-from hidekit.text.anonymization.surrogates import SurrogateGenerator, parse_date
+from hidekit.text.anonymization.surrogates import SurrogateGenerator
+from hidekit.text.dates import parse_date
 from hidekit.text.spans import Document, Span
 from hidekit.text.synthesis import generate_notes
 from hidekit.transforms.geo import Jitter, haversine_km

@@ -20,7 +20,7 @@ from hidekit.demo.survey import generate_survey
 from hidekit.linking import link, release
 from hidekit.linking.attributes import covers, top_coded_label
 from hidekit.text.anonymization.operators import Surrogate, anonymize_document
-from hidekit.text.anonymization.surrogates import parse_date
+from hidekit.text.dates import parse_date
 from hidekit.text.synthesis import generate_patient_notes
 
 AGE_RANGE = re.compile(r"^\[(\d+)-(\d+)\]$|^(\d+)\+$|^(\d+)$")

@@ -20,15 +20,8 @@ from hidekit.text.anonymization.operators import (
     merge_overlaps,
     propagate_spans,
 )
-from hidekit.text.anonymization.surrogates import (
-    DATE_FORMATS,
-    KINDS,
-    SurrogateGenerator,
-    format_date,
-    parse_date,
-    same_shape,
-    shift_date,
-)
+from hidekit.text.anonymization.surrogates import KINDS, SurrogateGenerator, same_shape
+from hidekit.text.dates import DATE_FORMATS, format_date, parse_date, shift_date
 from hidekit.text.spans import Document, Span
 
 
@@ -324,7 +317,7 @@ def test_shift_range_option():
 
 
 def test_day_first_and_spelled_dates_shift_in_their_own_format():
-    from hidekit.text.anonymization.surrogates import shift_date
+    from hidekit.text.dates import shift_date
 
     assert shift_date("25/12/2020", 10) == "04/01/2021"  # padding kept
     assert shift_date("04.03.21", 10) == "14.03.21"

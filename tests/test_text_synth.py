@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
-from hidekit.text.anonymization.surrogates import format_date, parse_date
 from hidekit.text.corpus import read_brat_dir, read_jsonl
+from hidekit.text.dates import format_date, parse_date
 from hidekit.text.synthesis.generator import (
     DECADE_WORDS,
     HOLIDAYS,

@@ -10,16 +10,10 @@ from typer.testing import CliRunner
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
 from hidekit.text.corpus import read_brat_dir
+from hidekit.text.detection.cross_validation import cross_validate, fold_indices
 from hidekit.text.detection.detector import load_model
 from hidekit.text.detection.tokenize import Token
-from hidekit.text.detection.training import (
-    bio_tags,
-    cross_validate,
-    fold_indices,
-    learn_direct,
-    prepare,
-    train_model,
-)
+from hidekit.text.detection.training import bio_tags, learn_direct, prepare, train_model
 from hidekit.text.spans import Document, Span
 
 runner = CliRunner()

@@ -137,7 +137,8 @@ def train(
     JSONL file) saved owner-only to ``out`` (its features name training words)."""
     from hidekit.io.atomic import check_output_file
     from hidekit.text.corpus import read_corpus
-    from hidekit.text.detection.training import cross_validate, train_model
+    from hidekit.text.detection.cross_validation import cross_validate
+    from hidekit.text.detection.training import train_model
 
     if fmt is not None:
         check_format(fmt)

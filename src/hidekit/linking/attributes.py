@@ -14,7 +14,7 @@ from datetime import date
 
 import pandas as pd
 
-from hidekit.text.anonymization.surrogates import parse_date
+from hidekit.text.dates import parse_date
 from hidekit.transforms.generalize import number_text
 
 NUMBER, DATE, TEXT = "number", "date", "text"

@@ -31,7 +31,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from importlib import resources
 
-from hidekit.text.anonymization.surrogates import KINDS, parse_date
+from hidekit.text.anonymization.surrogates import KINDS
+from hidekit.text.dates import parse_date
 from hidekit.text.detection.termlists import norm_term, term_alternation
 
 FILES = {

@@ -36,12 +36,8 @@ from datetime import date, timedelta
 from faker import Faker
 
 from hidekit.errors import OptionError
-from hidekit.text.anonymization.surrogates import (
-    DATE_FORMATS,
-    HOSPITAL_FORMS,
-    format_date,
-    us_places,
-)
+from hidekit.text.anonymization.surrogates import HOSPITAL_FORMS, us_places
+from hidekit.text.dates import DATE_FORMATS, format_date
 from hidekit.text.detection.recognizers.patterns import COMMON_OCCUPATIONS, INFORMAL_OCCUPATIONS
 from hidekit.text.spans import Document, Span
 from hidekit.text.synthesis import world as W

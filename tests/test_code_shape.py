@@ -1,0 +1,113 @@
+"""Small modules and short functions: no module over 600 lines and no function over 80 lines in
+the library's packages, measured with ``ast``. Data tables (word lists, patterns written as
+code) and pieces that could not be split yet are on a short allow-list below, each with why;
+an entry that no longer offends fails the test too, so the list only shrinks."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import hidekit
+
+PACKAGE = Path(hidekit.__file__).parent
+MAX_MODULE_LINES = 600
+MAX_FUNCTION_LINES = 80
+
+# The packages measured. cli/ is being rewritten into thin commands over hidekit.jobs (issue 15,
+# the `jobs` helper); demo/, release/, testing/ are not yet measured.
+MEASURED = [
+    "anonymize",
+    "engines",
+    "evaluation",
+    "io",
+    "linking",
+    "report",
+    "risk",
+    "scan",
+    "selection",
+    "text",
+    "transforms",
+]
+
+# Modules allowed over the limit, with why.
+LONG_MODULES: dict[str, str] = {
+    # the synthetic note generator: templates and word lists written as code, being turned into a
+    # small generator reading data files (text/synthesis/, issue 15; the `phi` helper owns it)
+    "text/synth.py": "templates and word lists as code (synthesis rewrite pending)",
+    "text/synth_world.py": "regional word lists as code (synthesis rewrite pending)",
+    # data table: the recognizers' regular expressions and word lists
+    "text/detection/recognizers/patterns.py": "data table: recognizer patterns and word lists",
+    # numba kernels and the tables they read; a split needs the speed benchmarks re-run
+    "text/detection/crf_decode.py": "numba decoding kernels (split pending, with bench)",
+    # not split in time (issue 15); each one is a coherent piece, none holds a data table
+    "text/detection/recognizers/base.py": "not split in time",
+    "transforms/identifiers.py": "not split in time",
+}
+
+# Functions allowed over the limit ("module:function"), with why.
+LONG_FUNCTIONS: dict[str, str] = {
+    "text/synth.py:new_patient": "synthesis rewrite pending (the `phi` helper)",
+    # numba kernels: one loop each, kept whole for the compiler (split pending, with bench)
+    "text/detection/crf_decode.py:_state_scores": "numba kernel",
+    "text/detection/crf_decode.py:_decode_document": "numba kernel",
+    # not split in time (issue 15): files other helpers were changing at the same time
+    "evaluation/text_risk_report.py:text_risk_report": "not split in time (HTML assembly)",
+    "linking/pipeline.py:link_corpus": "not split in time (the jobs layer moves it)",
+    "linking/release.py:release": "not split in time",
+    "linking/report.py:link_report": "not split in time (HTML assembly)",
+    "anonymize/spark_mondrian.py:spark_mondrian": "not split in time (Spark work under way)",
+    "transforms/suppression.py:local_suppression": "not split in time (suppression work under way)",
+    "selection/stepwise.py:select_variables": "not split in time (selection work under way)",
+}
+
+
+def _measure(root: Path = PACKAGE, packages=MEASURED) -> tuple[dict[str, int], dict[str, int]]:
+    """(module -> lines) and ("module:function" -> lines) for every offender under ``root``;
+    a function's lines run from its ``def`` (decorators not counted) to its last line."""
+    modules, functions = {}, {}
+    for path in sorted(p for pkg in packages for p in (root / pkg).rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        source = path.read_text(encoding="utf-8")
+        if (n := len(source.splitlines())) > MAX_MODULE_LINES:
+            modules[rel] = n
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    functions[f"{rel}:{node.name}"] = length
+    return modules, functions
+
+
+def _function(name: str, lines: int, indent: str = "") -> str:
+    """Source of a function ``lines`` long, its ``def`` line included."""
+    body = "".join(f"{indent}    x = {i}\n" for i in range(lines - 1))
+    return f"{indent}def {name}():\n{body}"
+
+
+def test_the_measure_sees_long_functions_and_modules(tmp_path):
+    (tmp_path / "pkg" / "sub").mkdir(parents=True)
+    module = tmp_path / "pkg" / "sub" / "m.py"
+    source = _function("short", 80) + "class C:\n" + _function("long", 81, "    ")
+    module.write_text(source + "\n" * (601 - len(source.splitlines())))
+    assert _measure(tmp_path, ["pkg"]) == ({"pkg/sub/m.py": 601}, {"pkg/sub/m.py:long": 81})
+    module.write_text(_function("short", 80))
+    assert _measure(tmp_path, ["pkg"]) == ({}, {})
+
+
+def test_no_module_over_the_limit():
+    modules, _ = _measure()
+    bad = {m: n for m, n in modules.items() if m not in LONG_MODULES}
+    assert not bad, "\n".join(f"{m}: {n} lines (max {MAX_MODULE_LINES})" for m, n in bad.items())
+
+
+def test_no_function_over_the_limit():
+    _, functions = _measure()
+    bad = {f: n for f, n in functions.items() if f not in LONG_FUNCTIONS}
+    assert not bad, "\n".join(f"{f}: {n} lines (max {MAX_FUNCTION_LINES})" for f, n in bad.items())
+
+
+def test_the_allow_list_only_holds_offenders():
+    modules, functions = _measure()
+    stale = sorted(set(LONG_MODULES) - set(modules)) + sorted(set(LONG_FUNCTIONS) - set(functions))
+    assert not stale, f"no longer over the limit, remove from the allow-list: {stale}"
