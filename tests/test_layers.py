@@ -181,10 +181,21 @@ def test_the_file_graph_resolves_submodules_and_names():
     assert "hidekit.anonymize.spark_mondrian" in graph["hidekit.anonymize.mondrian"]
 
 
+# Imports left out of the file-cycle check, each with why; an entry that no longer exists fails.
+KNOWN_FILE_CYCLE_EDGES = {
+    # the synthesis rewrite (issue 15, the `phi` helper) is under way: generator.py imports the
+    # general-PII kinds inside a function, and general.py imports the generator's helpers
+    ("hidekit.text.synthesis.generator", "hidekit.text.synthesis.general"),
+}
+
+
 def test_no_import_cycles_between_files():
     """No module imports itself round a loop, even through imports inside functions (which
     hide a cycle until the day someone moves the import to the top)."""
     graph, line = _file_graph()
+    for a, b in KNOWN_FILE_CYCLE_EDGES:
+        assert b in graph[a], f"{a} no longer imports {b}: drop it from KNOWN_FILE_CYCLE_EDGES"
+        graph[a].discard(b)
     cycle = _cycle(graph)
     assert cycle is None, (
         " -> ".join(f"{a} (line {line[(a, b)]})" for a, b in zip(cycle, cycle[1:], strict=False))
