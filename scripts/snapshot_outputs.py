@@ -61,7 +61,7 @@ def main(target: Path) -> None:
     from hidekit.demo.pipeline import run_demo
     from hidekit.text.corpus import read_documents
     from hidekit.text.detection.detector import load_model
-    from hidekit.text.synth import generate_notes
+    from hidekit.text.synthesis import generate_notes
 
     target.mkdir(parents=True, exist_ok=False)
     os.chdir(target)  # the demo names its folder in its outputs: the same relative name each time

@@ -26,7 +26,7 @@ def prepare_demo(folder: Path) -> str:
         write_table(generate_survey(DEMO_RECORDS, seed=DEMO_SEED), folder / SURVEY)
     notes = folder / NOTES
     if not notes.exists():
-        from hidekit.text.synth import generate_notes
+        from hidekit.text.synthesis import generate_notes
 
         notes.mkdir()
         for doc in generate_notes(DEMO_NOTES, seed=DEMO_SEED):
