@@ -11,7 +11,7 @@ pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
 
 
 def test_spark_detect_gives_the_local_spans(spark, tmp_path):
-    from hidekit.text.detector import load_model
+    from hidekit.text.detection.detector import load_model
     from hidekit.text.spark_detect import detect_corpus_spark
     from hidekit.text.synthesis import generate_notes
 

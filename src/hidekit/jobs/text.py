@@ -94,8 +94,8 @@ def detect(
 
 
 def _detect_spark(source, out, model, column, allow, deny, profile, overwrite) -> JobResult:
+    from hidekit.text.detection.termlists import read_terms
     from hidekit.text.spark_detect import detect_corpus_spark
-    from hidekit.text.termlists import read_terms
 
     figures = detect_corpus_spark(
         source,

@@ -49,7 +49,7 @@ def read_notes(spark, path, text_column: str = "text", id_column: str = "id"):
 def detect_notes(sdf, detector, spark=None):
     """``sdf`` (id, text, patient) with the spans ``detector`` finds in each note."""
     from hidekit.engines.spark_engine import get_spark
-    from hidekit.text.detector import Detector
+    from hidekit.text.detection.detector import Detector
 
     spark = spark or get_spark()
     det = detector
@@ -96,7 +96,7 @@ def detect_corpus_spark(
 
     from hidekit.engines.spark_engine import get_spark
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
-    from hidekit.text.detector import load_model
+    from hidekit.text.detection.detector import load_model
 
     out_dir = Path(out_dir)
     model_path = Path(model) if Path(model).exists() else None
