@@ -114,7 +114,7 @@ class Registry(Mapping):
         if any(v is obj for v in self._items.values()):
             return
         if isinstance(obj, type) and self.kind != "recognizer":
-            obj.name = ep.name
+            setattr(obj, "name", ep.name)  # noqa: B010 - a class attribute of a plug-in's class
         self.add(ep.name, obj)
 
     # reading ---------------------------------------------------------------------------

@@ -122,7 +122,9 @@ def demo_key(out) -> bytes:
     path = Path(out) / DEMO_KEY
     if not path.exists():
         new_key_file(path)
-    return load_key(path)
+    key = load_key(path)
+    assert key is not None  # the file exists: load_key reads it or raises
+    return key
 
 
 @dataclass(frozen=True)

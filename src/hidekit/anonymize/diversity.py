@@ -76,7 +76,8 @@ def group_diverse(group, value, weight, n_groups: int, rule: DiversityRule) -> n
         has = distinct > 0
         r1[has] = cnt[first[has]]
         tail = np.bincount(g, weights=np.where(rank >= rule.l - 1, cnt, 0.0), minlength=n_groups)
-        ok = (distinct >= rule.l) & (r1 < float(rule.c) * tail)
+        c = float(rule.c or 0)  # set for recursive: DiversityRule checks it
+        ok = (distinct >= rule.l) & (r1 < c * tail)
     return ok | (distinct == 0)
 
 

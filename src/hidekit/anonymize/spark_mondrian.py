@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -34,7 +35,7 @@ def _code_col(i: int) -> str:
     return f"__hk_c{i}"
 
 
-def _encode(spark, sdf, key: str, hierarchy, order) -> tuple[object, Dimension]:
+def _encode(spark, sdf, key: str, hierarchy, order) -> tuple[Any, Dimension]:
     """Global codes of one key: a small (value, code) table joined onto the data."""
     distinct = sdf.select(key).distinct().toPandas()[key]
     dim = encode_key(distinct, key, hierarchy, order)

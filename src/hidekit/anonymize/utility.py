@@ -47,8 +47,10 @@ class Coverage:
     def ncp(self, original: pd.Series) -> np.ndarray:
         """Normalized certainty penalty per released record, in [0, 1]."""
         if self.numeric:
+            assert self.lo is not None and self.hi is not None  # numeric coverage
             width = float(original.max() - original.min())
             return (self.hi - self.lo) / width if width > 0 else np.zeros(self.lo.size)
+        assert self.domain is not None and self.sets is not None and self.label is not None
         m = len(self.domain)
         per_label = np.array([(len(s) - 1) / (m - 1) if m > 1 else 0.0 for s in self.sets])
         return per_label[self.label]

@@ -10,12 +10,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.registry import ENGINES
+
+if TYPE_CHECKING:
+    from typing import Self
 
 COUNT_COLUMN = "_n"
 register_engine = ENGINES.register  # class decorator: @register_engine("name")
@@ -87,8 +91,11 @@ class Engine(ABC):
 
     name: str = "engine"
 
+    def __init__(self, data: Any) -> None:  # noqa: B027 - the constructor ``open`` calls
+        """An engine over one table; each engine says what it accepts (a frame, a Spark table)."""
+
     @classmethod
-    def open(cls, data, sep: str | None = None) -> Engine:
+    def open(cls, data, sep: str | None = None) -> Self:
         """An engine of this kind over a path, Dataset or table (a file is read once)."""
         from hidekit.io import Dataset, read_table
 

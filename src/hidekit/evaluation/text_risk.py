@@ -54,9 +54,9 @@ def di_risk(
     ``h=None`` (redacted): eq. (11). With re-synthesis ``h``: eq. (16) — types with ``r >= strict``
     get the factor ``h``, the others none; ``strict=0`` gives eq. (14). Times ``attempt``: (18).
     """
-    w, r = np.asarray(w, float), np.asarray(r, float)
-    factor = np.where(r >= strict, h, 1.0) if h is not None else np.ones_like(r)
-    return float((1 - np.prod(1 - factor * w * (1 - r))) * attempt)
+    wa, ra = np.asarray(w, float), np.asarray(r, float)
+    factor = np.where(ra >= strict, h, 1.0) if h is not None else np.ones_like(ra)
+    return float((1 - np.prod(1 - factor * wa * (1 - ra))) * attempt)
 
 
 def binomial_tail2(n, p):

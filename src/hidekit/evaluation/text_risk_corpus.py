@@ -258,7 +258,7 @@ def conventional_figures(
         masks[x.label].append(x.masked)
     aon = {d.label: d.r for d in direct}
 
-    def row(counts: list[PRF | None]) -> dict:
+    def row(counts: Sequence[PRF | None]) -> dict:
         pooled = {k: PRF() for k in ("strict", "relaxed", "token")}
         for name, c in zip(("strict", "relaxed", "token"), counts, strict=True):
             if c is not None:

@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from hidekit.errors import OutputError
@@ -298,7 +298,7 @@ def cleanup_on_termination() -> Iterator[None]:
 
 @contextlib.contextmanager
 def atomic_path(
-    target: str | os.PathLike, *, private: bool = False, protect: tuple = ()
+    target: str | os.PathLike, *, private: bool = False, protect: Sequence = ()
 ) -> Iterator[Path]:
     """Yield a temporary path beside ``target``; move it into place only on success.
 
@@ -311,13 +311,15 @@ def atomic_path(
         commit()
 
 
-def write_text_atomic(target, text: str, *, private: bool = False, protect: tuple = ()) -> Path:
+def write_text_atomic(target, text: str, *, private: bool = False, protect: Sequence = ()) -> Path:
     with atomic_path(target, private=private, protect=protect) as tmp:
         tmp.write_text(text, encoding="utf-8")
     return Path(target)
 
 
-def write_bytes_atomic(target, data: bytes, *, private: bool = False, protect: tuple = ()) -> Path:
+def write_bytes_atomic(
+    target, data: bytes, *, private: bool = False, protect: Sequence = ()
+) -> Path:
     with atomic_path(target, private=private, protect=protect) as tmp:
         tmp.write_bytes(data)
     return Path(target)
@@ -326,7 +328,7 @@ def write_bytes_atomic(target, data: bytes, *, private: bool = False, protect: t
 def write_files_together(
     writes: list[tuple[str | os.PathLike, Callable[[Path], object], bool]],
     *,
-    protect: tuple = (),
+    protect: Sequence = (),
 ) -> list[Path]:
     """Write several files as one transaction: every temporary file is made first, and only
     when all succeeded are they moved into place, in the order given.
@@ -390,7 +392,7 @@ def atomic_dir(
     *,
     overwrite: bool = False,
     private: bool = False,
-    protect: tuple = (),
+    protect: Sequence = (),
 ) -> Iterator[Path]:
     """Build an output folder in a temporary sibling and move it into place at the end.
 

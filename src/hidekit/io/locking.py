@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,7 +41,7 @@ def file_lock(path) -> Iterator[Path]:
         os.close(fd)
 
 
-try:
+if sys.platform != "win32":
     import fcntl
 
     def _lock(fd: int) -> None:
@@ -49,7 +50,7 @@ try:
     def _unlock(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
-except ImportError:  # pragma: no cover - Windows
+else:  # pragma: no cover - Windows
     import msvcrt
 
     def _lock(fd: int) -> None:

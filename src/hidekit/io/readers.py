@@ -9,7 +9,9 @@ from __future__ import annotations
 import codecs
 import csv
 import io
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -180,7 +182,7 @@ def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
 def _read_stat(path: Path, fmt: str, encoding: str | None) -> Dataset:
     import pyreadstat
 
-    readers = {
+    readers: dict[str, Callable[..., tuple[pd.DataFrame, Any]]] = {
         "stata": pyreadstat.read_dta,
         "spss": pyreadstat.read_por if path.suffix.lower() == ".por" else pyreadstat.read_sav,
         "sas": pyreadstat.read_xport if path.suffix.lower() == ".xpt" else pyreadstat.read_sas7bdat,

@@ -10,7 +10,7 @@ and CSV values are neutralized (see ``neutralize_formulas``) unless the caller o
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -230,11 +230,12 @@ def _write_stat(ds: Dataset, frame: pd.DataFrame, path: Path, fmt: str) -> None:
             writer(
                 data,
                 str(path),
-                column_labels=labels,
+                column_labels=labels,  # type: ignore[arg-type]  # None = no label: pyreadstat takes it
                 variable_value_labels=_numeric_keys(value_labels, data),
             )
         elif fmt == "sas":
-            pyreadstat.write_xport(data, str(path), column_labels=labels)
+            # None = no label: pyreadstat takes it, its stubs say list[str]
+            pyreadstat.write_xport(data, str(path), column_labels=labels)  # type: ignore[arg-type]
         else:  # pragma: no cover
             raise OutputError(f"cannot write format {fmt}")
     except (pyreadstat.PyreadstatError, pyreadstat.ReadstatError) as exc:
@@ -247,7 +248,7 @@ def write_table(
     target,
     *,
     private: bool = False,
-    protect: tuple = (),
+    protect: Sequence = (),
     neutralize: bool = True,
 ) -> Path:
     """Write ``ds`` to ``target`` (format from its suffix), never half-written.

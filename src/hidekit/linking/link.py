@@ -279,7 +279,7 @@ def link(
 def _build_view(
     unique: pd.DataFrame, docs: list[Document], columns: dict[str, str], rep: LinkReport
 ) -> pd.DataFrame:
-    mentions: dict[str, dict[str, list]] = {a: defaultdict(list) for a in ATTRIBUTES}
+    mentions: dict[str, dict[str | None, list]] = {a: defaultdict(list) for a in ATTRIBUTES}
     for doc in docs:
         for s in doc.spans:
             attr = BY_LABEL.get(s.label.upper())
@@ -323,7 +323,7 @@ def _most_common(attr: Attribute, values: list):
         return None
     fold = (lambda v: str(v).casefold()) if attr.kind == "text" else (lambda v: v)
     counts = Counter(fold(v) for v in values)
-    first = {}
+    first: dict = {}
     for v in values:
         first.setdefault(fold(v), v)
     best = min(counts, key=lambda f: (-counts[f], str(f)))

@@ -229,7 +229,10 @@ def release(
     inner = get_operator(operator, key=rand) if isinstance(operator, str) else operator
     op = ViewOperator(inner, per_person, linked.columns, present, mode)
 
-    docs, records, counter, sources = [], [], Counter(), {}
+    docs: list[Document] = []
+    records: list = []
+    counter: Counter[str] = Counter()
+    sources: dict[str, str] = {}
     for doc in sorted(linked.documents, key=lambda d: (keys_of[d.patient], d.id)):
         pid = keys_of[doc.patient]
         counter[pid] += 1

@@ -56,7 +56,7 @@ def link_report(
         )
     rep.heading(f"Release: {p['mode']} de-identification")
     s = rel.stats
-    rows = [
+    rows: list[dict] = [
         {"measure": "persons", "value": len(rel.table)},
         {"measure": "notes", "value": len(rel.documents)},
         {"measure": "keys", "value": ", ".join(p["keys"])},

@@ -375,7 +375,7 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
     key (else it is read from [secrets] key_file / key_env)."""
     from hidekit.secrets import check_key, load_key
 
-    given_key = key  # ``key`` is reused as a loop name below
+    given_key = key
 
     path = Path(path)
     try:
@@ -426,8 +426,8 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
         )
     if cell_min is not None and cell_min < 1:
         raise OptionError(f"plan {path}: [risk] cell_min must be at least 1, got {cell_min}")
-    for key in raw.get("crosswalk", {}):
-        _typed(raw["crosswalk"], key, "str", "crosswalk")
+    for field_name in raw.get("crosswalk", {}):
+        _typed(raw["crosswalk"], field_name, "str", "crosswalk")
     plan = Plan(
         path=path,
         input=(base / inp["path"]).resolve()

@@ -323,6 +323,7 @@ def _write(plan: Plan, ds, result: ReleaseResult, crosswalks, overwrite: bool, p
         write_table(ds, tmp / name, protect=(plan.input,), neutralize=plan.neutralize_formulas)
         result.files["data"] = name
         if crosswalks:
+            assert private is not None and secret is not None  # set above for crosswalks
             result.files["crosswalk"] = _write_crosswalks(
                 plan, crosswalks, private, secret, overwrite
             )

@@ -7,7 +7,7 @@ Each function returns an ``<svg>`` string with ``class="hk-chart"`` and one elem
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 
 PALETTE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#17becf", "#7f7f7f"]
@@ -103,7 +103,7 @@ def _legend(names: Sequence[str]) -> str:
 
 def line_chart(
     x: Sequence,
-    series: dict[str, Sequence[float]],
+    series: Mapping[str, Sequence[float]],
     *,
     title: str = "",
     xlabel: str = "",
@@ -149,7 +149,7 @@ def line_chart(
 
 def bar_chart(
     labels: Sequence,
-    series: dict[str, Sequence[float]],
+    series: Mapping[str, Sequence[float]],
     *,
     title: str = "",
     xlabel: str = "",
@@ -188,7 +188,7 @@ def bar_chart(
 
 
 def histogram(
-    values: Sequence[float],
+    values: Iterable[float],
     *,
     bins: int = 30,
     title: str = "",
@@ -226,11 +226,11 @@ def histogram(
                 f'<text x="{px(t):.1f}" y="{M["t"] + ph + 16}" text-anchor="middle" font-size="11">{_fmt(t)}</text>'
             )
     for j, (name, v) in enumerate(marks.items()):
-        c = PALETTE[(j + 1) % len(PALETTE)]
+        colour = PALETTE[(j + 1) % len(PALETTE)]
         near_right = px(v) > W - M["r"] - 160  # keep the label inside the plot
         tx, anchor = (px(v) - 4, "end") if near_right else (px(v) + 4, "start")
         body.append(
-            f'<line x1="{px(v):.1f}" x2="{px(v):.1f}" y1="{M["t"]}" y2="{M["t"] + ph}" stroke="{c}" stroke-width="2" stroke-dasharray="6,3"/>'
-            f'<text x="{tx:.1f}" y="{M["t"] + 14 + 14 * j}" text-anchor="{anchor}" font-size="11" fill="{c}">{escape(name)} = {_fmt(v)}</text>'
+            f'<line x1="{px(v):.1f}" x2="{px(v):.1f}" y1="{M["t"]}" y2="{M["t"] + ph}" stroke="{colour}" stroke-width="2" stroke-dasharray="6,3"/>'
+            f'<text x="{tx:.1f}" y="{M["t"] + 14 + 14 * j}" text-anchor="{anchor}" font-size="11" fill="{colour}">{escape(name)} = {_fmt(v)}</text>'
         )
     return _frame(title, xlabel, ylabel, "\n".join(body), "")

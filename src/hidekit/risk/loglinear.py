@@ -107,7 +107,7 @@ def two_way_table(
             f"{TABLE_LIMIT:,}; use the main-effects model or fewer/coarser keys"
         )
     m = codes.shape[1]
-    pairs = list(combinations(range(m), 2)) or [(0,)]
+    pairs: list[tuple[int, ...]] = list(combinations(range(m), 2)) or [(0,)]
     targets = {}
     for pair in pairs:
         dims = tuple(shape[j] for j in pair)

@@ -181,7 +181,11 @@ def measure_risk(
             eng.class_sizes(keys),
             population=population,
             sampling_fraction=sampling_fraction,
-            weights_total=(result.records.figures.total_weight if weights is not None else None),
+            weights_total=(
+                result.records.figures.total_weight
+                if weights is not None and result.records is not None
+                else None
+            ),
         )
         result.warnings.extend(result.population.warnings)
     pi = known_sampling_fraction(result)

@@ -81,6 +81,7 @@ def resolve_population(
         if not 0 < f <= 1:
             raise OptionError(f"sampling fraction must be in (0, 1], got {sampling_fraction}")
         return n / f, f
+    assert population is not None  # exactly one of the two was given (checked above)
     N = float(population)
     if not math.isfinite(N) or n > N:
         raise OptionError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,9 @@ from hidekit.risk.individual import (
 )
 from hidekit.risk.weighted import ClassFigures, class_figures
 
+if TYPE_CHECKING:
+    from hidekit.risk.suda import SudaResult
+
 BF_MODEL = "Benedetti-Franconi negative binomial (sdcMicro indivRisk, method approx)"
 
 
@@ -32,7 +36,7 @@ class RecordRisk:
     summary: RiskSummary
     household: np.ndarray | None = None
     household_summary: RiskSummary | None = None
-    suda: object = None  # hidekit.risk.suda.SudaResult when asked for
+    suda: SudaResult | None = None  # when asked for
     estimate_risk: np.ndarray | None = None  # E[1/F | f] under the log-linear model
     warnings: list[str] = field(default_factory=list)
 
@@ -127,7 +131,7 @@ def split_household_warnings(
 ) -> list[str]:
     """A key constant within almost every household (a household-level variable such as region)
     but varying inside a few suggests those few ids join records of different households."""
-    out = []
+    out: list[str] = []
     sizes = np.bincount(hh)
     multi = sizes[hh] > 1
     if not multi.any():

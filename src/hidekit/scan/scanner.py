@@ -309,7 +309,8 @@ def _contained(texts: pd.Series, text_share: float) -> tuple[dict, list[tuple[fl
 
 def _label_evidence(labels: dict, min_share: float) -> tuple[dict, list[tuple[float, str, str]]]:
     texts = pd.Series([str(v).strip() for v in labels.values() if str(v).strip()], dtype=object)
-    shares, candidates = {}, []
+    shares: dict = {}
+    candidates: list[tuple[float, str, str]] = []
     if texts.empty:
         return shares, candidates
     for pat in P.PATTERNS:

@@ -108,7 +108,7 @@ class SelectionResult:
         )
 
     def to_dict(self, detail: bool = True) -> dict:
-        d = {
+        d: dict[str, object] = {
             "method": self.method,
             "criterion": self.criterion,
             "measure": self.measure,
@@ -280,7 +280,7 @@ class _Selector:
 
     def forward(self, stop: float, stepwise_remove: float | None = None) -> tuple[list[str], str]:
         current = self.order(self.forced)
-        just_removed: set[str] = set()
+        just_removed: set[str | None] = set()
         f = b = 0
         while True:
             f += 1

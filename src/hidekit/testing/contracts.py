@@ -205,7 +205,7 @@ def check_recognizer(rec, texts: Iterable[str] = RECOGNIZER_TEXTS) -> None:
 # -- engines --------------------------------------------------------------------------------
 
 
-def _pandas_sizes(frame: pd.DataFrame, keys: list[str]) -> np.ndarray:
+def _pandas_sizes(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray:
     if not keys:
         return np.array([len(frame)] if len(frame) else [], dtype=np.int64)
     return frame.groupby(keys, dropna=False).size().to_numpy(dtype=np.int64)

@@ -10,7 +10,7 @@ import functools
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -54,6 +54,7 @@ def _checking_params(fit):
 
 class Transform(ABC):
     name: ClassVar[str] = "transform"
+    _arguments: dict[str, Any]  # the constructor's arguments (``_keeping_arguments``)
     # One line per constructor parameter: docs/plan-steps.md is generated from these
     # (``hidekit plan-steps``), and a test checks every parameter has one.
     param_docs: ClassVar[dict[str, str]] = {}

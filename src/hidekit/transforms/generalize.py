@@ -131,6 +131,7 @@ class Bin(Transform):
             whole = integer and w.is_integer() and o.is_integer()
             uniq = {b: self._range(b, b + w, whole) for b in np.unique(lo[keep.to_numpy()])}
             return _labelled(x, np.array([uniq.get(b, "") for b in lo], dtype=object), keep)
+        assert self.edges is not None  # no width: edges were given (checked in __init__)
         e = np.array([float(b) for b in self.edges])
         whole = integer and all(float(b).is_integer() for b in e)
         idx = np.searchsorted(e, v, side="right")  # 0: below e0; len(e): from the last edge on

@@ -82,7 +82,9 @@ def read_boundaries(path) -> list[list[list[np.ndarray]]]:
     areas = []
     for f in features or []:
         geom = f.get("geometry", f) if isinstance(f, dict) else None
-        kind = (geom or {}).get("type")
+        if not geom:
+            continue
+        kind = geom.get("type")
         if kind == "Polygon":
             polys = [geom["coordinates"]]
         elif kind == "MultiPolygon":
@@ -257,7 +259,10 @@ class Jitter(Transform):
         clon = _mean_longitude(ids[keep], lon[keep], n)
         urban = np.zeros(n, dtype=bool)
         if self.urban:
-            cats = frame[self.urban].map(lambda v: self.urban_codes_.get(value_key(v)))
+            codes = self.urban_codes_
+            cats = frame[self.urban].map(
+                lambda v: None if (k := value_key(v)) is None else codes.get(k)
+            )
             if (frame[self.urban].notna() & cats.isna()).any():
                 first = frame[self.urban][frame[self.urban].notna() & cats.isna()].iloc[0]
                 raise OptionError(

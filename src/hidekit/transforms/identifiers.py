@@ -225,11 +225,11 @@ class Encode(Transform):
         # reindex: an all-missing column adds a frame without columns (nothing to encode)
         cw = pd.concat(rows, ignore_index=True).reindex(columns=CROSSWALK_COLUMNS)
         # Python-level de-duplication: pandas' string hashing stops at NUL characters.
-        seen = set()
-        first = [
-            not (k in seen or seen.add(k))
-            for k in zip(cw["column"], cw["parent"], cw["value"], strict=True)
-        ]
+        seen: set[tuple] = set()
+        first: list[bool] = []
+        for k in zip(cw["column"], cw["parent"], cw["value"], strict=True):
+            first.append(k not in seen)
+            seen.add(k)
         cw = cw[pd.Series(first, index=cw.index, dtype=bool)]  # a bare [] would select columns
         order = {c: i for i, c in enumerate(self.columns + self.hierarchy)}
         cw = cw.assign(_o=cw["column"].map(lambda c: order.get(c, len(order))))
@@ -576,15 +576,16 @@ def write_partition(
         ds.variable_labels = {**ds.variable_labels, parts.id_column: "Unique observation ID"}
         return ds
 
-    opts = {"neutralize": neutralize}
     with atomic_dir(folder, overwrite=overwrite, protect=protect) as tmp:
-        write_table(labelled(parts.deidentified), tmp / names["deidentified"], **opts)
+        write_table(
+            labelled(parts.deidentified), tmp / names["deidentified"], neutralize=neutralize
+        )
         if link_secret:
             write_crosswalk(parts.original, tmp / names["original"], **link_secret)
             write_crosswalk(parts.link, tmp / names["link"], **link_secret)
         else:
-            write_table(labelled(parts.original), tmp / names["original"], private=True, **opts)
-            write_table(labelled(parts.link), tmp / names["link"], private=True, **opts)
+            for part, frame in (("original", parts.original), ("link", parts.link)):
+                write_table(labelled(frame), tmp / names[part], private=True, neutralize=neutralize)
     return {k: Path(folder) / v for k, v in names.items()}
 
 
@@ -694,7 +695,10 @@ def _key_of(key_file) -> bytes:
 
     if isinstance(key_file, (bytes, bytearray)):
         return check_key(bytes(key_file))
-    return load_key(key_file)
+    key = load_key(key_file)
+    if key is None:  # no file given (callers pass one)
+        raise OptionError("a key file is needed")
+    return key
 
 
 def partition_file(

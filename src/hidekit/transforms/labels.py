@@ -88,6 +88,7 @@ def classify_codes(
         source = "value labels" if labels else "values"
     for v in present:
         key = value_key(v)
+        assert key is not None  # ``present`` holds no missing value
         label = _label_of(v, labels or {})
         if mapping is not None:
             cat = given.get(key)

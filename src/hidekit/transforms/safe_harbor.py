@@ -169,11 +169,15 @@ class SafeHarbor(Transform):
             out[col] = pd.Series([mapped[c] for c in codes], index=frame.index, dtype=object)
         return out
 
-    def _zip3(self, value, col: str) -> str:
+    def _zip3(self, value, col: str) -> str | None:
         try:
             z = zip3(value)
         except InputError as exc:
             raise InputError(f"column {col!r}: {exc}") from None
-        if self.population_ is not None and self.population_.get(z, 0) < self.min_population:
+        if (
+            z is not None
+            and self.population_ is not None
+            and self.population_.get(z, 0) < self.min_population
+        ):
             return "000"
         return z

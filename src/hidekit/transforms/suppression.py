@@ -226,7 +226,7 @@ def local_suppression(
             got = wildcard_counts(cand, cur, engine)
         ok = got >= k
         if ok.any():
-            cur[np.ix_(pool[ok], idx)] = -1
+            cur[np.ix_(pool[ok], np.asarray(idx))] = -1
             pool, cand, got = pool[~ok], cand[~ok], got[~ok]
         # groups nearly big enough: topping them up with donors from cells larger than k costs
         # k·|P| cells, while sending the group on to larger patterns costs at least g·(|P|+1)
@@ -295,7 +295,8 @@ def _top_up(cur, cand, members, got, idx, cell_of, spare, k) -> np.ndarray:
     used: set[int] = set()
     for g, part in pairs.groupby("_gid", sort=False):
         need = k - int(part["_got"].iloc[0])
-        chosen, taken = [], {}
+        chosen: list[int] = []
+        taken: dict[int, int] = {}
         for d in part["_donor"].tolist():
             c = cell_of[d]
             if d in used or spare[c] - taken.get(c, 0) <= 0:

@@ -119,6 +119,7 @@ class OptimalResult:
             raise OptionError(f"suppressed records: choose star or drop, got {suppressed!r}")
         if not self.found:
             raise PolicyError("no generalization satisfies the privacy models: nothing to apply")
+        assert self.transformation is not None and self.ok_class_keys is not None  # found
         out = frame.reset_index(drop=True).copy()
         codes, cards = [], []
         for q in self.qis:

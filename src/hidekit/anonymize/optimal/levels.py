@@ -43,7 +43,10 @@ class QuasiIdentifier:
 
     def level_map(self, src: int, dst: int) -> np.ndarray:
         """Code at level ``src`` → code at level ``dst`` (``dst`` ≥ ``src``), as an array."""
-        return self.up[src][dst]
+        m = self.up[src][dst]
+        if m is None:
+            raise ValueError(f"no map from level {src} down to level {dst}")
+        return m
 
     @classmethod
     def from_hierarchy(

@@ -108,7 +108,8 @@ def class_size_rows(sizes: np.ndarray) -> list[dict]:
 
 def optimal_report(result: OptimalResult, title: str) -> Report:
     rep = Report(title, subtitle=", ".join(result.models) + f"; metric {result.metric}")
-    if not result.found:
+    levels = result.transformation
+    if levels is None:  # not found
         rep.verdict(False, result.notes[-1] if result.notes else "no transformation found")
         return rep
     proven = "proven optimal" if result.proven_optimal else "heuristic, not proven optimal"
@@ -142,9 +143,9 @@ def optimal_report(result: OptimalResult, title: str) -> Report:
         [
             {
                 "key": q.name,
-                "level": result.transformation[q.name],
+                "level": levels[q.name],
                 "of": q.height,
-                "values released": q.card(result.transformation[q.name]),
+                "values released": q.card(levels[q.name]),
                 "loss": result.loss_per_key.get(q.name),
             }
             for q in result.qis

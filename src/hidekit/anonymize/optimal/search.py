@@ -42,8 +42,15 @@ class Check:
     anonymous: bool
     suppressed: int
     classes: NodeClasses
-    value: float | None = None
+    value: float | None = None  # the loss, set when the node is anonymous
     post_bound: float = -math.inf
+
+    @property
+    def loss(self) -> float:
+        """The loss of an anonymous node (only those are valued)."""
+        if self.value is None:
+            raise ValueError(f"node {self.node} has no loss: it is not anonymous")
+        return self.value
 
 
 @dataclass
@@ -160,7 +167,7 @@ class Search:
 
     @property
     def limit(self) -> float:
-        return math.inf if self.best is None else float(self.best.value)
+        return math.inf if self.best is None else float(self.best.loss)
 
     def _timed_out(self) -> bool:
         return self.time_limit is not None and time.perf_counter() - self.started > self.time_limit
@@ -176,8 +183,8 @@ class Search:
             best = self.best
             if (
                 best is None
-                or res.value < best.value
-                or (res.value == best.value and _before(lat, node, best.node))
+                or res.value < best.loss
+                or (res.value == best.loss and _before(lat, node, best.node))
             ):
                 self.best = res
         else:
@@ -244,7 +251,7 @@ class Search:
             heuristic(self)
         self.stats.checked = self.checker.checked
         self.stats.seconds = time.perf_counter() - self.started
-        self.stats.values = {n: c.value for n, c in self.checks.items() if c.anonymous}
+        self.stats.values = {n: c.loss for n, c in self.checks.items() if c.anonymous}
         return self.best, self.stats
 
 
@@ -274,7 +281,7 @@ def heuristic(search: Search) -> Check | None:
         improved = False
         for nb in lat.predecessors(res.node) + lat.successors(res.node):
             cand = search._check(nb)
-            if cand.anonymous and cand.value < res.value:
+            if cand.anonymous and cand.loss < res.loss:
                 res, improved = cand, True
                 break
     return search.best
