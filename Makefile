@@ -21,11 +21,13 @@ demo: $(STAMP)
 test: setup
 	$(BIN)/python -m ruff check src tests benchmarks scripts
 	$(BIN)/python -m ruff format --check src tests benchmarks scripts
+	$(BIN)/python -m mypy
 	HIDEKIT_DOCS_EXAMPLES=1 $(BIN)/python -m pytest -n 2 --dist loadgroup
 
 lint: $(STAMP)
 	$(BIN)/python -m ruff check src tests benchmarks scripts
 	$(BIN)/python -m ruff format --check src tests benchmarks scripts
+	$(BIN)/python -m mypy
 
 format: $(STAMP)
 	$(BIN)/python -m ruff format src tests benchmarks scripts

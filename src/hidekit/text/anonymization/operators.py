@@ -232,7 +232,9 @@ def spans_to_replace(
             continue
         # a term the user denied is PHI whatever the safe-list says
         keep = safe is not None and t.source != "deny-list"
-        reason = safe.reason(doc.text, t.start, t.end, t.label) if keep else None
+        reason = (
+            safe.reason(doc.text, t.start, t.end, t.label) if safe is not None and keep else None
+        )
         if reason is not None:
             if kept is not None:
                 kept.append(Kept(doc.id, t.start, t.end, t.label, reason, t.source))
@@ -284,7 +286,8 @@ def anonymize_documents(
     if isinstance(operator, str):
         operator = get_operator(operator, **params)
     safe = _safelist(safelist)
-    out_docs, records, kept = [], [], []
+    out_docs, records = [], []
+    kept: list[Kept] = []
     for d in docs:
         new, recs = anonymize_document(d, operator, safe, kept)
         out_docs.append(new)

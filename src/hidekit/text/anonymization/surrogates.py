@@ -482,7 +482,7 @@ class SurrogateGenerator:
         rng = self._rng(patient, role, key)
         if role == "first":
             sex = self._sex(key)
-            pool = {"F": self._female, "M": self._male}.get(sex, self._female + self._male)
+            pool = {"F": self._female, "M": self._male}.get(sex or "", self._female + self._male)
         else:
             pool = self._last
         used = set(parts.values())

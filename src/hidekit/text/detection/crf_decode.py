@@ -806,7 +806,7 @@ class CrfDecoder:
         if not starts:
             return [], []
         recall = threshold is not None
-        out = _decode_document(*args, recall, float(threshold) if recall else 0.0)
+        out = _decode_document(*args, recall, 0.0 if threshold is None else float(threshold))
         crf = _make_spans(text, starts, ends, out[0], out[1], out[2], self.span_labels, "crf")
         extra = _make_spans(
             text, starts, ends, out[3], out[4], out[5], self.recall_labels, "crf-recall"
@@ -843,13 +843,13 @@ def _bigrams(attr: Mapping[str, int]):
             if s.startswith(prefix):
                 rest = s[len(prefix) :]
                 # a word may itself be "|": register every split (each one gives back s)
-                for p, ch in enumerate(rest):
+                for cut, ch in enumerate(rest):
                     if ch == "|":
-                        pairs.setdefault((rest[:p], rest[p + 1 :]), [-1, -1])[col] = a
+                        pairs.setdefault((rest[:cut], rest[cut + 1 :]), [-1, -1])[col] = a
     words: dict[str, int] = {}
-    for a, b in pairs:
-        words.setdefault(a, len(words))
-        words.setdefault(b, len(words))
+    for left, right in pairs:
+        words.setdefault(left, len(words))
+        words.setdefault(right, len(words))
     nb = max(len(words), 1)
     keyed = sorted((words[a] * nb + words[b], v) for (a, b), v in pairs.items())
     keys = np.array([k for k, _ in keyed], np.int64)

@@ -85,7 +85,9 @@ _ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same model gives the 
 
 def spans_from_tags(text: str, tokens: Sequence[Token], tags: Sequence[str]) -> list[Span]:
     """BIO tags -> spans; an I- that does not continue a span of its label starts a new one."""
-    spans, start, end, label = [], None, None, None
+    spans: list[Span] = []
+    start = end = 0  # read only while ``label`` is set
+    label = None
     for t, tag in zip(tokens, tags, strict=True):
         kind, _, lab = tag.partition("-")
         if kind == "I" and label == lab:
@@ -141,6 +143,7 @@ def widen_to_direct(crf: Sequence[Span], direct: Sequence[Span]) -> list[Span]:
     ends = [c.end for c in crf]
     drop = set()
     for d in direct:
+        near: Sequence[int]
         if ordered:  # the spans overlapping d: a run of consecutive indices
             near = range(bisect.bisect_right(ends, d.start), bisect.bisect_left(starts, d.end))
         else:
@@ -331,6 +334,7 @@ def _init_worker(state) -> None:
 
 def _detect_in_worker(text: str) -> list[Span]:
     """One document, or one window of a long one, read whole."""
+    assert _WORKER is not None  # set by _init_worker
     return _WORKER._detect_whole(text)
 
 

@@ -164,12 +164,12 @@ def _token_features(text: str, tokens: Sequence[Token], hits: Sequence[Span]):
     starts = [t.start for t in tokens]
     for h in hits:
         i = max(bisect.bisect_right(starts, h.start) - 1, 0)
-        pos = "B"
+        bio = "B"
         while i < n and tokens[i].start < h.end:
             if tokens[i].end > h.start:
-                rec[i].append(f"r={h.source}:{pos}")
-                rec[i].append(f"rl={h.label}:{pos}")
-                pos = "I"
+                rec[i].append(f"r={h.source}:{bio}")
+                rec[i].append(f"rl={h.label}:{bio}")
+                bio = "I"
             i += 1
     # gaps[i] = whitespace class between token i-1 and token i (gaps[0] and gaps[n]: line ends)
     gaps = ["nl"] * (n + 1)
@@ -244,8 +244,8 @@ def _cluster_features(feats: list[list[str]], words, clusters: dict[str, str]) -
     for i in range(n):
         for d in (-1, 0, 1):
             j = i + d
-            if 0 <= j < n and ids[j]:
-                coarse, fine = ids[j].split(":")
+            if 0 <= j < n and (cid := ids[j]):
+                coarse, fine = cid.split(":")
                 feats[i].append(f"{d}c1={coarse}")
                 feats[i].append(f"{d}c2={fine}")
 

@@ -109,10 +109,12 @@ class TermLists:
             return False
         if norm_term(span.text) in self.allow:
             return True
+        allow_rx = self._allow_rx
+        if allow_rx is None:  # pragma: no cover - set whenever ``allow`` is
+            return False
         lo, hi = max(0, span.start - 200), min(len(text), span.end + 200)
         return any(
-            m.start() <= span.start and span.end <= m.end()
-            for m in self._allow_rx.finditer(text, lo, hi)
+            m.start() <= span.start and span.end <= m.end() for m in allow_rx.finditer(text, lo, hi)
         )
 
     def apply(self, text: str, spans: Iterable[Span]) -> list[Span]:

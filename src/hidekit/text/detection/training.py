@@ -316,7 +316,7 @@ def learn_fill(
                 overlap[h.source] += 1
                 labels[h.source][hit.label] += 1
     return {
-        source: max(sorted(labels[source]), key=labels[source].get)
+        source: max(sorted(labels[source]), key=labels[source].__getitem__)
         for source in sorted(total)
         if overlap[source] >= DIRECT_MIN_HITS and overlap[source] / total[source] >= min_share
     }
@@ -331,7 +331,7 @@ def _check_docs(docs: Sequence[Document]) -> None:
 
 def _fit(
     prepared: Sequence[Prepared],
-    language: str,
+    language: str | None,
     names: list[str],
     params: dict,
     extra: dict | None = None,
@@ -478,7 +478,7 @@ def privatize(prepared: list[Prepared], options: dict, params: dict) -> tuple[li
         for p in prepared
     ]
     if options.get("clusters"):
-        common = Counter()
+        common: Counter[str] = Counter()
         for w, n in counts.items():
             common[cluster_key(w)] += n
         options = {

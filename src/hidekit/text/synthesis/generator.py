@@ -162,7 +162,11 @@ class _Writer:
     def _gap(self, text: str, style: _Style, rng: random.Random) -> str:
         if style.terse:
             for rx, short in _ABBREV_RE:
-                text = rx.sub(lambda m, s=short: s if rng.random() < 0.7 else m.group(), text)
+
+                def shorten(m: re.Match, s: str = short) -> str:
+                    return s if rng.random() < 0.7 else m.group()
+
+                text = rx.sub(shorten, text)
         if style.typo_rate:
             text = _WORD.sub(
                 lambda m: _typo(m.group(), rng) if rng.random() < style.typo_rate else m.group(),
@@ -431,6 +435,9 @@ WEEKDAY_SHORT = words("WEEKDAY_SHORT", "l")
 LANGUAGES = words("LANGUAGES", "l")
 
 
+Date = date  # the type, for annotations inside _Note (whose method ``date`` shadows it)
+
+
 class _Note:
     """Fills template slots for one note of one patient; dates and formats stay coherent."""
 
@@ -457,7 +464,7 @@ class _Note:
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
-    def date(self, d: date, header: bool = False) -> list[Segment]:
+    def date(self, d: Date, header: bool = False) -> list[Segment]:
         if self.chance(0.2):
             fmt = self.rng.choices(*zip(*self.formats, strict=True))[0]
         else:
@@ -470,12 +477,12 @@ class _Note:
             text = self.weekday(d) + self.pick([" ", ", "]) + text
         return [(text, "DATE")]
 
-    def weekday(self, d: date) -> str:
+    def weekday(self, d: Date) -> str:
         day = WEEKDAYS[d.weekday()]
         form = self.pick([day, day, day[:3], WEEKDAY_SHORT[d.weekday()], day.upper(), day.lower()])
         return form
 
-    def weekday_mention(self, d: date) -> list[Segment]:
+    def weekday_mention(self, d: Date) -> list[Segment]:
         """A weekday that points to one day ("on Tuesday", "since Fri", "Sun 17/11")."""
         day = self.weekday(d)
         if self.chance(0.3):
@@ -484,13 +491,13 @@ class _Note:
         lead = self.pick(words("weekday_mention.1", "l"))
         return [(lead, None), (day, "DATE")]
 
-    def month_day(self, d: date) -> list[Segment]:
+    def month_day(self, d: Date) -> list[Segment]:
         """A numeric day and month without a year, in the note's order ("3/6" or "6/3")."""
         us = self.formats is US_FORMATS
         fmt = ("M/D" if us else "D/M") if self.chance(0.7) else ("MM/DD" if us else "DD/MM")
         return [(format_date(d, fmt), "DATE")]
 
-    def informal_date(self, d: date) -> list[Segment]:
+    def informal_date(self, d: Date) -> list[Segment]:
         """Running-text forms: "the 4th", "Mar-04", "in March", "mid-May", "March 4th"."""
         fmt = self.pick(INFORMAL_FORMATS)
         if fmt == "M/D" and self.p.region != "US":
@@ -519,7 +526,7 @@ class _Note:
             ]
         return [(text, "DATE")]
 
-    def past(self) -> date:
+    def past(self) -> Date:
         return self.admit - timedelta(days=self.rng.randint(30, 3650))
 
     # -- names ---------------------------------------------------------------------------
@@ -1685,7 +1692,7 @@ def _thread(n: _Note) -> None:
     n.render(n.pick(templates("thread.1", "l")))
     speakers = [_staff(n, 8), _staff(n, 8), [(n.attending[2], "DOCTOR")]]
     for k in range(n.rng.randint(4, 9)):
-        head = [(f"{n.rng.randint(0, 23):02d}:{n.rng.randint(0, 59):02d} ", None)]
+        head: list[Segment] = [(f"{n.rng.randint(0, 23):02d}:{n.rng.randint(0, 59):02d} ", None)]
         if k == 0 and n.chance(0.5):
             head = n.month_day(n.admit) + [(" ", None)] + head
         who = n.pick(speakers)

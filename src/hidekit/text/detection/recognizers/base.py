@@ -92,8 +92,8 @@ class PatternRecognizer(Recognizer):
 # from the parsed pattern. A plain substring search is ~20-50 times faster than letting ``re``
 # try the pattern at every position, and most recognizers find nothing in most texts.
 try:
-    from re import _constants as _sre
-    from re import _parser as _sre_parse
+    from re import _constants as _sre  # type: ignore[attr-defined]  # private: not in typeshed
+    from re import _parser as _sre_parse  # type: ignore[attr-defined]  # private: not in typeshed
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants as _sre
     import sre_parse as _sre_parse
@@ -317,7 +317,8 @@ def regex_gate(rx: re.Pattern, max_conditions: int = 2, context: Iterable[str] =
     ctx = _context_condition(context) if context else None
     if ctx is not None:
         conditions.append(ctx)
-    kept, seen = [], []
+    kept: list[tuple] = []
+    seen: list[tuple] = []
     for lits in sorted(conditions, key=_cost):
         if _cost(lits) > 0.05 or len(kept) == max_conditions:
             break
@@ -414,7 +415,7 @@ def case_variants(ch: str) -> frozenset[str] | None:
 
 
 def _class_chars(chars, ignorecase: bool):
-    out = set()
+    out: set[str] = set()
     for ch in chars:
         if ignorecase:
             variants = case_variants(ch)
@@ -540,7 +541,7 @@ _TRIE_PREFIX = 6  # literals are searched for by their first characters only
 
 
 def _class_letters(parts) -> int:
-    chars = set()
+    chars: set[str] = set()
     for part in parts:
         if len(part) == 3 and part[1] == "-":
             chars.update(chr(c) for c in range(ord(part[0]), ord(part[2]) + 1))
@@ -616,16 +617,17 @@ class Scan:
 
     def matches(self, text: str) -> list:
         """[(match, start, end)]: as ``rx.finditer(text)``; ``match.span(g)`` for groups g > 0."""
-        if self.kind == "first":
-            search, g, out, pos = self.finder.search, self.end_group, [], 0
+        finder = self.finder  # None for kind "plain"
+        if self.kind == "first" and finder is not None:
+            search, g, out, pos = finder.search, self.end_group, [], 0
             while (m := search(text, pos)) is not None:
                 pos = m.start(g)
                 out.append((m, m.start(), pos))
             return out
-        if self.kind == "literal":
+        if self.kind == "literal" and finder is not None:
             hay = fold(text) if self.folded else text
             if len(hay) == len(text):
-                search, match, out, pos = self.finder.search, self.rx.match, [], 0
+                search, match, out, pos = finder.search, self.rx.match, [], 0
                 while (c := search(hay, pos)) is not None:
                     pos = c.start()
                     m = match(text, pos)

@@ -54,7 +54,7 @@ class _Words:
         self.cap_index = list(compress(count(), map(str.isupper, map(itemgetter(0), self.words))))
         self.cap_keys = list(map(_key, map(self.words.__getitem__, self.cap_index)))
         self.cap_set = set(self.cap_keys)
-        self._lower = None
+        self._lower: list[str] | None = None
 
     def capitalized_in(self, keys) -> list[tuple[int, str]]:
         """(index, key) of the capitalized words whose key is in ``keys`` (a dict or set)."""
