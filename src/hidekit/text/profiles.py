@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import overload
 
 from hidekit.errors import OptionError
 from hidekit.text.spans import Document, Span
@@ -115,6 +116,10 @@ PROFILES = {
 }
 
 
+@overload
+def get_profile(name: None) -> None: ...
+@overload
+def get_profile(name: str | Profile) -> Profile: ...
 def get_profile(name: str | Profile | None) -> Profile | None:
     """The profile called ``name`` (None stays None: the model's own labels, nothing added)."""
     if name is None or isinstance(name, Profile):
