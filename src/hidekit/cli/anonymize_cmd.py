@@ -115,7 +115,7 @@ def anonymize(
     max_rp: float = MaxRpOpt,
     cell_min: int = CellMinOpt,
     report: Path = ReportOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity), or
     find the least-loss full-domain generalization over hierarchies (--method optimal)."""

@@ -68,7 +68,7 @@ def link_cmd(
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output."),
     sep: str = SepOpt,
     json: bool = JsonOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """Link records and notes per person, anonymize the view, write it back into the notes."""
     key_list = split_list(keys, required="--keys")

@@ -75,7 +75,7 @@ def release(
     ),
     engine: str = EngineOpt,
     json: bool = JsonOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """Run a release plan: steps in order, then write data, crosswalk, audit log and report,
     or refuse (exit 2) when a direct identifier remains or the risk limit is not met.
@@ -176,6 +176,7 @@ def generalize(
 ):
     """Aggregate values: numeric bins, dates to month/quarter/year, or an ARX hierarchy;
     with --optimal, the least-loss levels of all columns that make the table k-anonymous."""
+    from hidekit.transforms import Transform
     from hidekit.transforms.generalize import Bin, CoarsenDate, Hierarchy
 
     cols = split_list(columns)
@@ -202,7 +203,7 @@ def generalize(
         if len(cols) != 1 or len(hierarchy) != 1:
             raise OptionError("--hierarchy applies to one column (or use --optimal)")
         path = hierarchy[0].partition("=")[2] if "=" in hierarchy[0] else hierarchy[0]
-        t = Hierarchy(cols[0], Path(path), level=level)
+        t: Transform = Hierarchy(cols[0], Path(path), level=level)
     elif to is not None:
         t = CoarsenDate(cols, to=to)
     else:
@@ -311,7 +312,7 @@ def jitter(
     sep: str = SepOpt,
     neutralize: bool = FormulasOpt,
     json: bool = JsonOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """DHS geographic masking: urban up to 2 km, rural up to 5 km (1% up to 10 km).
 

@@ -98,7 +98,7 @@ def encode(
     sep: str = SepOpt,
     neutralize: bool = FormulasOpt,
     json: bool = JsonOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """Replace values by random fixed-width IDs; the crosswalk is kept encrypted.
 
@@ -213,7 +213,7 @@ def partition(
     sep: str = SepOpt,
     neutralize: bool = FormulasOpt,
     json: bool = JsonOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """Split into original, de-identified and link files (J-PAL). With a secret the
     original and the link are written encrypted (.hkcw); without, owner-only tables."""
@@ -253,7 +253,7 @@ def show_crosswalk(
         None, "--export", help="Write the decrypted table here (owner-only)."
     ),
     json: bool = JsonOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """Decrypt a crosswalk to look at it or export it."""
     show(jobs.crosswalk(path, export, secrets=secrets), json, _print_crosswalk)

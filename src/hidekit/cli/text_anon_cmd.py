@@ -96,7 +96,7 @@ def anonymize(
     ),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output folder."),
     json: bool = JsonOpt,
-    secrets: SecretOptions = None,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """Redact, tag or replace PHI by consistent surrogates; writes an audit JSONL.
 

@@ -102,6 +102,7 @@ def step_select(out: Path, ctx: dict) -> str:
     res = select_variables(
         ctx["frame"], keys, force=["sex", "age_group"], method="forward", stop=0.05
     )
+    assert not isinstance(res, list)  # one result: no group
     selection_report([res], 0.05, "Demo: forward selection, RP limit 5%").save(
         out / "selection.html"
     )
@@ -192,11 +193,12 @@ def step_text_anonymize(out: Path, ctx: dict) -> str:
     rows = ctx["frame"].head(25)
     docs = generate_patient_notes(rows, notes_per_patient=2, seed=ctx.get("seed", 7))
     notes_dir = write_brat_dir(docs, Path(out) / "notes")
+    model: str | None = "en"
+    spans: Path | None = None
     try:
-        load_model("en")
-        how = {"model": "en"}
+        load_model(model)
     except InputError:
-        how = {"spans": notes_dir}
+        model, spans = None, notes_dir
     job = jobs.anonymize_text(
         notes_dir,
         Path(out) / "notes-anonymized",
@@ -204,9 +206,10 @@ def step_text_anonymize(out: Path, ctx: dict) -> str:
         patient_pattern=r"^note-(.+)-\d+$",
         overwrite=True,
         secrets=_keyed(out),  # keys the surrogates, encrypts the mapping (private folder)
-        **how,
+        model=model,
+        spans=spans,
     )
-    source = "English model" if "model" in how else "gold annotations"
+    source = "English model" if model else "gold annotations"
     return (
         f"{len(docs)} synthetic notes about {len(rows)} respondents -> {notes_dir}; "
         f"{job.figures['replaced']:,} PHI spans ({source}) replaced by consistent surrogates "

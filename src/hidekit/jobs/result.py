@@ -42,8 +42,9 @@ class JobResult:
     ``detail`` the library's result object when there is one."""
 
     verb: str
-    inputs: dict[str, str] = field(default_factory=dict)
-    outputs: dict[str, str] = field(default_factory=dict)
+    # given as paths, text or None; kept as text, None dropped (``__post_init__``)
+    inputs: dict[str, Any] = field(default_factory=dict)
+    outputs: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     # the library's own result object (a ScanResult, a RiskResult…) for printers that show

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from hidekit.errors import OptionError
 from hidekit.jobs.result import JobResult, progress_or_quiet
@@ -144,7 +145,7 @@ def train(
         check_format(fmt)
     if language not in (None, "en", "es"):
         raise OptionError(f"--language must be en or es, got {language!r}")
-    params = dict(
+    params: dict[str, Any] = dict(
         max_iterations=max_iterations,
         c1=c1,
         c2=c2,

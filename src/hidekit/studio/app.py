@@ -14,7 +14,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from hidekit.errors import HidekitError
@@ -71,7 +71,9 @@ def create_app(
 ) -> Guard:
     """The studio over ``folder``, behind its guard (token, host, origin, body size)."""
     state = StudioState(Path(folder), templates=templates, max_upload=max_body)
-    routes = [Route(path, endpoint, methods=methods) for path, endpoint, methods in views.ROUTES]
+    routes: list[BaseRoute] = [
+        Route(path, endpoint, methods=methods) for path, endpoint, methods in views.ROUTES
+    ]
     static = Path(__file__).with_name("static")
     routes.append(Mount("/static", app=StaticFiles(directory=static), name="static"))
     app = Starlette(

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from hidekit.errors import InputError, OptionError
 from hidekit.io import write_text_atomic
 from hidekit.text.corpus import brat_names, read_brat_dir, write_ann
 from hidekit.text.spans import Document, Span
+
+if TYPE_CHECKING:
+    from hidekit.text.detector import Detector
 
 NOTES_LIMIT = 500  # notes opened at once
 STATUSES = ("pending", "accepted", "rejected")
@@ -73,7 +77,7 @@ class ReviewedNote:
         ]
 
     def segments(self) -> list[tuple[str, ReviewSpan | None]]:
-        return cut_at_spans(self.text, self.spans)
+        return cast("list[tuple[str, ReviewSpan | None]]", cut_at_spans(self.text, self.spans))
 
 
 def cut_at_spans(text: str, spans) -> list[tuple[str, object | None]]:
@@ -115,7 +119,7 @@ class NotesBench:
     source: str
     notes: list[ReviewedNote]
     model: str = "en"
-    detector: object | None = None
+    detector: Detector | None = None
 
     @classmethod
     def open(cls, folder: Path, source: str, model: str = "en") -> NotesBench:

@@ -15,7 +15,7 @@ from pathlib import Path, PurePosixPath
 
 from starlette.datastructures import URL, QueryParams
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hidekit.errors import InputError
 
@@ -135,7 +135,7 @@ class Guard:
         seen = 0
         limit = self.max_body
 
-        async def guarded() -> dict:
+        async def guarded() -> Message:
             nonlocal seen
             message = await receive()
             if message["type"] == "http.request":
@@ -148,7 +148,7 @@ class Guard:
 
     @staticmethod
     def _with_headers(send: Send) -> Send:
-        async def sending(message: dict) -> None:
+        async def sending(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 present = {k.lower() for k, _ in headers}
