@@ -23,6 +23,8 @@ INIT = Path(hidekit.__file__)
 DOCUMENTED_SUBMODULES = {
     "hidekit.registry": "architecture.md: the registries plug-ins fill (TRANSFORMS, ENGINES, …)",
     "hidekit.linking": "link.md: linking.release, whose name the hidekit.release package holds",
+    "hidekit.jobs": "architecture.md, release.md: the jobs layer (verbs on files, SecretOptions)",
+    "hidekit.studio.workbench": "studio.md: the studio's Python face (Workbench)",
 }
 
 
@@ -102,7 +104,11 @@ def test_docs_import_from_hidekit_itself():
             bad.append(f"{page}:{line}: {kind} {module} (use a name of hidekit.__all__)")
         elif kind == "from":
             names = re.findall(r"\w+", rest.split("#")[0].replace("import", "", 1))
-            unknown = [n for n in names if n not in hidekit.__all__]
+            unknown = [
+                n
+                for n in names
+                if n not in hidekit.__all__ and f"hidekit.{n}" not in DOCUMENTED_SUBMODULES
+            ]
             if unknown:
                 bad.append(f"{page}:{line}: {', '.join(unknown)} not in hidekit.__all__")
     assert bad == []
