@@ -25,6 +25,7 @@ DOCUMENTED_SUBMODULES = {
     "hidekit.linking": "link.md: linking.release, whose name the hidekit.release package holds",
     "hidekit.jobs": "architecture.md, release.md: the jobs layer (verbs on files, SecretOptions)",
     "hidekit.studio.workbench": "studio.md: the studio's Python face (Workbench)",
+    "hidekit.text.synthesis.general": "text-anonymize.md: the generator's general-PII kinds",
 }
 
 

@@ -81,9 +81,9 @@ _EXPORTS: dict[str, str] = {
     "get_operator": "hidekit.text.anonymization.operators",
     "anonymize_documents": "hidekit.text.anonymization.operators",
     "anonymize_corpus": "hidekit.text.anonymization.operators",
-    "generate_notes": "hidekit.text.synth",
-    "generate_patient_notes": "hidekit.text.synth",
-    "write_synthetic_corpus": "hidekit.text.synth",
+    "generate_notes": "hidekit.text.synthesis",
+    "generate_patient_notes": "hidekit.text.synthesis",
+    "write_synthetic_corpus": "hidekit.text.synthesis",
     "assess_text_risk": "hidekit.evaluation.text_risk",
     "di_risk": "hidekit.evaluation.text_risk",
     "qi_risk": "hidekit.evaluation.text_risk",
@@ -119,13 +119,21 @@ if TYPE_CHECKING:
     from hidekit.scan import ScanResult, scan_table
     from hidekit.secrets import load_key, new_key_file
     from hidekit.selection import SelectionResult, select_variables
+    from hidekit.text.anonymization.operators import (
+        anonymize_corpus,
+        anonymize_documents,
+        get_operator,
+    )
     from hidekit.text.corpus import read_brat_dir, write_brat_dir
-    from hidekit.text.detection.detector import load_model
-    from hidekit.text.anonymization.operators import anonymize_corpus, anonymize_documents, get_operator
-    from hidekit.text.span_metrics import evaluate_spans
-    from hidekit.text.synth import generate_notes, generate_patient_notes, write_synthetic_corpus
     from hidekit.text.detection.cross_validation import cross_validate
+    from hidekit.text.detection.detector import load_model
     from hidekit.text.detection.training import augment_documents, learn_clusters, train_model
+    from hidekit.text.span_metrics import evaluate_spans
+    from hidekit.text.synthesis import (
+        generate_notes,
+        generate_patient_notes,
+        write_synthetic_corpus,
+    )
     from hidekit.transforms import Transform, get_transform
     from hidekit.transforms.generalize import Bin, CoarsenDate, Hierarchy, MapValues
     from hidekit.transforms.geo import Jitter
