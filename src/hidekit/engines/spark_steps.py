@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import reduce
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -55,6 +56,7 @@ def _spark_schema(frame: pd.DataFrame):
     fields = []
     for col in frame.columns:
         s = frame[col]
+        kind: T.DataType
         if s.dtype == object or isinstance(s.dtype, pd.CategoricalDtype | pd.StringDtype):
             kind = T.StringType()
         else:
@@ -88,7 +90,7 @@ class SparkTable:
     """A Spark DataFrame with a dense row number (0..n-1, the record order) and the pandas type
     of each column."""
 
-    sdf: object
+    sdf: Any  # a pyspark.sql.DataFrame (pyspark is imported only when Spark runs)
     dtypes: dict
     changed: list = field(default_factory=list)  # columns the last step may have changed
     reordered: bool = False  # whether the last step reordered the records

@@ -18,7 +18,7 @@ from hidekit.engines import DuckDBEngine, Engine
 from hidekit.errors import OptionError
 from hidekit.io import Dataset, read_table
 from hidekit.release.plan import Step
-from hidekit.release.runner import cells_changed
+from hidekit.release.tables import cells_changed
 from hidekit.risk.loss import VariableLoss, information_loss
 from hidekit.risk.metrics import RiskReport, report_from_sizes
 from hidekit.risk.records import assess_records
