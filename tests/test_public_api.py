@@ -26,6 +26,8 @@ DOCUMENTED_SUBMODULES = {
     "hidekit.jobs": "architecture.md, release.md: the jobs layer (verbs on files, SecretOptions)",
     "hidekit.studio.workbench": "studio.md: the studio's Python face (Workbench)",
     "hidekit.text.synthesis.general": "text-anonymize.md: the generator's general-PII kinds",
+    "hidekit.engines.spark_steps": "transforms.md: a plug-in step checked on Spark (SparkTable)",
+    "hidekit.testing.examples": "transforms.md: the contract suite's example frame",
 }
 
 
