@@ -49,16 +49,19 @@ class Dimension:
 
     def lca(self, cmin: np.ndarray, cmax: np.ndarray) -> np.ndarray:
         """Level of the smallest node covering codes cmin..cmax (contiguous by construction)."""
+        assert self.anc is not None  # a hierarchy key
         return np.argmax(self.anc[:, cmin] == self.anc[:, cmax], axis=0)
 
     def spread(self, cmin: np.ndarray, cmax: np.ndarray) -> np.ndarray:
         """Normalized range of a class on this key, in [0, 1]."""
         if self.kind == NUMERIC:
+            assert self.num is not None
             width = float(self.num[-1] - self.num[0])
             return (self.num[cmax] - self.num[cmin]) / width if width > 0 else np.zeros(cmin.size)
         denom = max(self.card - 1, 1)
         if self.kind == ORDERED:
             return (cmax - cmin) / denom
+        assert self.span is not None  # a hierarchy key
         return self.span[self.lca(cmin, cmax), cmin] / denom
 
 
@@ -166,6 +169,7 @@ def evaluate_cuts(
     tot = np.bincount(rp, weights=rw, minlength=n_parts).astype(np.int64)
     if dim.kind == HIERARCHY:
         lev = dim.lca(rc[first], rc[last])
+        assert dim.anc is not None
         child = dim.anc[np.maximum(lev[rp] - 1, 0), rc]
         gnew = _runs(rp, child)
         gid = np.cumsum(gnew) - 1
@@ -222,6 +226,8 @@ def partition(
     act_s, act_l = np.array([0]), np.array([n])
     fin_s, fin_l = [], []
     n_sens = int(sens.max()) + 1 if sens is not None and sens.size else 1
+    if rule is not None and sens is None:
+        raise ValueError("partition: an l-diversity rule needs the sensitive codes")
     small_codes = all(d.card < 2**31 for d in dims)
     matrix = np.column_stack([d.codes for d in dims]).astype(np.int32 if small_codes else np.int64)
     while act_s.size:
@@ -249,7 +255,7 @@ def partition(
                 srec = perm[pos]
                 lp = np.repeat(np.arange(sel.size), lens)
                 key = lp * dim.card + dim.codes[srec]
-                if rule is not None:
+                if rule is not None and sens is not None:
                     key = key * n_sens + sens[srec]
                 o = np.argsort(key)
                 srec, key = srec[o], key[o]
@@ -265,6 +271,7 @@ def partition(
                 )
                 done = cuts.ok
                 if dim.kind == HIERARCHY:
+                    assert cuts.group_part is not None and cuts.group_size is not None
                     keep = done[cuts.group_part]
                     gpart, gsize = cuts.group_part[keep], cuts.group_size[keep]
                     within = np.cumsum(gsize) - gsize
@@ -272,6 +279,7 @@ def partition(
                     new_s.append(starts[gpart] + within - within[first])
                     new_l.append(gsize)
                 else:
+                    assert cuts.left is not None
                     left = cuts.left[done]
                     new_s += [starts[done], starts[done] + left]
                     new_l += [left, lens[done] - left]
@@ -306,6 +314,7 @@ def class_labels(dim: Dimension, classes: Classes) -> np.ndarray:
         return np.array(text, dtype=object)[inv.ravel()]
     if dim.kind == HIERARCHY:
         lev = dim.lca(cmin, cmax)
+        assert dim.labels is not None
         return np.array([dim.labels[j][a] for j, a in zip(lev, cmin, strict=True)], dtype=object)
     if dim.card <= 62:  # the set of values of a class as a bit mask: one label per distinct set
         masks = np.bitwise_or.reduceat(np.left_shift(np.int64(1), cc), st)

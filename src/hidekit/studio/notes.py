@@ -18,7 +18,7 @@ from hidekit.text.corpus import brat_names, read_brat_dir, write_ann
 from hidekit.text.spans import Document, Span
 
 if TYPE_CHECKING:
-    from hidekit.text.detector import Detector
+    from hidekit.text.detection.detector import Detector
 
 NOTES_LIMIT = 500  # notes opened at once
 STATUSES = ("pending", "accepted", "rejected")

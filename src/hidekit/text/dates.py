@@ -141,12 +141,12 @@ def _from_groups(g: dict, year_pivot: int) -> date | None:
             year = 2000 + yy if yy <= year_pivot else 1900 + yy
         else:
             year = _NO_YEAR
-        if g.get("MMMM") or g.get("MMM"):
-            month = _MONTH_INDEX.get((g.get("MMMM") or g.get("MMM")).lower().rstrip("."))
+        if name := g.get("MMMM") or g.get("MMM"):
+            month = _MONTH_INDEX.get(name.lower().rstrip("."))
             if month is None:
                 return None
-        elif g.get("MM") or g.get("M"):
-            month = int(g.get("MM") or g.get("M"))
+        elif number := g.get("MM") or g.get("M"):
+            month = int(number)
         else:
             month = _NO_MONTH
         day = int(g.get("DD") or g.get("D") or g.get("Do") or _NO_DAY)
