@@ -176,17 +176,33 @@ def test_partition_same_identifiers_share_one_id():
     assert len(p.link) == 3 and p.deidentified["hk_id"].notna().all()
 
 
-def test_write_partition_is_private_and_all_or_nothing(tmp_path):
+def test_write_partition_is_encrypted_private_and_all_or_nothing(tmp_path):
+    from hidekit.transforms.crosswalk import read_crosswalk
+
+    secret = {"passphrase": b"correct horse"}
     p = partition(CITIES, ["City"], insecure_seed=True, seed=1)
-    paths = write_partition(p, tmp_path / "out", stem="cities")
+    paths = write_partition(p, tmp_path / "out", stem="cities", link_secret=secret)
     assert oct(os.stat(paths["original"]).st_mode & 0o777) == "0o600"
     assert oct(os.stat(paths["link"]).st_mode & 0o777) == "0o600"
+    for name in ("original", "link"):  # no identifier readable without the secret
+        assert paths[name].suffix == ".hkcw"
+        assert b"Somerville" not in paths[name].read_bytes()
+    back = read_crosswalk(paths["original"], **secret)
+    assert back["City"].tolist() == CITIES["City"].tolist()
     assert "City" not in pd.read_csv(paths["deidentified"]).columns
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "keep.txt").write_text("x")
     with pytest.raises(OptionError, match="not empty"):
-        write_partition(p, tmp_path / "busy")
+        write_partition(p, tmp_path / "busy", link_secret=secret)
     assert os.listdir(tmp_path / "busy") == ["keep.txt"]
+
+
+def test_write_partition_refuses_a_plain_original(tmp_path):
+    p = partition(CITIES, ["City"], insecure_seed=True, seed=1)
+    for secret in (None, {}, {"passphrase": None}):
+        with pytest.raises(OptionError, match="never in plain text"):
+            write_partition(p, tmp_path / "out", link_secret=secret)
+    assert not (tmp_path / "out").exists() and os.listdir(tmp_path) == []
 
 
 def test_bad_input():

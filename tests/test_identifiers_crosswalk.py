@@ -195,6 +195,8 @@ def test_cli_encode_partition_and_errors(tmp_path, fixtures):
             "name,address",
             "--out-dir",
             str(tmp_path / "p"),
+            "--passphrase-file",
+            str(pw),
             "--insecure-seed",
             "--seed",
             "3",

@@ -119,7 +119,9 @@ CASES = {
     "hash": lambda d, o: [
         "hash", d / "people.csv", "-c", "name", "--out", o, "--key-file", d / "k.key",
     ],
-    "partition": lambda d, o: ["partition", d / "people.csv", "-i", "name", "--out-dir", o],
+    "partition": lambda d, o: [
+        "partition", d / "people.csv", "-i", "name", "--key-file", d / "k.key", "--out-dir", o,
+    ],
     "crosswalk": lambda d, o: [
         "crosswalk", d / "cw.hkcw", "--key-file", d / "k.key", "--export", o,
     ],
@@ -221,7 +223,16 @@ def test_output_into_the_input_folder_or_its_parent_loses_nothing(work, command,
 def test_overwrite_replaces_only_a_folder_hidekit_marked(work):
     data = work / D
     out = work / "parts"
-    argv = ["partition", data / "people.csv", "-i", "name", "--out-dir", out]
+    argv = [
+        "partition",
+        data / "people.csv",
+        "-i",
+        "name",
+        "--key-file",
+        data / "k.key",
+        "--out-dir",
+        out,
+    ]
     assert run(*argv).exit_code == 0
     marker = json.loads((out / ".hidekit-output").read_text())
     assert sorted(marker["files"]) == sorted(p.name for p in out.iterdir() if p.name[0] != ".")
@@ -234,7 +245,17 @@ def test_overwrite_replaces_only_a_folder_hidekit_marked(work):
     unmarked.mkdir()
     (unmarked / "thesis.docx").write_text("years of work")
     line = one_error_line(
-        run("partition", data / "people.csv", "-i", "name", "--out-dir", unmarked, "--overwrite")
+        run(
+            "partition",
+            data / "people.csv",
+            "-i",
+            "name",
+            "--key-file",
+            data / "k.key",
+            "--out-dir",
+            unmarked,
+            "--overwrite",
+        )
     )
     assert "not written by hidekit" in line
     assert (unmarked / "thesis.docx").read_text() == "years of work"
@@ -264,7 +285,17 @@ def test_symlinked_output_folder_pointing_at_the_input_is_refused(work):
     link.symlink_to(data, target_is_directory=True)
     before = snapshot(data)
     one_error_line(
-        run("partition", data / "people.csv", "-i", "name", "--out-dir", link, "--overwrite")
+        run(
+            "partition",
+            data / "people.csv",
+            "-i",
+            "name",
+            "--key-file",
+            data / "k.key",
+            "--out-dir",
+            link,
+            "--overwrite",
+        )
     )
     assert snapshot(data) == before
 
@@ -599,7 +630,16 @@ def test_file_output_that_is_a_folder_and_folder_output_that_is_a_file(work):
     line = one_error_line(run("redact", data / "people.csv", "-c", "name", "--out", work))
     assert "is a folder" in line
     line = one_error_line(
-        run("partition", data / "people.csv", "-i", "name", "--out-dir", work / "keep.txt")
+        run(
+            "partition",
+            data / "people.csv",
+            "-i",
+            "name",
+            "--key-file",
+            data / "k.key",
+            "--out-dir",
+            work / "keep.txt",
+        )
     )
     assert "is a file" in line and (work / "keep.txt").read_text() == "not hidekit's"
     line = one_error_line(
@@ -620,7 +660,16 @@ def test_read_only_output_folder_is_one_line(work):
         )
         assert "permission denied" in line
         line = one_error_line(
-            run("partition", data / "people.csv", "-i", "name", "--out-dir", ro / "p")
+            run(
+                "partition",
+                data / "people.csv",
+                "-i",
+                "name",
+                "--key-file",
+                data / "k.key",
+                "--out-dir",
+                ro / "p",
+            )
         )
         assert "permission denied" in line
     finally:

@@ -245,3 +245,69 @@ def test_partition_with_a_key_encrypts_the_original_too(plan_dir, tmp_path):
     assert b"person 3" not in (tmp_path / "p" / "data_original.hkcw").read_bytes()
     original = read_crosswalk(tmp_path / "p" / "data_original.hkcw", key_file=plan_dir / "plan.key")
     assert "person 3" in set(original["name"])
+
+
+def test_partition_without_a_secret_refuses_and_writes_nothing(plan_dir, tmp_path, monkeypatch):
+    from hidekit.transforms.identifiers import partition_file
+
+    monkeypatch.delenv("HIDEKIT_PASSPHRASE", raising=False)
+    before = sorted(p.name for p in plan_dir.iterdir())
+    r = runner.invoke(
+        app,
+        ["partition", str(plan_dir / "data.csv"), "-i", "name", "--out-dir", str(tmp_path / "p")],
+    )
+    lines = r.stderr.strip().splitlines()
+    assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: ")
+    assert "--key-file" in lines[0]
+    with pytest.raises(OptionError, match="never in plain text"):
+        partition_file(plan_dir / "data.csv", tmp_path / "p", identifiers=["name"])
+    assert not (tmp_path / "p").exists()
+    assert sorted(p.name for p in plan_dir.iterdir()) == before
+    # a passphrase in the environment is enough: the original is then encrypted
+    monkeypatch.setenv("HIDEKIT_PASSPHRASE", "correct horse battery")
+    r = runner.invoke(
+        app,
+        ["partition", str(plan_dir / "data.csv"), "-i", "name", "--out-dir", str(tmp_path / "p")],
+    )
+    assert r.exit_code == 0, r.output
+    assert b"person 3" not in (tmp_path / "p" / "data_original.hkcw").read_bytes()
+
+
+PARTITION_STEP = (
+    '[[steps]]\nuse = "partition"\nidentifiers = ["name"]\n'
+    '[[steps]]\nuse = "remove"\ncolumns = ["latitude", "longitude"]\n'
+)
+
+
+def test_plan_partition_keeps_the_link_encrypted_in_the_private_folder(plan_dir):
+    from hidekit.release import run_plan
+    from hidekit.transforms.crosswalk import read_crosswalk
+
+    plan = _plan(plan_dir, f'[secrets]\nkey_file = "plan.key"\n{PARTITION_STEP}')
+    result = run_plan(plan)
+    link = plan_dir / "out.private" / "link.hkcw"
+    assert stat.S_IMODE(link.stat().st_mode) == 0o600
+    assert b"person 3" not in link.read_bytes()
+    back = read_crosswalk(link, key_file=plan_dir / "plan.key")
+    released = pd.read_csv(plan_dir / "out" / "data.csv", dtype={"hk_id": str})
+    assert "name" not in released.columns and len(back) == 20
+    # the link maps every released ID back to its person
+    joined = released.merge(back, on="hk_id")
+    assert sorted(joined["name"]) == sorted(f"person {i}" for i in range(20))
+    assert "link.hkcw" in result.files["crosswalk"]
+    shipped = b"".join(f.read_bytes() for f in (plan_dir / "out").iterdir())
+    assert b"person 3" not in shipped
+
+
+def test_plan_partition_without_a_secret_refuses_and_writes_nothing(plan_dir, monkeypatch):
+    from hidekit.release import run_plan
+
+    monkeypatch.delenv("HIDEKIT_PASSPHRASE", raising=False)
+    plan = _plan(plan_dir, PARTITION_STEP)
+    before = sorted(p.name for p in plan_dir.iterdir())
+    with pytest.raises(OptionError, match="partitions identifiers"):
+        run_plan(plan)
+    assert sorted(p.name for p in plan_dir.iterdir()) == before  # no output, no private folder
+    r = runner.invoke(app, ["release", str(plan)])
+    assert r.exit_code == 2 and len(r.stderr.strip().splitlines()) == 1
+    assert sorted(p.name for p in plan_dir.iterdir()) == before

@@ -215,8 +215,8 @@ def partition(
     json: bool = JsonOpt,
     secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
-    """Split into original, de-identified and link files (J-PAL). With a secret the
-    original and the link are written encrypted (.hkcw); without, owner-only tables."""
+    """Split into original, de-identified and link files (J-PAL). The original and the
+    link are written encrypted (.hkcw) under the key or passphrase; without one, nothing."""
     result = jobs.partition(
         data,
         out_dir,

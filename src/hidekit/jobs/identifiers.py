@@ -67,13 +67,14 @@ def partition(
     neutralize: bool = True,
     progress: Callable[..., None] | None = None,
 ) -> JobResult:
-    """J-PAL's three files in the new folder ``out``: original, de-identified, link. With a
-    secret the original and the link are written encrypted."""
+    """J-PAL's three files in the new folder ``out``: original, de-identified, link. The
+    original and the link are written encrypted under the key or passphrase of ``secrets``;
+    without one, nothing is written (one-line error)."""
     # TODO(issue 15): partition_file still lives in transforms/identifiers.py (see encode).
     from hidekit.transforms.identifiers import partition_file
 
     secrets = secrets or SecretOptions()
-    secret = secrets.crosswalk(confirm=True, required=False)
+    secret = secrets.crosswalk(confirm=True, required=True)
     summary = partition_file(
         data,
         out,

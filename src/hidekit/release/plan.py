@@ -44,6 +44,13 @@ else:  # pragma: no cover
 IDENTIFIER_STEPS = {"encode", "hash", "redact", "remove", "jitter", "text_columns"}
 _SECTIONS = {"input", "output", "roles", "risk", "crosswalk", "secrets", "steps"}
 _SECRET_SOURCES = {"key_file", "key_env", "passphrase_file", "passphrase_env"}
+# The settings each section knows: a misspelt one (``maxloss``) is an error, never ignored.
+_SECTION_KEYS = {
+    "input": ("path", "sep"),
+    "output": ("folder", "overwrite", "neutralize_formulas", "private"),
+    "roles": ("direct", "keys", "sensitive", "reviewed"),
+    "risk": ("k", "rp", "cell_min", "max_loss"),
+}
 # File parameters of steps, relative to the plan (``population`` must stay inside its folder).
 _FILE_PARAMS = ("path", "boundaries", "population", "t_hierarchy")
 
@@ -348,12 +355,15 @@ def _secrets(raw: dict, path: Path) -> dict:
             f"plan {path.name}: unknown [secrets] field(s) {', '.join(unknown)} "
             f"(known: {', '.join(sorted(_SECRET_SOURCES))})"
         )
+    for k, v in cfg.items():
+        if not isinstance(v, str) or not v:
+            what = "a file name" if k.endswith("_file") else "the name of an environment variable"
+            raise OptionError(
+                f"plan {path.name}: [secrets] {k} must be {what}, got {_toml_repr(v)}"
+            )
     for k in ("key_file", "passphrase_file"):
-        if cfg.get(k) is not None:
-            if not isinstance(cfg[k], str):
-                raise OptionError(f"plan {path.name}: [secrets] {k} must be a file name")
-            if not Path(cfg[k]).is_absolute():
-                cfg[k] = str(path.parent / cfg[k])
+        if cfg.get(k) is not None and not Path(cfg[k]).is_absolute():
+            cfg[k] = str(path.parent / cfg[k])
     return cfg
 
 
@@ -400,6 +410,13 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
     for name in ("input", "output", "roles", "risk", "crosswalk"):
         if not isinstance(raw.get(name, {}), dict):
             raise OptionError(f"plan {path}: [{name}] must be a table of settings")
+    for name, known in _SECTION_KEYS.items():
+        extra = [k for k in raw.get(name, {}) if k not in known]
+        if extra:
+            raise OptionError(
+                f"plan {path.name}: unknown [{name}] setting(s) {', '.join(map(repr, extra))} "
+                f"(known: {', '.join(known)})"
+            )
     inp = raw.get("input", {})
     if not _typed(inp, "path", "str", "input"):
         raise OptionError(f"plan {path}: [input] path is required")

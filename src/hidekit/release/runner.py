@@ -180,6 +180,8 @@ def run_plan(
         risk = new.risk(keys_now, cell_min) if keys_now else None
         if hasattr(transform, "crosswalk_"):
             crosswalks.append((step, transform.crosswalk_))
+        elif hasattr(transform, "link_"):  # partition: ID -> identifiers, kept like a crosswalk
+            crosswalks.append((step, transform.link_))
         if step.use in IDENTIFIER_STEPS:
             handled.update(transform.handled_columns())
         result.steps.append(
@@ -359,8 +361,8 @@ def _crosswalk_secret(plan: Plan, passphrase) -> dict:
         )
     if not passphrase:
         raise OptionError(
-            "the plan encodes identifiers: give [secrets] key_file or key_env (or "
-            "passphrase_file / passphrase_env) to encrypt the crosswalk"
+            "the plan encodes or partitions identifiers: give [secrets] key_file or key_env "
+            "(or passphrase_file / passphrase_env) to encrypt the crosswalk or link"
         )
     return {"passphrase": passphrase}
 
@@ -373,6 +375,7 @@ def _write_crosswalks(plan: Plan, crosswalks, folder: Path, secret: dict, overwr
     names = []
     with atomic_dir(folder, overwrite=overwrite, private=True, protect=(plan.input,)) as tmp:
         for n, (step, frame) in enumerate(crosswalks, 1):
-            stem = "crosswalk" if len(crosswalks) == 1 else f"crosswalk-{n}-{step.use}"
+            name = "link" if step.use == "partition" else "crosswalk"
+            stem = name if len(crosswalks) == 1 else f"{name}-{n}-{step.use}"
             names.append(write_private_frame(frame, tmp, stem, secret))
     return ", ".join(public_path(folder / n, plan.path.parent) for n in names)

@@ -557,19 +557,21 @@ def write_partition(
 ) -> dict[str, Path]:
     """Write the three files into a new folder, all or nothing.
 
-    The original and link files hold identifiers: owner-only permissions. ``like`` (a Dataset)
-    passes its variable and value labels on. ``link_secret`` (``passphrase=`` or ``key_file=``)
-    writes the original and the link file encrypted (``.hkcw``, read back with ``hidekit
-    crosswalk``) instead of as tables: only the de-identified file is readable without it.
+    The original and the link file hold identifiers: they are written encrypted under
+    ``link_secret`` (``passphrase=`` or ``key_file=``; ``.hkcw``, owner-only, read back with
+    ``hidekit crosswalk``), and only the de-identified file is readable without it. Without a
+    secret nothing is written (``require_partition_secret``): a plain copy of the identified
+    data is the very file the partition exists to keep apart. ``like`` (a Dataset) passes its
+    variable and value labels on to the de-identified file.
     """
     from hidekit.io import Dataset, atomic_dir, write_table
     from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, write_crosswalk
 
+    require_partition_secret(link_secret)
     base = like if isinstance(like, Dataset) else Dataset(parts.original)
     names = partition_names(stem, suffix)
-    if link_secret:
-        names["original"] = f"{stem}_original{CROSSWALK_SUFFIX}"
-        names["link"] = f"{stem}_link{CROSSWALK_SUFFIX}"
+    names["original"] = f"{stem}_original{CROSSWALK_SUFFIX}"
+    names["link"] = f"{stem}_link{CROSSWALK_SUFFIX}"
 
     def labelled(frame):
         ds = base.with_frame(frame)
@@ -580,13 +582,23 @@ def write_partition(
         write_table(
             labelled(parts.deidentified), tmp / names["deidentified"], neutralize=neutralize
         )
-        if link_secret:
-            write_crosswalk(parts.original, tmp / names["original"], **link_secret)
-            write_crosswalk(parts.link, tmp / names["link"], **link_secret)
-        else:
-            for part, frame in (("original", parts.original), ("link", parts.link)):
-                write_table(labelled(frame), tmp / names[part], private=True, neutralize=neutralize)
+        write_crosswalk(parts.original, tmp / names["original"], **link_secret)
+        write_crosswalk(parts.link, tmp / names["link"], **link_secret)
     return {k: Path(folder) / v for k, v in names.items()}
+
+
+PARTITION_NEEDS_SECRET = (
+    "partition writes the original and the link file encrypted, never in plain text: give a "
+    "secret key or a passphrase (hidekit new-key KEYFILE, then --key-file KEYFILE)"
+)
+
+
+def require_partition_secret(secret: dict | None) -> dict:
+    """The secret that encrypts a partition's original and link file; refuses when there is
+    none (one line, before anything is read or written)."""
+    if not secret or all(v is None for v in secret.values()):
+        raise OptionError(PARTITION_NEEDS_SECRET)
+    return secret
 
 
 def code_width(n: int) -> int:
@@ -717,12 +729,18 @@ def partition_file(
     protect: tuple = (),
     insecure_seed: bool = False,
 ) -> dict:
-    """The guide's three files in ``out_dir``: original, de-identified, link. With a secret the
-    original and the link are written encrypted; ``key_file`` also keys the draw of the IDs."""
+    """The guide's three files in ``out_dir``: original, de-identified, link. The original and
+    the link are written encrypted under ``key_file`` (a path or the key's bytes; it also keys
+    the draw of the IDs) or ``passphrase``; without either, nothing is read or written."""
     from hidekit.io.atomic import check_output_dir
     from hidekit.io.checked import read_for_output
     from hidekit.io.writers import output_suffix
 
+    if passphrase is not None and key_file is not None:
+        raise OptionError("give only one of a passphrase or a key file")
+    secret = require_partition_secret(
+        {"passphrase": passphrase} if passphrase is not None else {"key_file": key_file}
+    )
     protect = (data, _path_only(key_file), *protect)
     check_output_dir(out_dir, overwrite=overwrite, protect=protect)
     ds = read_for_output(data, None, sep)
@@ -735,11 +753,6 @@ def partition_file(
         insecure_seed=insecure_seed,
         key=None if seed is not None or key_file is None else _key_of(key_file),
     )
-    secret = None
-    if passphrase is not None or key_file is not None:
-        if passphrase is not None and key_file is not None:
-            raise OptionError("give only one of a passphrase or a key file")
-        secret = {"passphrase": passphrase} if passphrase is not None else {"key_file": key_file}
     stem = Path(ds.path).stem if ds.path else "data"
     paths = write_partition(
         parts,
