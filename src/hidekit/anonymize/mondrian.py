@@ -20,6 +20,13 @@ from hidekit.anonymize.modes import apply_mode, check_mode
 from hidekit.anonymize.mondrian_cuts import class_labels, encode_key, partition
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.hierarchy import read_hierarchies
+from hidekit.risk.loss import (
+    DEFAULT_MAX_LOSS,
+    VariableLoss,
+    information_loss,
+    loss_summary,
+    require_max_loss,
+)
 from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
 
@@ -38,9 +45,15 @@ class AnonymizationResult:
     source_rows: np.ndarray
     stats: dict
     params: dict = field(default_factory=dict)
+    loss: list[VariableLoss] = field(default_factory=list)  # per variable kept: cells changed
+    max_loss: float = DEFAULT_MAX_LOSS
 
     def to_dict(self) -> dict:
-        return {"params": self.params, "stats": self.stats}
+        return {
+            "params": self.params,
+            "stats": self.stats,
+            "information_loss": loss_summary(self.loss, self.max_loss),
+        }
 
 
 def _check_params(frame, keys, k, l, sensitive, l_kind, c):  # noqa: E741
@@ -180,8 +193,12 @@ def mondrian(
     on_level: Callable[[int], None] | None = None,
     insecure_seed: bool = False,
     key=None,
+    max_loss: float = DEFAULT_MAX_LOSS,
 ) -> AnonymizationResult:
     """De-identify a table the HIDE way; ``mode="statistical"`` runs strict Mondrian.
+
+    The result states the information lost per variable kept (cells generalized or blanked,
+    ``hidekit.transforms.loss``) and warns above ``max_loss``, as a release plan does.
 
     Released rows are shuffled with randomness from ``key`` (secret bytes), else fresh from the
     OS; ``seed`` only with ``insecure_seed`` (``hidekit.secrets``).
@@ -195,6 +212,7 @@ def mondrian(
     check_engine(engine)
     frame = _input_frame(data)
     keys = list(keys)
+    max_loss = require_max_loss(max_loss)
     rand = randomness(key, seed, insecure_seed, "mondrian's row shuffle")
     params = {
         "keys": keys,
@@ -238,10 +256,13 @@ def mondrian(
     rows = np.arange(len(released)) if rows is None else rows
     released = released.iloc[rows].reset_index(drop=True)
     elapsed = time.perf_counter() - t0
+    loss = []
+    if len(released) == len(frame):  # every mode keeps the records, in order, before the shuffle
+        loss = information_loss(frame.iloc[rows], released, list(released.columns))
     stats, partitions = _release_figures(released, keys, int(k), holder, elapsed)
     if sensitive and sensitive in released.columns:  # checks on the result, not constraints
         stats.update(_sensitive_figures(released, keys, sensitive, l, l_kind, c))
-    return AnonymizationResult(released, partitions, rows, stats, params)
+    return AnonymizationResult(released, partitions, rows, stats, params, loss, max_loss)
 
 
 def _input_frame(data) -> pd.DataFrame:

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from hidekit import jobs
-from hidekit.cli.common import handle_errors, out, progress_bar, show, split_list
+from hidekit.cli.common import handle_errors, out, print_loss, progress_bar, show, split_list
 from hidekit.cli.optimal_cmd import (
     AvgRiskOpt,
     CellMinOpt,
@@ -23,7 +23,15 @@ from hidekit.cli.optimal_cmd import (
     parse_weights,
     run_optimal,
 )
-from hidekit.cli.options import DataArg, EngineOpt, FormulasOpt, JsonOpt, ReportOpt, SepOpt
+from hidekit.cli.options import (
+    DataArg,
+    EngineOpt,
+    FormulasOpt,
+    JsonOpt,
+    MaxLossOpt,
+    ReportOpt,
+    SepOpt,
+)
 from hidekit.cli.secret_options import secret_options
 from hidekit.errors import OptionError
 from hidekit.jobs import SecretOptions
@@ -115,6 +123,7 @@ def anonymize(
     max_rp: float = MaxRpOpt,
     cell_min: int = CellMinOpt,
     report: Path = ReportOpt,
+    max_loss: float = MaxLossOpt,
     secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity), or
@@ -149,6 +158,7 @@ def anonymize(
             max_avg_risk=max_avg_risk,
             max_rp=max_rp,
             cell_min=cell_min,
+            max_loss=max_loss,
         )
         return
     if method != "mondrian":
@@ -173,6 +183,8 @@ def anonymize(
             sep=sep,
             neutralize=neutralize,
             progress=advance,
+            report=report,
+            max_loss=max_loss,
         )
     show(
         result,
@@ -186,7 +198,9 @@ def _print_stats(result: jobs.JobResult, title: str) -> None:
     for name, value in result.figures["stats"].items():
         t.add_row(name.replace("_", " "), _num(value))
     out.print(t)
-    out.print(f"released: {result.figures['output']}")
+    print_loss(result.figures["information_loss"])
+    report = result.figures.get("report")
+    out.print(f"released: {result.figures['output']}" + (f"; report: {report}" if report else ""))
 
 
 @handle_errors

@@ -93,6 +93,14 @@ def print_warning(message) -> None:
     err.print(Text.assemble(("warning:", "yellow"), " ", one_line(message)))
 
 
+def print_loss(info: dict) -> None:
+    """Information lost (``hidekit.risk.loss.loss_summary``): its headline, then a warning per
+    variable over the limit."""
+    out.print(Text(clean(info["headline"])))
+    for w in info["warnings"]:
+        print_warning(f"information loss: {w}")
+
+
 def styled(style: str, text, rest="") -> Text:
     """``text`` in ``style`` followed by plain ``rest``, both cleaned: markup-free emphasis."""
     return Text.assemble((clean(text), style), clean(rest))

@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from hidekit import jobs
-from hidekit.cli.common import out, progress_bar, show, split_list
+from hidekit.cli.common import out, print_loss, progress_bar, show, split_list
 from hidekit.errors import OptionError
 
 SuppressionOpt = typer.Option(
@@ -77,6 +77,7 @@ def _print_optimal(result: jobs.JobResult) -> None:
         + ("" if summary["proven_optimal"] else " (heuristic: not proven optimal)"),
     )
     out.print(t)
+    print_loss(summary["cells_lost"])
     out.print(
         f"released: {summary['output']}"
         + (f"; report: {summary['report']}" if summary["report"] else "")

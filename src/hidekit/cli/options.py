@@ -18,6 +18,9 @@ EngineOpt = typer.Option("duckdb", "--engine", help="Counting engine: duckdb (de
 SepOpt = typer.Option(None, "--sep", help="CSV delimiter (detected among , ; tab | when omitted).")
 JsonOpt = typer.Option(False, "--json", help="Print machine-readable JSON on stdout.")
 ReportOpt = typer.Option(None, "--report", help="Write a self-contained HTML report here.")
+MaxLossOpt = typer.Option(
+    0.2, "--max-loss", help="Warn when a variable loses more than this share of its cells."
+)
 FormulasOpt = typer.Option(
     True,
     "--neutralize-formulas/--keep-formulas",

@@ -14,9 +14,25 @@ from rich.table import Table
 
 from hidekit import jobs
 from hidekit.cli.anonymize_cmd import parse_pairs
-from hidekit.cli.common import handle_errors, out, print_json, progress_bar, show, split_list
+from hidekit.cli.common import (
+    handle_errors,
+    out,
+    print_json,
+    print_loss,
+    progress_bar,
+    show,
+    split_list,
+)
 from hidekit.cli.optimal_cmd import MetricOpt, SuppressedOpt, SuppressionOpt, run_optimal
-from hidekit.cli.options import DataArg, EngineOpt, FormulasOpt, JsonOpt, ReportOpt, SepOpt
+from hidekit.cli.options import (
+    DataArg,
+    EngineOpt,
+    FormulasOpt,
+    JsonOpt,
+    MaxLossOpt,
+    ReportOpt,
+    SepOpt,
+)
 from hidekit.cli.secret_options import secret_options
 from hidekit.errors import OptionError
 from hidekit.jobs import SecretOptions
@@ -344,11 +360,13 @@ def suppress(
     missing: str = typer.Option(
         "category", "--missing", help="category (hidekit's rule) or wildcard (sdcMicro's)."
     ),
+    max_loss: float = MaxLossOpt,
     sep: str = SepOpt,
     neutralize: bool = FormulasOpt,
     json: bool = JsonOpt,
 ):
-    """Local suppression to k-anonymity, as few cells as possible; counts per variable."""
+    """Local suppression to k-anonymity, as few cells as possible; counts per variable and
+    the share of cells lost, with a warning above --max-loss."""
     result = jobs.suppress(
         data,
         out_file,
@@ -358,6 +376,7 @@ def suppress(
         missing=missing,
         sep=sep,
         neutralize=neutralize,
+        max_loss=max_loss,
     )
     show(result, json, _print_suppressed)
 
@@ -375,6 +394,7 @@ def _print_suppressed(result: jobs.JobResult) -> None:
         f"k before {r['k_before']}, after {r['k_after']}; {r['records_touched']:,} records "
         f"touched -> {r['output']}"
     )
+    print_loss(r["information_loss"])
 
 
 COMMANDS = {

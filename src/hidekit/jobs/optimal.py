@@ -7,12 +7,28 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import pandas as pd
+
 from hidekit.anonymize.optimal.api import optimal_generalization
 from hidekit.anonymize.optimal.report import optimal_report
 from hidekit.errors import PolicyError
 from hidekit.io import read_table, write_table
 from hidekit.io.atomic import check_output_file
 from hidekit.jobs.result import JobResult, progress_or_quiet
+from hidekit.transforms.loss import (
+    DEFAULT_MAX_LOSS,
+    VariableLoss,
+    information_loss,
+    loss_summary,
+    require_max_loss,
+)
+
+
+def key_loss(before: pd.DataFrame, starred: pd.DataFrame, keys: list[str]) -> list[VariableLoss]:
+    """Cells lost per key: a ``*`` (a suppressed record, or the hierarchy's top) counts as
+    suppressed, any other new label as generalized (``hidekit.transforms.loss``)."""
+    blanked = starred[keys].astype(object).where(starred[keys].astype(str) != "*", None)
+    return information_loss(before, blanked, keys)
 
 
 def anonymize_optimal(
@@ -26,6 +42,7 @@ def anonymize_optimal(
     suppressed: str = "star",
     neutralize: bool = True,
     progress: Callable[..., None] | None = None,
+    max_loss: float = DEFAULT_MAX_LOSS,
     **options,
 ) -> JobResult:
     """Release ``data`` into ``out`` under the least-loss generalization; figures are
@@ -33,6 +50,7 @@ def anonymize_optimal(
     ``transformations_checked``, ``lattice_size`` … (``options``: k, l, t, suppression, metric
     and the rest of :func:`hidekit.anonymize.optimal.api.optimal_generalization`)."""
     data = Path(data)
+    max_loss = require_max_loss(max_loss)
     out = check_output_file(out, (data,))
     if report is not None:
         report = check_output_file(report, (data, out))
@@ -44,11 +62,15 @@ def anonymize_optimal(
         seen[0] = done
 
     result = optimal_generalization(ds.frame, keys, hierarchies, progress=checked, **options)
-    if report is not None:
-        optimal_report(result, f"Optimal generalization of {data.name}").save(report)
+    title = f"Optimal generalization of {data.name}"
     if not result.found:
+        if report is not None:
+            optimal_report(result, title).save(report)
         raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
     released = result.apply(ds.frame, suppressed=suppressed)
+    loss = key_loss(ds.frame, result.apply(ds.frame, suppressed="star"), keys)
+    if report is not None:
+        optimal_report(result, title, loss, max_loss).save(report)
     # generalized keys no longer carry their original value labels
     labels = {c: v for c, v in ds.value_labels.items() if c not in keys}
     write_table(
@@ -59,6 +81,7 @@ def anonymize_optimal(
     )
     figures = {
         **result.to_dict(),
+        "cells_lost": loss_summary(loss, max_loss),
         "input": data.name,
         "output": str(out),
         "report": str(report) if report is not None else None,

@@ -11,6 +11,7 @@ from hidekit.errors import OptionError
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.jobs.secrets import SecretOptions
 from hidekit.secrets import INSECURE_NOTE, Randomness
+from hidekit.transforms.loss import DEFAULT_MAX_LOSS
 
 
 def step_inputs(step) -> tuple:
@@ -94,15 +95,19 @@ def suppress(
     sep: str | None = None,
     neutralize: bool = True,
     progress: Callable[..., None] | None = None,
+    max_loss: float = DEFAULT_MAX_LOSS,
 ) -> JobResult:
     """Local suppression of ``data`` to k-anonymity on ``keys``, as few cells as possible,
-    written to ``out``; counts per variable."""
+    written to ``out``; counts per variable and the share of cells lost (a warning above
+    ``max_loss``)."""
     from hidekit.io import write_table
     from hidekit.io.checked import read_for_output
     from hidekit.transforms.suppression import local_suppression
 
     ds = read_for_output(data, out, sep)
-    res = local_suppression(ds.frame, list(keys), k, importance or None, missing=missing)
+    res = local_suppression(
+        ds.frame, list(keys), k, importance or None, missing=missing, max_loss=max_loss
+    )
     write_table(ds.with_frame(res.frame), out, protect=(data,), neutralize=neutralize)
     progress_or_quiet(progress)(1)
     figures = {"input": str(data), "output": str(out), "records": len(res.frame), **res.to_dict()}
@@ -129,10 +134,13 @@ def anonymize(
     sep: str | None = None,
     neutralize: bool = True,
     progress: Callable[..., None] | None = None,
+    report=None,
+    max_loss: float = DEFAULT_MAX_LOSS,
 ) -> JobResult:
     """HIDE's full, partial or statistical de-identification of ``data`` by Mondrian (k, and
     l-diversity of ``sensitive``), written to ``out``. The row shuffle is keyed by
-    ``secrets`` (else fresh)."""
+    ``secrets`` (else fresh). The information lost per variable is stated beside the risk
+    (a warning above ``max_loss``), and in the HTML ``report`` when asked."""
     from hidekit.anonymize import mondrian
     from hidekit.engines import check_engine
     from hidekit.io import read_table, write_table
@@ -141,6 +149,8 @@ def anonymize(
     secrets = secrets or SecretOptions()
     check_engine(engine)
     target = check_output_file(out, (data,))
+    if report is not None:
+        report = check_output_file(report, (data, target))
     ds = read_table(data, sep=sep)
     advance, done = progress_or_quiet(progress), [0]
     advance(0, total=len(ds.frame))
@@ -165,17 +175,29 @@ def anonymize(
         shuffle=shuffle,
         engine=engine,
         on_level=on_level,
+        max_loss=max_loss,
     )
     released = replace(
         ds.with_frame(result.released),
         value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in keys},
     )
     write_table(released, target, protect=(data,), neutralize=neutralize)
+    if report is not None:
+        from hidekit.anonymize.mondrian_report import mondrian_report
+
+        name = Path(data).name
+        mondrian_report(result, f"Mondrian de-identification of {name}").save(
+            report, protect=(data,)
+        )
     return JobResult(
         "anonymize",
         {"data": data},
-        {"data": target},
-        {**result.to_dict(), "output": str(target)},
+        {"data": target, "report": report},
+        {
+            **result.to_dict(),
+            "output": str(target),
+            "report": str(report) if report is not None else None,
+        },
         secrets.insecure_warnings(),
     )
 

@@ -45,7 +45,7 @@ from hidekit.linking.attributes import (
     top_coded_label,
 )
 from hidekit.linking.link import KEY_COLUMN, Linked
-from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, information_loss, loss_warnings
+from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, information_loss, loss_summary
 from hidekit.secrets import randomness
 from hidekit.text.anonymization.operators import (
     Operator,
@@ -125,11 +125,7 @@ class LinkedRelease:
 
     def loss_dict(self) -> dict:
         """Information lost per key beside the warning threshold, and what goes over it."""
-        return {
-            "max_loss": self.max_loss,
-            "variables": [v.to_dict() for v in self.loss],
-            "warnings": loss_warnings(self.loss, self.max_loss),
-        }
+        return loss_summary(self.loss, self.max_loss)
 
     def summary(self) -> dict:
         by_label = Counter(r.label for r in self.replacements)

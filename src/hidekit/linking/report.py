@@ -5,7 +5,7 @@ from __future__ import annotations
 from hidekit.linking.link import LinkReport
 from hidekit.linking.release import LinkedRelease
 from hidekit.report import Report
-from hidekit.risk.loss import loss_section
+from hidekit.risk.loss import loss_section, loss_verdict
 
 ACTIONS = {
     "generalized": "attribute mention written as its person's class value",
@@ -67,18 +67,15 @@ def link_report(
     if p.get("l"):
         rows.append({"measure": f"distinct l on {p['sensitive']}", "value": s.get("distinct_l")})
     rep.table(rows)
-    lost = rel.loss_dict()["warnings"]
     if p["mode"] == "statistical":
         ok = bool(s.get("k_anonymous")) and (not p.get("l") or bool(s.get("l_diverse")))
-        text = (
-            f"the released identifier view is {p['k']}-anonymous"
-            + (f" and {p['l']}-diverse" if p.get("l") else "")
-            if ok
-            else "the release does NOT meet the privacy model"
-        )
-        if ok and lost:
-            text += f", at a high information loss (above {rel.max_loss:.0%}): " + "; ".join(lost)
-        rep.verdict(ok, text, warn=bool(lost))
+        text, warn = "the release does NOT meet the privacy model", False
+        if ok:
+            met = f"the released identifier view is {p['k']}-anonymous" + (
+                f" and {p['l']}-diverse" if p.get("l") else ""
+            )
+            text, warn = loss_verdict(rel.loss, rel.max_loss, met)
+        rep.verdict(ok, text, warn=warn)
     if rel.loss:
         loss_section(rep, rel.loss, rel.max_loss)
     rep.heading("Write-back into the notes")

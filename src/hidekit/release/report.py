@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hidekit.report import Report, bar_chart, line_chart
-from hidekit.risk.loss import loss_section
+from hidekit.risk.loss import loss_section, loss_verdict
 from hidekit.risk.report import size_buckets
 
 FIGURES = ["records", "cells", "k", "uniques", "at_risk", "rp", "cr"]
@@ -19,20 +19,15 @@ def release_report(result) -> Report:
     )
     after = result.after
     ok = not result.problems
-    lost = result.loss_warnings
     if not ok:
-        text = "Release refused: " + "; ".join(result.problems)
-    elif lost:
-        text = (
-            "The release meets the plan's risk limit and no direct identifier remains, "
-            f"but at a high information loss (above {plan.max_loss:.0%}): " + "; ".join(lost)
-        )
+        text, warn = "Release refused: " + "; ".join(result.problems), False
     else:
-        text = (
-            "The release meets the plan's risk limit and no direct identifier remains; "
-            f"no variable lost more than {plan.max_loss:.0%} of its cells."
+        text, warn = loss_verdict(
+            result.loss,
+            plan.max_loss,
+            "The release meets the plan's risk limit and no direct identifier remains",
         )
-    rep.verdict(ok, text, warn=bool(lost))
+    rep.verdict(ok, text, warn=warn)
     if result.loss:
         loss_section(rep, result.loss, plan.max_loss)
     if result.insecure:

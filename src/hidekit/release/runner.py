@@ -32,7 +32,7 @@ from hidekit.io import atomic_dir, output_suffix, read_table, write_table
 from hidekit.io.atomic import check_output_dir
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
 from hidekit.release.tables import plan_table
-from hidekit.risk.loss import VariableLoss, information_loss, loss_warnings
+from hidekit.risk.loss import VariableLoss, information_loss, loss_summary, loss_warnings
 from hidekit.risk.metrics import RiskReport
 from hidekit.risk.records import RecordRisk, assess_records
 from hidekit.secrets import INSECURE_NOTE, check_key, public_params, public_path, resolve_secret
@@ -72,11 +72,7 @@ class ReleaseResult:
 
     def loss_dict(self) -> dict:
         """Information lost per variable beside the plan's limit, and what goes over it."""
-        return {
-            "max_loss": self.plan.max_loss,
-            "variables": [v.to_dict() for v in self.loss],
-            "warnings": self.loss_warnings,
-        }
+        return loss_summary(self.loss, self.plan.max_loss)
 
     def individual_dict(self) -> dict:
         """``weighted_before`` / ``weighted_after``: sdcMicro's figures, when the plan asks."""

@@ -64,6 +64,47 @@ def loss_warnings(losses: Sequence[VariableLoss], max_loss: float = DEFAULT_MAX_
     ]
 
 
+def loss_summary(losses: Sequence[VariableLoss], max_loss: float = DEFAULT_MAX_LOSS) -> dict:
+    """Information lost as JSON outputs show it: the limit, every variable, what goes over."""
+    return {
+        "max_loss": max_loss,
+        "variables": [v.to_dict() for v in losses],
+        "warnings": loss_warnings(losses, max_loss),
+        "headline": loss_headline(losses, max_loss),
+    }
+
+
+def loss_headline(losses: Sequence[VariableLoss], max_loss: float = DEFAULT_MAX_LOSS) -> str:
+    """One line for a command's output: the worst variable's share beside the warning limit."""
+    worst = max(losses, key=lambda v: v.share, default=None)
+    if worst is None:
+        return "information lost: no variable measured"
+    return (
+        f"information lost: at most {worst.share:.1%} of a variable's cells "
+        f"({worst.column}); warning above {max_loss:.0%}"
+    )
+
+
+def loss_verdict(losses: Sequence[VariableLoss], max_loss: float, met: str) -> tuple[str, bool]:
+    """A report's verdict once the risk limit is met (``met`` says how), stating the information
+    lost beside it: the text, and whether it warns (a variable lost more than ``max_loss``)."""
+    lost = loss_warnings(losses, max_loss)
+    if lost:
+        return (
+            f"{met}, but at a high information loss (above {max_loss:.0%}): " + "; ".join(lost),
+            True,
+        )
+    return f"{met}; no variable lost more than {max_loss:.0%} of its cells.", False
+
+
+def require_max_loss(value) -> float:
+    """``max_loss`` is a share of cells, 0 to 1."""
+    from hidekit.errors import require_fraction
+
+    require_fraction("max_loss", value)
+    return float(value)
+
+
 def loss_section(rep, losses: Sequence[VariableLoss], max_loss: float):
     """Information lost per variable in a report (``hidekit.report.Report``): table and bars."""
     from hidekit.report import bar_chart

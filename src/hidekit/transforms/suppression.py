@@ -32,6 +32,7 @@ import pandas as pd
 
 from hidekit.engines import COUNT_COLUMN, make_engine
 from hidekit.errors import OptionError, PolicyError
+from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, loss_summary, require_max_loss
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import as_columns
 
@@ -54,10 +55,17 @@ class SuppressionResult:
     k_before: int = 0
     k_after: int = 0
     missing: str = "category"
+    max_loss: float = DEFAULT_MAX_LOSS  # warn when a key loses more of its cells
 
     @property
     def total(self) -> int:
         return int(sum(self.suppressed.values()))
+
+    @property
+    def loss(self) -> list[VariableLoss]:
+        """Information lost per key: suppression only blanks cells, it never changes one."""
+        n = len(self.frame)
+        return [VariableLoss(c, n, int(self.suppressed.get(c, 0)), 0) for c in self.keys]
 
     def to_dict(self) -> dict:
         return {
@@ -72,6 +80,7 @@ class SuppressionResult:
             "k_after": self.k_after,
             "missing": self.missing,
             "missing_rule": MISSING_RULES[self.missing],
+            "information_loss": loss_summary(self.loss, self.max_loss),
         }
 
 
@@ -160,9 +169,12 @@ def local_suppression(
     engine: str = "duckdb",
     max_keys: int = 16,
     missing: str = CATEGORY,
+    max_loss: float = DEFAULT_MAX_LOSS,
 ) -> SuppressionResult:
-    """Blank key cells until every record matches k or more (see the module docstring)."""
+    """Blank key cells until every record matches k or more (see the module docstring). The
+    result states the share of cells blanked per key and warns above ``max_loss``."""
     keys = as_columns(keys)
+    max_loss = require_max_loss(max_loss)
     if missing not in MISSING_RULES:
         raise OptionError(
             f"suppress: missing must be one of {', '.join(MISSING_RULES)}, got {missing!r}"
@@ -189,6 +201,7 @@ def local_suppression(
         importance=order,
         suppressed={c: 0 for c in keys},
         missing=missing,
+        max_loss=max_loss,
     )
     if n == 0:
         return result

@@ -4,6 +4,7 @@ the release, and the information lost beside the risk left."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 import numpy as np
@@ -12,6 +13,7 @@ from hidekit.anonymize.optimal.api import OptimalResult
 from hidekit.anonymize.optimal.lattice import ANONYMOUS, NOT_ANONYMOUS
 from hidekit.report.html import Report
 from hidekit.report.svg import bar_chart
+from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, loss_section, loss_verdict
 
 MAX_DRAWN = 20_000  # nodes; a larger lattice is drawn as counts per height
 SIZE_BINS = [(1, 1), (2, 4), (5, 9), (10, 19), (20, 49), (50, 99), (100, 999), (1000, None)]
@@ -106,7 +108,14 @@ def class_size_rows(sizes: np.ndarray) -> list[dict]:
     return rows
 
 
-def optimal_report(result: OptimalResult, title: str) -> Report:
+def optimal_report(
+    result: OptimalResult,
+    title: str,
+    loss: Sequence[VariableLoss] = (),
+    max_loss: float = DEFAULT_MAX_LOSS,
+) -> Report:
+    """The lattice search's report; ``loss`` (cells generalized or suppressed per key, from
+    ``hidekit.risk.loss``) puts the information lost per variable beside the risk."""
     rep = Report(title, subtitle=", ".join(result.models) + f"; metric {result.metric}")
     levels = result.transformation
     if levels is None:  # not found
@@ -114,12 +123,15 @@ def optimal_report(result: OptimalResult, title: str) -> Report:
         return rep
     proven = "proven optimal" if result.proven_optimal else "heuristic, not proven optimal"
     n = result.records
-    rep.verdict(
-        True,
+    met = (
         f"Optimum found ({proven}): information loss {result.information_loss:.6g} "
         f"({result.metric}); {result.suppressed:,} of {n:,} records suppressed; "
-        f"smallest class {result.smallest_class:,}.",
+        f"smallest class {result.smallest_class:,}"
     )
+    text, warn = loss_verdict(loss, max_loss, met) if loss else (met + ".", False)
+    rep.verdict(True, text, warn=warn)
+    if loss:
+        loss_section(rep, loss, max_loss)
     rep.heading("Risk left beside information lost")
     kept = n - result.suppressed
     rep.table(
