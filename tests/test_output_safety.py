@@ -48,6 +48,12 @@ def run(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
+def partition_argv(data: Path, out, *more) -> list:
+    """``partition`` of the people file into ``out`` (with the key its outputs need)."""
+    return ["partition", data / "people.csv", "-i", "name", "--key-file", data / "k.key",
+            "--out-dir", out, *more]  # fmt: skip
+
+
 def one_error_line(res) -> str:
     """The promised failure: exit code 2 and exactly one line on stderr, starting 'error:'."""
     lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
@@ -119,9 +125,7 @@ CASES = {
     "hash": lambda d, o: [
         "hash", d / "people.csv", "-c", "name", "--out", o, "--key-file", d / "k.key",
     ],
-    "partition": lambda d, o: [
-        "partition", d / "people.csv", "-i", "name", "--key-file", d / "k.key", "--out-dir", o,
-    ],
+    "partition": lambda d, o: partition_argv(d, o),
     "crosswalk": lambda d, o: [
         "crosswalk", d / "cw.hkcw", "--key-file", d / "k.key", "--export", o,
     ],
@@ -223,16 +227,7 @@ def test_output_into_the_input_folder_or_its_parent_loses_nothing(work, command,
 def test_overwrite_replaces_only_a_folder_hidekit_marked(work):
     data = work / D
     out = work / "parts"
-    argv = [
-        "partition",
-        data / "people.csv",
-        "-i",
-        "name",
-        "--key-file",
-        data / "k.key",
-        "--out-dir",
-        out,
-    ]
+    argv = partition_argv(data, out)
     assert run(*argv).exit_code == 0
     marker = json.loads((out / ".hidekit-output").read_text())
     assert sorted(marker["files"]) == sorted(p.name for p in out.iterdir() if p.name[0] != ".")
@@ -244,19 +239,7 @@ def test_overwrite_replaces_only_a_folder_hidekit_marked(work):
     unmarked = work / "mine"
     unmarked.mkdir()
     (unmarked / "thesis.docx").write_text("years of work")
-    line = one_error_line(
-        run(
-            "partition",
-            data / "people.csv",
-            "-i",
-            "name",
-            "--key-file",
-            data / "k.key",
-            "--out-dir",
-            unmarked,
-            "--overwrite",
-        )
-    )
+    line = one_error_line(run(*partition_argv(data, unmarked, "--overwrite")))
     assert "not written by hidekit" in line
     assert (unmarked / "thesis.docx").read_text() == "years of work"
 
@@ -284,19 +267,7 @@ def test_symlinked_output_folder_pointing_at_the_input_is_refused(work):
     link = work / "alias"
     link.symlink_to(data, target_is_directory=True)
     before = snapshot(data)
-    one_error_line(
-        run(
-            "partition",
-            data / "people.csv",
-            "-i",
-            "name",
-            "--key-file",
-            data / "k.key",
-            "--out-dir",
-            link,
-            "--overwrite",
-        )
-    )
+    one_error_line(run(*partition_argv(data, link, "--overwrite")))
     assert snapshot(data) == before
 
 
@@ -629,18 +600,7 @@ def test_file_output_that_is_a_folder_and_folder_output_that_is_a_file(work):
     data = work / D
     line = one_error_line(run("redact", data / "people.csv", "-c", "name", "--out", work))
     assert "is a folder" in line
-    line = one_error_line(
-        run(
-            "partition",
-            data / "people.csv",
-            "-i",
-            "name",
-            "--key-file",
-            data / "k.key",
-            "--out-dir",
-            work / "keep.txt",
-        )
-    )
+    line = one_error_line(run(*partition_argv(data, work / "keep.txt")))
     assert "is a file" in line and (work / "keep.txt").read_text() == "not hidekit's"
     line = one_error_line(
         run("redact", data / "people.csv", "-c", "name", "--out", work / "keep.txt" / "x.csv")
@@ -659,18 +619,7 @@ def test_read_only_output_folder_is_one_line(work):
             run("redact", data / "people.csv", "-c", "name", "--out", ro / "x.csv")
         )
         assert "permission denied" in line
-        line = one_error_line(
-            run(
-                "partition",
-                data / "people.csv",
-                "-i",
-                "name",
-                "--key-file",
-                data / "k.key",
-                "--out-dir",
-                ro / "p",
-            )
-        )
+        line = one_error_line(run(*partition_argv(data, ro / "p")))
         assert "permission denied" in line
     finally:
         ro.chmod(0o700)
