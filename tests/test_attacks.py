@@ -240,26 +240,11 @@ def _released_files(out):
 
 @pytest.fixture(scope="module")
 def demo_out(tmp_path_factory):
-    from hidekit.demo.steps import (
-        step_anonymize,
-        step_generate,
-        step_link,
-        step_release,
-        step_scan,
-        step_text_anonymize,
-    )
+    """The whole of ``make demo`` (every step, as ``hidekit demo`` runs them), on 150 records."""
+    from hidekit.demo.pipeline import run_demo
 
-    out = tmp_path_factory.mktemp("demo")
-    ctx = {"records": 150, "seed": 7}
-    for step in (
-        step_generate,
-        step_scan,
-        step_anonymize,
-        step_release,
-        step_text_anonymize,
-        step_link,
-    ):
-        step(out, ctx)
+    out = tmp_path_factory.mktemp("demo") / "out"
+    run_demo(out, records=150, seed=7, echo=lambda line: None)
     return out
 
 
@@ -304,3 +289,41 @@ def test_private_files_sit_beside_the_release_owner_only_and_encrypted(demo_out)
         assert not (demo_out / name / "private").exists()
     assert not list((demo_out / "release").glob("crosswalk*"))
     assert not list((demo_out / "notes-anonymized").glob("mapping*"))
+
+
+def test_no_key_seed_or_absolute_path_in_any_file_of_the_demo_folder(demo_out):
+    """Every file ``make demo`` writes (reports, JSON, tables, notes, encrypted files, the
+    survey itself), not only those meant for release: no absolute path, no key (but in the key
+    file, owner-only), no printed seed. The text-risk report says how its draws were seeded."""
+    import base64
+    import stat
+    from pathlib import Path
+
+    key_file = demo_out / "demo.key"
+    key = key_file.read_bytes().strip()
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    files = sorted(f for f in demo_out.rglob("*") if f.is_file() and f != key_file)
+    names = {f.relative_to(demo_out).parts[0] for f in files}
+    for expected in ("scan.json", "risk.html", "selection.html", "utility.html", "text-risk.html",
+                     "release", "link", "text-detect", "notes-anonymized", "survey.csv"):  # fmt: skip
+        assert expected in names, expected
+    forbidden = {
+        "the demo key": key,
+        "the demo key, decoded": base64.b64decode(key),
+        "the demo folder's absolute path": str(demo_out.resolve()).encode(),
+        "the temporary folder the demo was built in": str(demo_out.parent.resolve()).encode(),
+        "the home folder": str(Path.home()).encode(),
+        "the repository's absolute path": str(Path(__file__).resolve().parents[1]).encode(),
+    }
+    seed_marks = [b'"seed"', b"seed=", b"seed =", b"sample_seed", b"seed 7", b"seed: 7"]
+    for f in files:
+        data = f.read_bytes()
+        where = f.relative_to(demo_out)
+        for what, needle in forbidden.items():
+            assert needle not in data, f"{what} in {where}"
+        for mark in seed_marks:
+            assert mark not in data, f"{mark!r} in {where}"
+    scan = json.loads((demo_out / "scan.json").read_text())
+    assert scan["source"] == "survey.csv"
+    text_risk = (demo_out / "text-risk.html").read_text(encoding="utf-8")
+    assert "Monte Carlo draws, seeded from secret" in text_risk

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hidekit.errors import OptionError
 from hidekit.evaluation.text_risk import (
     Distribution,
     assess_text_risk,
@@ -146,3 +149,27 @@ def test_perfect_tool_is_acceptable_and_dropping_many_spans_is_not(fixtures):
     leaky = assess_text_risk(gold, drop_spans(gold, 0.5, seed=1), draws=1000)
     assert not leaky.direct_verdict.acceptable and not leaky.quasi_verdict.acceptable
     assert "τ = 0.2000" in leaky.quasi_verdict.reason
+
+
+def test_draws_come_from_a_secret_or_fresh_and_no_seed_is_printed(fixtures, tmp_path):
+    from hidekit.evaluation.text_risk_report import text_risk_report
+
+    gold = read_brat_dir(fixtures / "meddocan")
+    pred = drop_spans(gold, 0.1, seed=2)
+    key, other = b"k" * 32, b"o" * 32
+    a = assess_text_risk(gold, pred, key=key, draws=2000).to_dict()
+    b = assess_text_risk(gold, pred, key=key, draws=2000).to_dict()
+    c = assess_text_risk(gold, pred, key=other, draws=2000).to_dict()
+    assert a["direct"]["ci"] == b["direct"]["ci"] and a["quasi"]["ci"] == b["quasi"]["ci"]
+    assert a["direct"]["ci"] != c["direct"]["ci"]
+    assert a["settings"]["randomness"] == "seeded from secret" and "seed" not in a["settings"]
+    fresh = assess_text_risk(gold, pred, draws=2000)
+    assert fresh.to_dict()["settings"]["randomness"] == "fresh"
+    seeded = assess_text_risk(gold, pred, seed=987654, draws=2000)
+    assert seeded.to_dict()["settings"]["randomness"] == "seeded (not recorded)"
+    text_risk_report(seeded, "t").save(tmp_path / "r.html")
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "987654" not in html and "seeded (not recorded)" in html
+    assert "987654" not in json.dumps(seeded.to_dict())
+    with pytest.raises(OptionError, match="not both"):
+        assess_text_risk(gold, pred, key=key, seed=1)

@@ -10,7 +10,9 @@ from rich.table import Table
 from hidekit import jobs
 from hidekit.cli.common import handle_errors, out, progress_bar, show, split_list, styled
 from hidekit.cli.options import JsonOpt, ReportOpt
+from hidekit.cli.secret_options import KeyEnvOpt, KeyFileOpt
 from hidekit.errors import OptionError
+from hidekit.secrets import load_key
 
 
 def _attempt(value: str | None) -> list[float] | None:
@@ -135,7 +137,15 @@ def risk(
         5, "--cell-size", help="QI threshold τ = 1 / cell size (5 → 0.2)."
     ),
     draws: int = typer.Option(10_000, "--draws", help="Monte Carlo draws."),
-    seed: int = typer.Option(0, "--seed", min=0, help="Random seed: same seed, same intervals."),
+    seed: int = typer.Option(
+        None,
+        "--seed",
+        min=0,
+        help="Tests only: same seed, same intervals (never printed). For reproducible "
+        "reports use --key-file; without either the draws are fresh.",
+    ),
+    key_file: Path = KeyFileOpt,
+    key_env: str = KeyEnvOpt,
     m_draw: str = typer.Option(
         "poisson",
         "--m-draw",
@@ -162,6 +172,7 @@ def risk(
             cell_size=cell_size,
             draws=draws,
             seed=seed,
+            key=load_key(key_file, key_env),
             m_draw=m_draw,
             progress=advance,
         )

@@ -16,7 +16,7 @@ from hidekit import jobs
 from hidekit.demo.survey import KEYS, generate_survey
 from hidekit.io import write_table
 from hidekit.jobs import SecretOptions
-from hidekit.secrets import DEMO_KEY, demo_key
+from hidekit.secrets import DEMO_KEY, demo_key, public_path
 
 Step = Callable[[Path, dict], str]
 
@@ -64,7 +64,11 @@ def step_scan(out, ctx: dict) -> str:
 
     out = Path(out)
     result = jobs.scan(ctx["survey"]).detail
-    write_text_atomic(out / "scan.json", to_json(result.to_dict()))
+    # the file name, not the absolute path; the sampling seed only when rows were sampled
+    shown = {**result.to_dict(), "source": public_path(ctx["survey"], out)}
+    if not result.sampled:
+        shown.pop("sample_seed")
+    write_text_atomic(out / "scan.json", to_json(shown))
     direct = result.names("direct")
     ctx["scan"], ctx["direct"] = result, direct
     key = demo_key(out)  # keys the IDs, encrypts original and link
@@ -226,7 +230,7 @@ def step_text_risk(out: Path, ctx: dict) -> str:
 
     gold = survey_notes(ctx["frame"])
     pred = drop_spans(gold, 0.02, seed=ctx.get("seed", 7))
-    res = assess_text_risk(gold, pred, seed=ctx.get("seed", 7))
+    res = assess_text_risk(gold, pred, key=demo_key(out))  # report: "seeded from secret"
     path = Path(out) / "text-risk.html"
     text_risk_report(
         res, "Demo: text risk of survey notes (simulated tool missing 2% of PHI)"

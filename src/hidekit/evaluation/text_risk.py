@@ -458,6 +458,25 @@ def _check_settings(hips, strict_di, strict_qi, cell_size, draws):
     return threshold_from_cell_size(cell_size)
 
 
+MC_RANDOMNESS = {"keyed": "seeded from secret", "fresh": "fresh", "seed": "seeded (not recorded)"}
+
+
+def monte_carlo_streams(key: bytes | None, seed: int | None):
+    """Three independent generators (DI, benchmark, QI) and how they were seeded, in words."""
+    from hidekit.secrets import Randomness
+
+    if key is not None and seed is not None:
+        raise OptionError("text risk: give a secret key or a seed, not both")
+    if seed is not None:
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+            raise OptionError(f"text risk: a seed must be a whole number ≥ 0, got {seed!r}")
+        gens = [np.random.default_rng(s) for s in np.random.SeedSequence(int(seed)).spawn(3)]
+        return (*gens, MC_RANDOMNESS["seed"])
+    rand = Randomness.from_key(key) if key is not None else Randomness.fresh()
+    gens = [rand.rng("text-risk-monte-carlo", part) for part in ("di", "benchmark", "qi")]
+    return (*gens, MC_RANDOMNESS[rand.kind])
+
+
 def assess_text_risk(
     gold,
     pred,
@@ -471,15 +490,19 @@ def assess_text_risk(
     attempt: Sequence[float] | None = None,
     cell_size: float = 5,
     draws: int = 10_000,
-    seed: int | None = 0,
+    seed: int | None = None,
     m_draw: str = "poisson",
+    key: bytes | None = None,
 ) -> TextRiskResult:
     """Risk of re-identification left in ``pred`` (a tool's spans) judged against ``gold``.
 
     ``gold``/``pred``: brat folders, JSONL files or lists of Documents. ``resynthesized``: the
     output carries surrogates (HIPS factor ``hips`` applies above the strict cut-offs);
     ``attempt``: Triang(a, b, c) for a non-public release (None: public, A = 1).
-    Same ``seed`` → same intervals.
+    The Monte Carlo draws come from ``key`` (a secret: HMAC of the key and the stream, the same
+    key gives the same intervals), else ``seed`` (tests: same seed, same intervals), else fresh
+    OS randomness. Outputs say which (``settings["randomness"]``), never the seed or key: a
+    report that prints its seed shows a habit the masking steps must not have.
     """
     tau = _check_settings(hips, strict_di, strict_qi, cell_size, draws)
     att = check_attempt(attempt)
@@ -487,9 +510,7 @@ def assess_text_risk(
     stats = corpus_stats(gold, pred, tmap, fmt)
     h = hips if resynthesized else None
     a_mean = attempt_mean(att)
-    rng_di, rng_bench, rng_qi = (
-        np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(3)
-    )
+    rng_di, rng_bench, rng_qi, how = monte_carlo_streams(key, seed)
 
     w = [d.w for d in stats.direct]
     r = [d.r for d in stats.direct]
@@ -520,7 +541,7 @@ def assess_text_risk(
         "attempt_mean": a_mean,
         "cell_size": cell_size,
         "draws": draws,
-        "seed": seed,
+        "randomness": how,
         "m_draw": m_draw,
     }
     return TextRiskResult(

@@ -38,7 +38,7 @@ def text_risk_report(
         f"{d['n']} {d['unit']}s"
         + (f" ({d['documents']} documents)" if d["unit"] == "patient" else "")
         + f" · {release} · {att} · "
-        f"{s['draws']:,} Monte Carlo draws, seed {s['seed']} · "
+        f"{s['draws']:,} Monte Carlo draws, {s['randomness']} · "
         "Scaiano, El Emam et al., J Biomed Inform 2016",
     )
     rep.heading("Verdicts")

@@ -294,11 +294,14 @@ def text_risk(
     attempt=None,
     cell_size: int = 5,
     draws: int = 10_000,
-    seed: int = 0,
+    seed: int | None = None,
     m_draw: str = "poisson",
     progress: Callable[..., None] | None = None,
+    key: bytes | None = None,
 ) -> JobResult:
-    """Scaiano & El Emam's text risk of ``pred`` judged against ``gold``; an HTML ``report``."""
+    """Scaiano & El Emam's text risk of ``pred`` judged against ``gold``; an HTML ``report``.
+    The Monte Carlo draws come from the secret ``key``, else ``seed`` (tests), else fresh; the
+    outputs say which, never the seed or key."""
     from hidekit.evaluation.text_risk import assess_text_risk
     from hidekit.evaluation.text_risk_report import text_risk_report
     from hidekit.io.atomic import check_output_file
@@ -319,6 +322,7 @@ def text_risk(
         draws=draws,
         seed=seed,
         m_draw=m_draw,
+        key=key,
     )
     if report:
         text_risk_report(result, f"Text risk: {Path(pred).name} against {Path(gold).name}").save(
