@@ -1,6 +1,6 @@
 """Information lost beside risk in ``anonymize`` (Mondrian and the optimal lattice) and
 ``suppress`` (issue 16): the share of cells generalized or suppressed per variable, in --json and
-in the HTML report's verdict, with a warning above --max-loss (``hidekit.risk.loss``, the same
+in the HTML report's verdict, with a warning above --max-loss (``hidekit.transforms.loss``, the same
 function the release plan uses)."""
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def test_suppress_states_the_share_of_cells_blanked_by_hand():
 
 
 def test_suppress_loss_matches_the_release_plans_function():
-    from hidekit.risk.loss import information_loss
+    from hidekit.transforms.loss import information_loss
 
     rng = np.random.default_rng(3)
     frame = pd.DataFrame(

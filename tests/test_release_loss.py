@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
 from hidekit.release import load_plan, run_plan
-from hidekit.risk.loss import information_loss, loss_warnings
+from hidekit.transforms.loss import information_loss, loss_warnings
 
 runner = CliRunner()
 

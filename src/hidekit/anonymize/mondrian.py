@@ -20,15 +20,15 @@ from hidekit.anonymize.modes import apply_mode, check_mode
 from hidekit.anonymize.mondrian_cuts import class_labels, encode_key, partition
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.hierarchy import read_hierarchies
-from hidekit.risk.loss import (
+from hidekit.secrets import randomness
+from hidekit.transforms.base import Transform, register
+from hidekit.transforms.loss import (
     DEFAULT_MAX_LOSS,
     VariableLoss,
     information_loss,
     loss_summary,
     require_max_loss,
 )
-from hidekit.secrets import randomness
-from hidekit.transforms.base import Transform, register
 
 
 # The result and the API ---------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hidekit.anonymize.mondrian import AnonymizationResult
 from hidekit.report import Report
-from hidekit.risk.loss import loss_section, loss_verdict
+from hidekit.transforms.loss import loss_section, loss_verdict
 
 
 def mondrian_report(result: AnonymizationResult, title: str) -> Report:

@@ -94,7 +94,7 @@ def print_warning(message) -> None:
 
 
 def print_loss(info: dict) -> None:
-    """Information lost (``hidekit.risk.loss.loss_summary``): its headline, then a warning per
+    """Information lost (``hidekit.transforms.loss.loss_summary``): its headline, then a warning per
     variable over the limit."""
     out.print(Text(clean(info["headline"])))
     for w in info["warnings"]:

@@ -45,7 +45,6 @@ from hidekit.linking.attributes import (
     top_coded_label,
 )
 from hidekit.linking.link import KEY_COLUMN, Linked
-from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, information_loss, loss_summary
 from hidekit.secrets import randomness
 from hidekit.text.anonymization.operators import (
     Operator,
@@ -55,6 +54,7 @@ from hidekit.text.anonymization.operators import (
     get_operator,
 )
 from hidekit.text.spans import Document, Span
+from hidekit.transforms.loss import DEFAULT_MAX_LOSS, VariableLoss, information_loss, loss_summary
 
 PERSON = "person"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hidekit.linking.link import LinkReport
 from hidekit.linking.release import LinkedRelease
 from hidekit.report import Report
-from hidekit.risk.loss import loss_section, loss_verdict
+from hidekit.transforms.loss import loss_section, loss_verdict
 
 ACTIONS = {
     "generalized": "attribute mention written as its person's class value",

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hidekit.errors import InputError, OptionError, check_separator, require_fraction
-from hidekit.risk.loss import DEFAULT_MAX_LOSS
 from hidekit.transforms.base import get_transform
+from hidekit.transforms.loss import DEFAULT_MAX_LOSS
 
 if sys.version_info >= (3, 11):
     import tomllib

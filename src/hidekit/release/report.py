@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hidekit.report import Report, bar_chart, line_chart
-from hidekit.risk.loss import loss_section, loss_verdict
 from hidekit.risk.report import size_buckets
+from hidekit.transforms.loss import loss_section, loss_verdict
 
 FIGURES = ["records", "cells", "k", "uniques", "at_risk", "rp", "cr"]
 

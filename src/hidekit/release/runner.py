@@ -32,10 +32,10 @@ from hidekit.io import atomic_dir, output_suffix, read_table, write_table
 from hidekit.io.atomic import check_output_dir
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
 from hidekit.release.tables import plan_table
-from hidekit.risk.loss import VariableLoss, information_loss, loss_summary, loss_warnings
 from hidekit.risk.metrics import RiskReport
 from hidekit.risk.records import RecordRisk, assess_records
 from hidekit.secrets import INSECURE_NOTE, check_key, public_params, public_path, resolve_secret
+from hidekit.transforms.loss import VariableLoss, information_loss, loss_summary, loss_warnings
 
 
 @dataclass

@@ -32,9 +32,9 @@ import pandas as pd
 
 from hidekit.engines import COUNT_COLUMN, make_engine
 from hidekit.errors import OptionError, PolicyError
-from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, loss_summary, require_max_loss
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import as_columns
+from hidekit.transforms.loss import DEFAULT_MAX_LOSS, VariableLoss, loss_summary, require_max_loss
 
 CATEGORY, WILDCARD = "category", "wildcard"
 MISSING_RULES = {

@@ -13,7 +13,7 @@ from hidekit.anonymize.optimal.api import OptimalResult
 from hidekit.anonymize.optimal.lattice import ANONYMOUS, NOT_ANONYMOUS
 from hidekit.report.html import Report
 from hidekit.report.svg import bar_chart
-from hidekit.risk.loss import DEFAULT_MAX_LOSS, VariableLoss, loss_section, loss_verdict
+from hidekit.transforms.loss import DEFAULT_MAX_LOSS, VariableLoss, loss_section, loss_verdict
 
 MAX_DRAWN = 20_000  # nodes; a larger lattice is drawn as counts per height
 SIZE_BINS = [(1, 1), (2, 4), (5, 9), (10, 19), (20, 49), (50, 99), (100, 999), (1000, None)]
@@ -115,7 +115,7 @@ def optimal_report(
     max_loss: float = DEFAULT_MAX_LOSS,
 ) -> Report:
     """The lattice search's report; ``loss`` (cells generalized or suppressed per key, from
-    ``hidekit.risk.loss``) puts the information lost per variable beside the risk."""
+    ``hidekit.transforms.loss``) puts the information lost per variable beside the risk."""
     rep = Report(title, subtitle=", ".join(result.models) + f"; metric {result.metric}")
     levels = result.transformation
     if levels is None:  # not found
