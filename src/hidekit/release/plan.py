@@ -49,8 +49,7 @@ _SECTION_KEYS = {
     "input": ("path", "sep"),
     "output": ("folder", "overwrite", "neutralize_formulas", "private"),
     "roles": ("direct", "keys", "sensitive", "reviewed"),
-    "risk": ("k", "rp", "cell_min", "max_loss"),
-}
+}  # [risk]: _RISK_KEYS below
 # File parameters of steps, relative to the plan (``population`` must stay inside its folder).
 _FILE_PARAMS = ("path", "boundaries", "population", "t_hierarchy")
 
