@@ -89,6 +89,35 @@ def _evaluate(tmp: Path, records: list) -> list[str]:
     return ["text", "evaluate", "--gold", _jsonl(tmp, records), "--pred", good]
 
 
+def _brat(tmp: Path, ann: str | bytes, text: str = "Ann Lee was seen.") -> str:
+    """A brat folder holding one note and the (hostile) ``.ann`` beside it."""
+    _write(tmp, "brat/a.txt", text)
+    _write(tmp, "brat/a.ann", ann)
+    return str(tmp / "brat")
+
+
+def _brat_evaluate(tmp: Path, ann: str | bytes) -> list[str]:
+    good = _write(
+        tmp, "pred.jsonl", json.dumps({"id": "a", "text": "Ann Lee was seen.", "spans": []}) + "\n"
+    )
+    return ["text", "evaluate", "--gold", _brat(tmp, ann), "--pred", good]
+
+
+def _brat_anonymize(tmp: Path, ann: str | bytes) -> list[str]:
+    folder = _brat(tmp, ann)
+    return [
+        "text",
+        "anonymize",
+        folder,
+        "--spans",
+        folder,
+        "--operator",
+        "redact",
+        "--out",
+        str(tmp / "out"),
+    ]
+
+
 def _model(tmp: Path, members: dict) -> list[str]:
     path = tmp / "bad.model"
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
@@ -285,6 +314,16 @@ CASES = [
     Case("usage-unknown-subcommand", lambda t: ["text", "detcet"], "No such command", out=None),
     Case("usage-missing-argument", lambda t: ["scan"], "Missing argument", out=None),
     Case("csv-unclosed-quote", lambda t: ["risk", _write(t, "q.csv", 'a,b\n1,"2\n3,4\n'), "--keys", "a"], "cannot parse", out=None),
+    # ---- issue 16: brat errors (a gold folder read by evaluate, spans read by anonymize) -------
+    Case("brat-offsets-not-numbers", lambda t: _brat_evaluate(t, "T1\tNAME 0 x\tAnn Lee\n"), "bad offsets", out=None),
+    Case("brat-span-outside-text", lambda t: _brat_evaluate(t, "T1\tNAME 0 70\tAnn Lee\n"), "outside the text", out=None),
+    Case("brat-span-reversed", lambda t: _brat_evaluate(t, "T1\tNAME 5 2\tAnn\n"), "span 5-2", out=None),
+    Case("brat-span-negative", lambda t: _brat_evaluate(t, "T1\tNAME -1 3\tAnn\n"), "span -1-3", out=None),
+    Case("brat-line-without-tabs", lambda t: _brat_evaluate(t, "T1 NAME 0 7 Ann Lee\n"), "malformed brat line", out=None),
+    Case("brat-ann-not-utf8", lambda t: _brat_evaluate(t, b"\xff\xfe\x00bad\n"), "not UTF-8", out=None),
+    Case("brat-text-differs", lambda t: _brat_evaluate(t, "T1\tNAME 0 3\tBob\n"), "the .ann says 'Bob'", out=None),
+    Case("brat-anonymize-bad-offsets", lambda t: _brat_anonymize(t, "T1\tNAME 0 x\tAnn Lee\n"), "bad offsets", out="dir"),
+    Case("brat-anonymize-outside-text", lambda t: _brat_anonymize(t, "T1\tNAME 3 99\tx\n"), "outside the text", out="dir"),
     Case("csv-too-many-fields", lambda t: ["risk", _write(t, "q.csv", "a,b\n1,2\n3,4,5,6\n"), "--keys", "a", "--sep", ","], "cannot parse", out=None),
 ]  # fmt: skip
 
