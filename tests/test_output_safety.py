@@ -719,3 +719,43 @@ def test_cli_sigterm_leaves_nothing(tmp_path):
     )
     assert proc.returncode == 130, proc.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+# --- issue 16: formula injection in every CSV a command writes -----------------------------------
+
+FORMULA_COMMANDS = [
+    "encode", "redact", "remove", "hash", "partition", "release", "generalize", "topcode",
+    "safe-harbor", "jitter", "suppress", "anonymize", "link",
+]  # fmt: skip
+HOSTILE = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-1+cmd"]
+
+
+@pytest.mark.parametrize("command", FORMULA_COMMANDS)
+def test_no_csv_output_starts_a_cell_with_a_formula(work, command):
+    """A column the command leaves alone carries spreadsheet formulas: every CSV the command
+    writes shows them as text (a leading '), and no cell anywhere starts a formula."""
+    import csv
+
+    data = work / D
+    hostile = PEOPLE.assign(comment=[HOSTILE[i % len(HOSTILE)] for i in range(len(PEOPLE))])
+    hostile.to_csv(data / "people.csv", index=False)
+    folder_output = command in ("partition", "release", "link")
+    out = work / ("out" if folder_output else "out.csv")
+    extra = {"release": ["--no-scan"], "link": ["--keep", "comment"]}.get(command, [])
+    res = run(*CASES[command](data, out), *extra)
+    assert res.exit_code == 0, (command, res.output)
+    written = sorted(out.rglob("*.csv")) if folder_output else [out]
+    assert written, command
+    seen = 0
+    for f in written:
+        with f.open(encoding="utf-8", newline="") as fh:
+            rows = list(csv.reader(fh))
+        for row in rows[1:]:
+            for cell in row:
+                if cell[:1] in ("=", "+", "-", "@"):
+                    float(cell)  # only a number may start so (-3, +1.5)
+        if "comment" in rows[0]:
+            i = rows[0].index("comment")
+            assert {r[i] for r in rows[1:]} <= {"'" + h for h in HOSTILE}, f.name
+            seen += len(rows) - 1
+    assert seen > 0, f"{command}: the column with formulas reached no CSV"
