@@ -181,11 +181,11 @@ def reports(tmp_path_factory) -> dict[str, Path]:
     out["optimal"] = tmp / "optimal.html"
     # the job ``anonymize --method optimal`` calls (its --hierarchy COL=FILE cannot name a
     # column holding "=")
-    from hidekit.anonymize.optimal.job import anonymize_optimal
+    from hidekit.jobs import anonymize_optimal
 
     hierarchies = {K1: h1, K2: h2, AGE: h3}
-    anonymize_optimal(data, [K1, K2, AGE], hierarchies, tmp / "optimal.csv", k=3,
-                      suppression=0.1, report=out["optimal"], max_loss=0.01)  # fmt: skip
+    anonymize_optimal(data, tmp / "optimal.csv", keys=[K1, K2, AGE], hierarchies=hierarchies,
+                      k=3, suppression=0.1, report=out["optimal"], max_loss=0.01)  # fmt: skip
 
     out["utility"] = tmp / "utility.html"
     _invoke("utility", data, released, "--keys", keys, "--k", "3", "--report", out["utility"])
