@@ -11,8 +11,8 @@ from __future__ import annotations
 import pandas as pd
 
 from hidekit.risk import measure_risk
-from hidekit.risk.loss import same_cells
 from hidekit.risk.metrics import RiskReport
+from hidekit.transforms.loss import same_cells
 
 
 def cells_changed(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, int]:

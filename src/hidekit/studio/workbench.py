@@ -19,11 +19,11 @@ from hidekit.errors import OptionError
 from hidekit.io import Dataset, read_table
 from hidekit.release.plan import Step
 from hidekit.release.tables import cells_changed
-from hidekit.risk.loss import VariableLoss, information_loss
 from hidekit.risk.metrics import RiskReport, report_from_sizes
 from hidekit.risk.records import assess_records
 from hidekit.scan import scan_table
 from hidekit.scan.scanner import ScanResult
+from hidekit.transforms.loss import VariableLoss, information_loss
 
 ROLES = ("direct", "key", "sensitive", "weight", "other")
 RISKIEST_SHOWN = 10
