@@ -234,7 +234,7 @@ def _link_report(folder: Path, frame: pd.DataFrame) -> Path:
     from hidekit.demo.survey import generate_survey
     from hidekit.linking import link, release
     from hidekit.linking.report import link_report
-    from hidekit.text.synth import generate_patient_notes
+    from hidekit.text.synthesis import generate_patient_notes
 
     survey = generate_survey(60, seed=3)
     docs = generate_patient_notes(survey, 1, seed=4)
