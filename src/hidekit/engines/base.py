@@ -110,6 +110,10 @@ class Engine(ABC):
     @abstractmethod
     def n_records(self) -> int: ...
 
+    def has_records(self) -> bool:
+        """Whether the table has at least one record (an engine over a file need not count)."""
+        return self.n_records > 0
+
     @abstractmethod
     def cell_counts(self, keys: Sequence[str]) -> pd.DataFrame:
         """One row per cell: the key values and its size in column ``_n``."""

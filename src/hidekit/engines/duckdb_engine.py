@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Sequence
+from pathlib import Path
 
 import duckdb
 import numpy as np
@@ -58,6 +59,19 @@ class DuckDBEngine(Engine):
         self._connection: duckdb.DuckDBPyConnection | None = None
         self._codes: dict[str, tuple[np.ndarray, int]] = {}
         self._cell_ids: OrderedDict[frozenset, tuple[np.ndarray, int]] = OrderedDict()
+
+    @classmethod
+    def open(cls, data, sep: str | None = None) -> Engine:
+        """A CSV or Parquet path is read by DuckDB itself (``FileEngine``); anything else through
+        ``read_table``."""
+        if isinstance(data, (str, Path)):
+            from hidekit.engines.file_engine import FileEngine
+            from hidekit.io.direct import direct_source
+
+            source = direct_source(data, sep=sep)
+            if source is not None:
+                return FileEngine(source, sep=sep)
+        return super().open(data, sep=sep)
 
     @property
     def _con(self) -> duckdb.DuckDBPyConnection:

@@ -162,21 +162,35 @@ NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
     """Turn columns whose every present value is a number into numbers; leave the rest as text.
 
-    A column of mixed numbers and words stays text: nothing is silently coerced to missing.
+    A column of mixed numbers and words stays text: nothing is silently coerced to missing. The
+    decision and the conversion run on each column's distinct values, then spread by codes.
     """
     out = {}
     for col in frame.columns:
-        s = frame[col]
-        present = s.dropna()
-        if len(present) and present.str.match(r"\s*[-+]?0\d").any():
-            out[col] = s  # leading zeros (ZIP codes, IDs) are part of the value: keep the text
-        elif len(present) and present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
-            out[col] = pd.to_numeric(s).astype("Int64")
-        elif len(present) and present.str.fullmatch(rf"\s*{NUMBER}\s*").all():
-            out[col] = pd.to_numeric(s)
+        codes, uniques = pd.factorize(frame[col])  # missing -> -1
+        typed = infer_values(pd.Series(uniques, dtype=object))
+        if typed.dtype == object:
+            out[col] = frame[col]
         else:
-            out[col] = s
+            out[col] = pd.Series(typed.array.take(codes, allow_fill=True), index=frame.index)
     return pd.DataFrame(out, index=frame.index)
+
+
+def infer_values(values: pd.Series) -> pd.Series:
+    """The values of one text column as hidekit reads them (``read_csv``'s numeric inference).
+
+    Integers become Int64, other decimal numbers float64, anything else stays text; leading zeros
+    (ZIP codes, IDs) keep the column as text. The answer depends only on the set of present values,
+    so a column's distinct values decide for the whole column.
+    """
+    present = values.dropna()
+    if not len(present) or present.str.match(r"\s*[-+]?0\d").any():
+        return values
+    if present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
+        return pd.to_numeric(values).astype("Int64")
+    if present.str.fullmatch(rf"\s*{NUMBER}\s*").all():
+        return pd.to_numeric(values)
+    return values
 
 
 def _read_stat(path: Path, fmt: str, encoding: str | None) -> Dataset:

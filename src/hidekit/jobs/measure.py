@@ -34,7 +34,7 @@ def load_engine(data, engine: str, sep: str | None):
     from hidekit.engines import make_engine
 
     eng = make_engine(data, engine, sep=sep)
-    if eng.n_records == 0:
+    if not eng.has_records():
         raise OptionError(f"{data}: the file has no records")
     return eng
 

@@ -383,7 +383,7 @@ def select_variables(
     eng.check_keys(keys + ([weights] if weights else []))
     if weights is not None and weights in keys:
         raise OptionError(f"weight column {weights!r} is also a key variable")
-    if eng.n_records == 0:
+    if not eng.has_records():
         raise OptionError("the data has no records")
     forced = list(dict.fromkeys(force))
     risk = _RiskSettings(weights, missing)
