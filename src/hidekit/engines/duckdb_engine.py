@@ -47,6 +47,14 @@ def quote(name: str) -> str:
     return '"' + str(name).replace('"', '""') + '"'
 
 
+def connect(threads: int | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-process DuckDB connection, limited to ``threads`` when given."""
+    con = duckdb.connect()
+    if threads:
+        con.execute(f"SET threads TO {int(threads)}")
+    return con
+
+
 @register_engine("duckdb")
 class DuckDBEngine(Engine):
     name = "duckdb"
@@ -77,9 +85,7 @@ class DuckDBEngine(Engine):
     def _con(self) -> duckdb.DuckDBPyConnection:
         """The DuckDB connection, opened on first use (counting from codes needs none)."""
         if self._connection is None:
-            self._connection = duckdb.connect()
-            if self._threads:
-                self._connection.execute(f"SET threads TO {int(self._threads)}")
+            self._connection = connect(self._threads)
             self._connection.register("data", self._frame)
         return self._connection
 

@@ -21,7 +21,7 @@ import pandas as pd
 
 from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, numeric_values
 from hidekit.engines.codes import combine, densify
-from hidekit.engines.duckdb_engine import DuckDBEngine
+from hidekit.engines.duckdb_engine import DuckDBEngine, connect
 from hidekit.io.direct import ColumnCodes, DirectSource, stream_cells, stream_codes
 
 T = TypeVar("T")
@@ -47,9 +47,7 @@ class FileEngine(Engine):
     @property
     def _con(self) -> duckdb.DuckDBPyConnection:
         if self._connection is None:
-            self._connection = duckdb.connect()
-            if self._threads:
-                self._connection.execute(f"SET threads TO {int(self._threads)}")
+            self._connection = connect(self._threads)
         return self._connection
 
     def _direct(self, work: Callable[[], T], fallback: Callable[[DuckDBEngine], T]) -> T:
