@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hidekit.engines import make_engine
+from hidekit.engines import duckdb_engine, make_engine
 from hidekit.engines.duckdb_engine import DuckDBEngine
 from hidekit.engines.file_engine import FileEngine
 from hidekit.errors import InputError
@@ -34,6 +34,12 @@ EDGES = (
     'id,num,zip,word,flt,txt\n1, 5,007,"a,b",1.0,x\n2,5,7,,1,\n3,+5,07,"a,b",1.50,""\n'
     "4,,0,c,.5,y\n5,6,7,c,1.5,x\n"
 )
+
+
+@pytest.fixture(autouse=True)
+def direct_for_small_files(monkeypatch):
+    """The fixtures are small: read them directly as a large file would be."""
+    monkeypatch.setattr(duckdb_engine, "DIRECT_FROM_BYTES", 0)
 
 
 def pair(path: Path, sep: str | None = None) -> tuple[FileEngine, DuckDBEngine]:
@@ -183,6 +189,11 @@ def close(a, b) -> bool:
     return a == b
 
 
+def test_small_files_are_read_by_read_table(monkeypatch):
+    monkeypatch.setattr(duckdb_engine, "DIRECT_FROM_BYTES", ADULT.stat().st_size + 1)
+    assert not isinstance(make_engine(ADULT), FileEngine)
+
+
 def test_measure_risk_from_a_path_equals_from_a_table():
     keys = SURVEY_KEYS[:3]
     a = measure_risk(str(SURVEY), keys, by="agegroup", weights="weight").to_dict()
@@ -190,3 +201,22 @@ def test_measure_risk_from_a_path_equals_from_a_table():
     assert close(a, b)
     a.pop("estimate"), b.pop("estimate")
     assert a == b  # everything but the fitted model bit for bit
+
+
+@pytest.mark.parametrize(
+    "name", ["pii_Stata14.dta", "pii_spss.sav", "pii.sas7bdat", "nopii_Stata12.dta"]
+)
+def test_statistical_files_in_chunks_answer_as_read_table(name):
+    """A Stata / SPSS / SAS file read 3 records at a time into Parquet parts counts as the whole
+    file read by read_table, and its labels come along."""
+    path = FIXTURES / "pii-scan" / name
+    source = direct_source(path, large_bytes=0, chunk_rows=3)
+    assert source is not None and source.relation.count(".parquet") > 1
+    ds = read_table(path)
+    eng, ref = FileEngine(source), DuckDBEngine(ds.frame)
+    assert eng.columns == ref.columns
+    assert source.variable_labels == ds.variable_labels
+    assert source.value_labels == ds.value_labels
+    for col in ref.columns:
+        same_cells(eng.cell_counts([col]), ref.cell_counts([col]), [col])
+    assert np.array_equal(eng.record_cell_sizes(ref.columns), ref.record_cell_sizes(ref.columns))

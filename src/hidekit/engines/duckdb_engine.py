@@ -40,6 +40,7 @@ from hidekit.engines.codes import (
 
 _CELL_ID_CACHE = 4
 _DUCKDB_FROM = 200_000  # below this many records a hash in numpy beats opening a query
+DIRECT_FROM_BYTES = 8 << 20  # smaller files: read_table and the in-memory engine are quicker
 
 
 def quote(name: str) -> str:
@@ -70,9 +71,10 @@ class DuckDBEngine(Engine):
 
     @classmethod
     def open(cls, data, sep: str | None = None) -> Engine:
-        """A CSV or Parquet path is read by DuckDB itself (``FileEngine``); anything else through
-        ``read_table``."""
-        if isinstance(data, (str, Path)):
+        """A CSV or Parquet path of ``DIRECT_FROM_BYTES`` or more (and a large Stata / SPSS /
+        SAS file, through Parquet parts) is read by DuckDB itself (``FileEngine``); anything else
+        through ``read_table``, which is quicker on small files."""
+        if isinstance(data, (str, Path)) and _file_size(data) >= DIRECT_FROM_BYTES:
             from hidekit.engines.file_engine import FileEngine
             from hidekit.io.direct import direct_source
 
@@ -305,6 +307,13 @@ class DuckDBEngine(Engine):
             )
             for value, idx in groups.items()
         ]
+
+
+def _file_size(path) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return -1  # read_table words the error
 
 
 def _is_missing(value) -> bool:

@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 
 from hidekit.errors import check_separator
 from hidekit.io.readers import bom_encoding, detect_delimiter, detect_format, infer_values
+from hidekit.io.stat_chunks import CHUNK_ROWS, LARGE_BYTES, chunked_folder, stat_to_parquet
 
 SAMPLE_BYTES = 1 << 16
 BATCH_ROWS = 1 << 20
@@ -49,12 +50,23 @@ class DirectSource:
     columns: tuple[str, ...]
     options: dict = field(default_factory=dict)
     text: bool = True  # every column arrives as text: numbers are inferred from distinct values
+    variable_labels: dict[str, str] = field(default_factory=dict)
+    value_labels: dict[str, dict] = field(default_factory=dict)
+    keep: object = None  # what must live as long as the source (a folder of Parquet parts)
 
 
 def direct_source(
-    path, *, sep: str | None = None, encoding: str | None = None
+    path,
+    *,
+    sep: str | None = None,
+    encoding: str | None = None,
+    large_bytes: int = LARGE_BYTES,
+    chunk_rows: int = CHUNK_ROWS,
 ) -> DirectSource | None:
-    """The DuckDB reading of ``path``, or None when only ``read_table`` reads it faithfully."""
+    """The DuckDB reading of ``path``, or None when only ``read_table`` reads it faithfully.
+
+    Stata / SPSS / SAS files of ``large_bytes`` or more are first written to Parquet parts,
+    ``chunk_rows`` records at a time; smaller ones are read whole by ``read_table``."""
     path = Path(path)
     if not path.is_file() or path.stat().st_size == 0:
         return None
@@ -64,6 +76,8 @@ def direct_source(
         return None
     if fmt == "parquet":
         return _parquet_source(path)
+    if fmt in ("stata", "spss", "sas") and path.stat().st_size >= large_bytes:
+        return _stat_source(path, fmt, encoding, chunk_rows)
     if fmt != "csv" or encoding not in (None, "utf-8", "utf8", "utf-8-sig"):
         return None
     return _csv_source(path, sep)
@@ -130,6 +144,30 @@ def _parquet_source(path: Path) -> DirectSource | None:
     names = tuple(f.name for f in schema)
     return DirectSource(
         path, "parquet", f"read_parquet({sql_string(str(path))})", names, text=False
+    )
+
+
+def _stat_source(
+    path: Path, fmt: str, encoding: str | None, chunk_rows: int
+) -> DirectSource | None:
+    folder = chunked_folder()
+    parts, var_labels, value_labels = stat_to_parquet(
+        path, fmt, Path(folder.name), chunk_rows=chunk_rows, encoding=encoding
+    )
+    if not parts:
+        folder.cleanup()
+        return None
+    files = ", ".join(sql_string(str(p)) for p in parts)
+    names = tuple(pq.read_schema(parts[0]).names) if parts else ()
+    return DirectSource(
+        path,
+        fmt,
+        f"read_parquet([{files}], union_by_name = true)",
+        names,
+        text=False,
+        variable_labels=var_labels,
+        value_labels=value_labels,
+        keep=folder,
     )
 
 

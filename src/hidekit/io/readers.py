@@ -9,9 +9,7 @@ from __future__ import annotations
 import codecs
 import csv
 import io
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -194,28 +192,14 @@ def infer_values(values: pd.Series) -> pd.Series:
 
 
 def _read_stat(path: Path, fmt: str, encoding: str | None) -> Dataset:
-    import pyreadstat
+    from hidekit.io.stat_chunks import labels_of, stat_reader
 
-    readers: dict[str, Callable[..., tuple[pd.DataFrame, Any]]] = {
-        "stata": pyreadstat.read_dta,
-        "spss": pyreadstat.read_por if path.suffix.lower() == ".por" else pyreadstat.read_sav,
-        "sas": pyreadstat.read_xport if path.suffix.lower() == ".xpt" else pyreadstat.read_sas7bdat,
-    }
     kwargs = {"encoding": encoding} if encoding else {}
     try:
-        frame, meta = readers[fmt](str(path), **kwargs)
+        frame, meta = stat_reader(path, fmt)(str(path), **kwargs)
     except Exception as exc:  # pyreadstat raises its own ReadstatError / PyreadstatError
         raise InputError(f"{path}: cannot read as {fmt} file: {exc}") from exc
-    var_labels = {
-        name: label
-        for name, label in zip(meta.column_names, meta.column_labels or [], strict=False)
-        if label
-    }
-    value_labels = {
-        col: meta.value_labels.get(lbl, {})
-        for col, lbl in (meta.variable_to_label or {}).items()
-        if lbl in (meta.value_labels or {})
-    }
+    var_labels, value_labels = labels_of(meta)
     frame = frame.replace({"": None}) if len(frame) else frame
     return Dataset(
         frame,
