@@ -28,18 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from _common import ADULT_KEYS as KEYS
+from _common import ROOT
+
 ADULT = ROOT / "tests" / "fixtures" / "adult" / "adult.csv"
-KEYS = [
-    "sex",
-    "age",
-    "race",
-    "marital-status",
-    "education",
-    "native-country",
-    "workclass",
-    "occupation",
-]
 HIDEKIT = str(Path(sys.executable).with_name("hidekit"))
 
 
