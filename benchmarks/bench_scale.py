@@ -45,7 +45,8 @@ class Run:
 
 
 def generate(n: int, out: Path) -> None:
-    """``n`` rows of Adult drawn by a hash of the row number (the same file every time)."""
+    """``n`` rows of Adult drawn by a hash of the row number: the same rows every time (their
+    order may differ between runs, which no figure here depends on)."""
     import duckdb
 
     con = duckdb.connect()
@@ -55,13 +56,23 @@ def generate(n: int, out: Path) -> None:
     )
     m = con.execute("SELECT count(*) FROM a").fetchall()[0][0]
     con.execute(
-        f"COPY (SELECT a.* EXCLUDE (i) FROM range({n}) r JOIN a ON a.i = hash(r.range) % {m} "
-        f"ORDER BY r.range) TO '{out}' (HEADER, DELIMITER ',')"
+        f"COPY (SELECT a.* EXCLUDE (i) FROM range({n}) r JOIN a ON a.i = hash(r.range) % {m}) "
+        f"TO '{out}' (HEADER, DELIMITER ',')"
     )
 
 
 def measure(label: str, argv: list[str]) -> Run:
-    """Run ``argv`` as a child: wall time, its CPU time and its peak resident memory."""
+    """Run ``argv`` as a child: wall time, its CPU time and its peak resident memory.
+
+    The command runs under ``/usr/bin/time`` (when present): Linux carries a process's peak memory
+    across fork and exec, so a child of this script would report at least this script's own peak.
+    """
+    timer = shutil.which("time") or "/usr/bin/time"
+    wrapped = os.path.exists(timer)
+    fd, report = tempfile.mkstemp(suffix=".time")
+    os.close(fd)
+    if wrapped:
+        argv = [timer, "-o", report, "-f", "%e %U %S %M", *argv]
     t0 = time.perf_counter()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, status, usage = os.wait4(proc.pid, 0)
@@ -70,7 +81,16 @@ def measure(label: str, argv: list[str]) -> Run:
     ok = os.waitstatus_to_exitcode(status) == 0
     if not ok:
         print(f"    {label} failed: {err.strip()[-300:]}")
-    return Run(label, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, ok)
+    cpu, peak = usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+    fields = Path(report).read_text().split()[-4:] if wrapped else []
+    Path(report).unlink(missing_ok=True)
+    if len(fields) == 4:
+        wall, cpu, peak = (
+            float(fields[0]),
+            float(fields[1]) + float(fields[2]),
+            int(fields[3]) / 1024,
+        )
+    return Run(label, wall, cpu, peak, ok)
 
 
 # Engines: each gives (label, command line) for a CSV, its output folder and the keys ----------
@@ -184,7 +204,11 @@ def main() -> None:
     ap.add_argument("--engines", default="local")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--tmp", default=None, help="Folder for the generated CSVs (default: /tmp).")
+    ap.add_argument("--generate", nargs=2, metavar=("N", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.generate:
+        generate(int(args.generate[0]), Path(args.generate[1]))
+        return
     sizes = [int(s) for s in args.sizes.split(",")]
     commands = args.commands.split(",")
     print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at start")
@@ -193,7 +217,8 @@ def main() -> None:
         with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
             path = Path(tmp) / f"adult_{n}.csv"
             t0 = time.perf_counter()
-            generate(n, path)
+            # in a child, so this script stays small (see ``measure``)
+            subprocess.run([sys.executable, __file__, "--generate", str(n), str(path)], check=True)
             gb = path.stat().st_size / 1e9
             print(
                 f"\n{n:,} records, 8 keys: {gb:.2f} GB CSV (generated in "
