@@ -70,7 +70,7 @@ class DuckDBEngine(Engine):
         self._cell_ids: OrderedDict[frozenset, tuple[np.ndarray, int]] = OrderedDict()
 
     @classmethod
-    def open(cls, data, sep: str | None = None) -> Engine:
+    def open(cls, data, sep: str | None = None) -> Engine:  # type: ignore[override]
         """A CSV or Parquet path of ``DIRECT_FROM_BYTES`` or more (and a large Stata / SPSS /
         SAS file, through Parquet parts) is read by DuckDB itself (``FileEngine``); anything else
         through ``read_table``, which is quicker on small files."""

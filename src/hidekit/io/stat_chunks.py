@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 
@@ -53,12 +54,16 @@ def stat_to_parquet(
     """Write ``path`` as Parquet parts in ``folder``: (parts, variable labels, value labels)."""
     import pyreadstat
 
-    kwargs = {"encoding": encoding} if encoding else {}
+    kwargs: dict[str, Any] = {"encoding": encoding} if encoding else {}
     parts: list[Path] = []
     labels: tuple[dict[str, str], dict[str, dict]] = ({}, {})
     try:
         chunks = pyreadstat.read_file_in_chunks(
-            stat_reader(path, fmt), str(path), chunksize=chunk_rows, **kwargs
+            stat_reader(path, fmt),
+            str(path),
+            chunksize=chunk_rows,
+            output_format="pandas",
+            **kwargs,
         )
         for i, (frame, meta) in enumerate(chunks):
             if i == 0:
