@@ -567,7 +567,7 @@ def write_partition(
     from hidekit.io import Dataset, atomic_dir, write_table
     from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, write_crosswalk
 
-    require_partition_secret(link_secret)
+    secret = require_partition_secret(link_secret)
     base = like if isinstance(like, Dataset) else Dataset(parts.original)
     names = partition_names(stem, suffix)
     names["original"] = f"{stem}_original{CROSSWALK_SUFFIX}"
@@ -582,8 +582,8 @@ def write_partition(
         write_table(
             labelled(parts.deidentified), tmp / names["deidentified"], neutralize=neutralize
         )
-        write_crosswalk(parts.original, tmp / names["original"], **link_secret)
-        write_crosswalk(parts.link, tmp / names["link"], **link_secret)
+        write_crosswalk(parts.original, tmp / names["original"], **secret)
+        write_crosswalk(parts.link, tmp / names["link"], **secret)
     return {k: Path(folder) / v for k, v in names.items()}
 
 
