@@ -28,6 +28,8 @@ DOCUMENTED_SUBMODULES = {
     "hidekit.text.synthesis.general": "text-anonymize.md: the generator's general-PII kinds",
     "hidekit.engines.spark_steps": "transforms.md: a plug-in step checked on Spark (SparkTable)",
     "hidekit.testing.examples": "transforms.md: the contract suite's example frame",
+    "hidekit.engines.file_engine": "risk.md: counting straight from a file of any size",
+    "hidekit.io.direct": "risk.md: the file source the FileEngine reads",
 }
 
 
