@@ -57,6 +57,9 @@ def _age_hierarchy(ws: Path) -> Path:
 CALLS = {
     "transform": lambda w: jobs.transform(w / "data.csv", w / "o.csv", Bin(["age"], width=10)),
     "suppress": lambda w: jobs.suppress(w / "data.csv", w / "o.csv", keys=["sex", "zip"], k=2),
+    "suppress_risk": lambda w: jobs.suppress_risk(
+        w / "data.csv", w / "o.csv", keys=["sex", "zip"], threshold=0.5
+    ),
     "anonymize": lambda w: jobs.anonymize(
         w / "data.csv",
         w / "o.csv",

@@ -285,3 +285,37 @@ def test_backward_on_global_risk_says_when_the_result_is_above_the_limit():
 def test_weights_need_the_global_risk_criterion():
     with pytest.raises(OptionError, match="global_risk criterion"):
         select_variables(_survey(), ["sex", "region"], stop=0.1, weights="w")
+
+
+def test_suppress_command_by_individual_risk(tmp_path):
+    import json as _json
+
+    from typer.testing import CliRunner
+
+    from hidekit.cli.main import app
+
+    src = tmp_path / "t.csv"
+    pd.DataFrame({"a": [1, 1, 2, 3], "b": ["x", "x", "y", "z"]}).to_csv(src, index=False)
+    out = tmp_path / "out.csv"
+    res = CliRunner().invoke(
+        app,
+        [
+            "suppress",
+            str(src),
+            "--keys",
+            "a,b",
+            "--risk-threshold",
+            "0.5",
+            "--columns",
+            "b,a",
+            "--out",
+            str(out),
+            "--json",
+        ],
+    )
+    assert res.exit_code == 0, res.output
+    d = _json.loads(res.stdout)
+    assert d["suppressed"] == {"b": 2, "a": 2}
+    assert d["above_threshold_before"] == 2 and d["above_threshold_after"] == 0
+    released = pd.read_csv(out)
+    assert released.iloc[2:].isna().all().all() and len(released) == 4

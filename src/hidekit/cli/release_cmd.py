@@ -361,12 +361,39 @@ def suppress(
         "category", "--missing", help="category (hidekit's rule) or wildcard (sdcMicro's)."
     ),
     max_loss: float = MaxLossOpt,
+    risk_threshold: float = typer.Option(
+        None,
+        "--risk-threshold",
+        help="Instead of k: blank key values of records whose individual risk is above this "
+        "(sdcMicro's localSupp).",
+    ),
+    columns: str = typer.Option(
+        None, "--columns", help="--risk-threshold: keys to blank, in order (default: the first)."
+    ),
+    weights: str = typer.Option(
+        None, "--weights", help="--risk-threshold: column of sampling weights."
+    ),
     sep: str = SepOpt,
     neutralize: bool = FormulasOpt,
     json: bool = JsonOpt,
 ):
     """Local suppression to k-anonymity, as few cells as possible; counts per variable and
-    the share of cells lost, with a warning above --max-loss."""
+    the share of cells lost, with a warning above --max-loss. With --risk-threshold, suppression
+    by individual risk instead (sdcMicro's localSupp)."""
+    if risk_threshold is not None:
+        result = jobs.suppress_risk(
+            data,
+            out_file,
+            keys=split_list(keys),
+            threshold=risk_threshold,
+            columns=split_list(columns) or None,
+            weights=weights,
+            missing="any" if missing == "wildcard" else missing,
+            sep=sep,
+            neutralize=neutralize,
+        )
+        show(result, json, _print_risk_suppressed)
+        return
     result = jobs.suppress(
         data,
         out_file,
@@ -379,6 +406,21 @@ def suppress(
         max_loss=max_loss,
     )
     show(result, json, _print_suppressed)
+
+
+def _print_risk_suppressed(result: jobs.JobResult) -> None:
+    r = result.figures
+    t = Table(title=f"Suppressed by individual risk > {r['risk_threshold']:g} ({r['missing']})")
+    t.add_column("variable")
+    t.add_column("cells", justify="right")
+    for c, n in r["suppressed"].items():
+        t.add_row(c, f"{n:,}")
+    t.add_row("total", f"{r['total_suppressed']:,}")
+    out.print(t)
+    out.print(
+        f"records above the threshold: {r['above_threshold_before']:,} before, "
+        f"{r['above_threshold_after']:,} after -> {r['output']}"
+    )
 
 
 def _print_suppressed(result: jobs.JobResult) -> None:

@@ -14,7 +14,14 @@ from hidekit.jobs.optimal import anonymize_optimal
 from hidekit.jobs.release import release
 from hidekit.jobs.result import JobResult, Progress
 from hidekit.jobs.secrets import SecretOptions
-from hidekit.jobs.table import anonymize, hierarchy, suppress, transform, utility
+from hidekit.jobs.table import (
+    anonymize,
+    hierarchy,
+    suppress,
+    suppress_risk,
+    transform,
+    utility,
+)
 from hidekit.jobs.text import anonymize as anonymize_text
 from hidekit.jobs.text import detect, evaluate, synth, text_risk, train
 
@@ -38,6 +45,7 @@ __all__ = [
     "scan",
     "select",
     "suppress",
+    "suppress_risk",
     "synth",
     "text_risk",
     "train",

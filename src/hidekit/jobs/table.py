@@ -114,6 +114,41 @@ def suppress(
     return JobResult("suppress", {"data": data}, {"data": out}, figures)
 
 
+def suppress_risk(
+    data,
+    out,
+    *,
+    keys: Sequence[str],
+    threshold: float = 0.15,
+    columns: Sequence[str] | None = None,
+    weights: str | None = None,
+    missing: str = "category",
+    sep: str | None = None,
+    neutralize: bool = True,
+    progress: Callable[..., None] | None = None,
+) -> JobResult:
+    """sdcMicro's ``localSupp``: blank ``columns`` (in order; default the first key) of the
+    records whose individual risk on ``keys`` is above ``threshold``, written to ``out``."""
+    from hidekit.risk.suppression import RiskSuppression
+
+    step = RiskSuppression(
+        list(keys), columns=columns, threshold=threshold, weights=weights, missing=missing
+    )
+    result = transform(data, out, step, sep=sep, neutralize=neutralize, progress=progress)
+    result.figures.update(
+        {
+            "risk_threshold": threshold,
+            "weights": weights,
+            "missing": missing,
+            "suppressed": dict(step.suppressed_),
+            "total_suppressed": int(sum(step.suppressed_.values())),
+            "above_threshold_before": step.above_before_,
+            "above_threshold_after": step.above_after_,
+        }
+    )
+    return result
+
+
 def anonymize(
     data,
     out,
