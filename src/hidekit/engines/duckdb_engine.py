@@ -48,14 +48,6 @@ def quote(name: str) -> str:
     return '"' + str(name).replace('"', '""') + '"'
 
 
-def connect(threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """An in-process DuckDB connection, limited to ``threads`` when given."""
-    con = duckdb.connect()
-    if threads:
-        con.execute(f"SET threads TO {int(threads)}")
-    return con
-
-
 @register_engine("duckdb")
 class DuckDBEngine(Engine):
     name = "duckdb"
@@ -80,7 +72,7 @@ class DuckDBEngine(Engine):
 
             source = direct_source(data, sep=sep)
             if source is not None:
-                return FileEngine(source, sep=sep)
+                return FileEngine(source, sep=sep, frame_engine=cls)
         return super().open(data, sep=sep)
 
     @property

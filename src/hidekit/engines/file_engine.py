@@ -21,7 +21,7 @@ import pandas as pd
 
 from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, numeric_values
 from hidekit.engines.codes import combine, densify
-from hidekit.engines.duckdb_engine import DuckDBEngine, connect
+from hidekit.engines.connection import connect
 from hidekit.io.direct import ColumnCodes, DirectSource, stream_cells, stream_codes
 
 T = TypeVar("T")
@@ -32,16 +32,30 @@ class FileEngine(Engine):
 
     name = "duckdb"
 
-    def __init__(self, source: DirectSource, *, sep: str | None = None, threads: int | None = None):
+    def __init__(
+        self,
+        source: DirectSource,
+        *,
+        sep: str | None = None,
+        threads: int | None = None,
+        frame_engine: Callable[..., Engine] | None = None,
+    ):
+        """``frame_engine`` builds the in-memory engine over loaded codes (default: the
+        registered ``duckdb`` engine, looked up so this module does not import it)."""
+        if frame_engine is None:
+            from hidekit.registry import ENGINES
+
+            frame_engine = ENGINES.lookup("duckdb")
+        self._frame_engine = frame_engine
         self.source = source
         self._sep = sep
         self._threads = threads
         self._connection: duckdb.DuckDBPyConnection | None = None
         self._coded: dict[str, ColumnCodes] = {}
-        self._inner: DuckDBEngine | None = None  # over the loaded codes
+        self._inner: Engine | None = None  # over the loaded codes
         self._cells: tuple[tuple[str, ...], dict[str, ColumnCodes], np.ndarray] | None = None
         self._n: int | None = None
-        self._fallback: DuckDBEngine | None = None
+        self._fallback: Engine | None = None
 
     # Reading ---------------------------------------------------------------
     @property
@@ -50,7 +64,7 @@ class FileEngine(Engine):
             self._connection = connect(self._threads)
         return self._connection
 
-    def _direct(self, work: Callable[[], T], fallback: Callable[[DuckDBEngine], T]) -> T:
+    def _direct(self, work: Callable[[], T], fallback: Callable[[Engine], T]) -> T:
         """``work`` through DuckDB; when DuckDB cannot read the file, ``fallback`` on the table
         ``read_table`` reads (its errors are hidekit's one-line errors)."""
         if self._fallback is None:
@@ -65,17 +79,17 @@ class FileEngine(Engine):
         from hidekit.io import read_table
 
         frame = read_table(self.source.path, sep=self._sep).frame
-        self._fallback = DuckDBEngine(frame, threads=self._threads)
+        self._fallback = self._frame_engine(frame, threads=self._threads)
         self._coded.clear()
         self._inner, self._cells = None, None
 
-    def load(self, columns: Sequence[str]) -> DuckDBEngine:
+    def load(self, columns: Sequence[str]) -> Engine:
         """An in-memory engine over the codes of ``columns`` (read from the file once)."""
         todo = [c for c in columns if c not in self._coded]
         if todo:
             self._coded.update(stream_codes(self._con, self.source, todo))
             frame = pd.DataFrame({c: cc.codes for c, cc in self._coded.items()})
-            self._inner = DuckDBEngine(frame, threads=self._threads)
+            self._inner = self._frame_engine(frame, threads=self._threads)
             self._n = len(frame)
         assert self._inner is not None
         return self._inner
