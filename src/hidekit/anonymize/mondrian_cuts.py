@@ -17,7 +17,7 @@ Shared by the local transform (``hidekit.anonymize.mondrian``) and the Spark one
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -129,9 +129,10 @@ class Cuts:
 
     ok: np.ndarray  # allowable cut found
     cut: np.ndarray  # numeric/ordered: left side = codes <= cut; hierarchy: level of the split node
-    left: np.ndarray | None = None  # numeric/ordered: weight of the left side
-    group_part: np.ndarray | None = None  # hierarchy: class of each child group, in code order
-    group_size: np.ndarray | None = None
+    # empty where the kind of key does not use them
+    left: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))  # numeric/ordered
+    group_part: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))  # hierarchy
+    group_size: np.ndarray = field(default_factory=lambda: np.empty(0, np.int64))
 
 
 def _runs(*cols: np.ndarray) -> np.ndarray:
@@ -226,8 +227,6 @@ def partition(
     act_s, act_l = np.array([0]), np.array([n])
     fin_s, fin_l = [], []
     n_sens = int(sens.max()) + 1 if sens is not None and sens.size else 1
-    if rule is not None and sens is None:
-        raise ValueError("partition: an l-diversity rule needs the sensitive codes")
     small_codes = all(d.card < 2**31 for d in dims)
     matrix = np.column_stack([d.codes for d in dims]).astype(np.int32 if small_codes else np.int64)
     while act_s.size:
@@ -271,7 +270,6 @@ def partition(
                 )
                 done = cuts.ok
                 if dim.kind == HIERARCHY:
-                    assert cuts.group_part is not None and cuts.group_size is not None
                     keep = done[cuts.group_part]
                     gpart, gsize = cuts.group_part[keep], cuts.group_size[keep]
                     within = np.cumsum(gsize) - gsize
@@ -279,7 +277,6 @@ def partition(
                     new_s.append(starts[gpart] + within - within[first])
                     new_l.append(gsize)
                 else:
-                    assert cuts.left is not None
                     left = cuts.left[done]
                     new_s += [starts[done], starts[done] + left]
                     new_l += [left, lens[done] - left]

@@ -181,11 +181,7 @@ def measure_risk(
             eng.class_sizes(keys),
             population=population,
             sampling_fraction=sampling_fraction,
-            weights_total=(
-                result.records.figures.total_weight
-                if weights is not None and result.records is not None
-                else None
-            ),
+            weights_total=(result.records.figures.total_weight if weights is not None else None),  # type: ignore[union-attr]  # records are measured whenever weights are given
         )
         result.warnings.extend(result.population.warnings)
     pi = known_sampling_fraction(result)
