@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import ClassVar
 
 import numpy as np
@@ -234,24 +235,10 @@ def mondrian(
     else:
         require_columns(frame.columns, keys)
     holder: dict = {}
-
-    def generalize(kept: pd.DataFrame) -> pd.DataFrame:
-        if engine == "spark":
-            from hidekit.anonymize.spark_mondrian import spark_partition
-
-            out = spark_partition(kept, keys, int(k), l, sensitive, l_kind, c, hierarchies, order)
-            classes = out.groupby(keys, sort=False).size()
-            holder.update(sizes=classes.to_numpy(), labels=classes.index.to_frame(index=False))
-            return out
-        else:
-            m = Mondrian(keys, k, l, sensitive, l_kind, c, hierarchies, order, shuffle=False)
-            m.fit(kept, on_level=on_level)
-            out = m.transform(kept)
-            rc, sizes, labels = m.record_class_, m.class_sizes_, m.class_labels_
-        holder.update(rc=rc, sizes=sizes, labels=labels)
-        return out
-
-    released = apply_mode(frame, mode, keys, identifiers, generalize)
+    cut = (keys, int(k), l, sensitive, l_kind, c, hierarchies, order)
+    released = apply_mode(
+        frame, mode, keys, identifiers, partial(_generalize, cut, engine, on_level, holder)
+    )
     rows = rand.rng("row-shuffle").permutation(len(released)) if shuffle else None
     rows = np.arange(len(released)) if rows is None else rows
     released = released.iloc[rows].reset_index(drop=True)
@@ -263,6 +250,23 @@ def mondrian(
     if sensitive and sensitive in released.columns:  # checks on the result, not constraints
         stats.update(_sensitive_figures(released, keys, sensitive, l, l_kind, c))
     return AnonymizationResult(released, partitions, rows, stats, params, loss, max_loss)
+
+
+def _generalize(cut: tuple, engine: str, on_level, holder: dict, kept: pd.DataFrame):
+    """Mondrian's cuts of ``kept`` (locally or on Spark); class sizes and labels (and, locally,
+    each record's class) go to ``holder`` for the result's figures."""
+    keys, k, l, sensitive, l_kind, c, hierarchies, order = cut  # noqa: E741
+    if engine == "spark":
+        from hidekit.anonymize.spark_mondrian import spark_partition
+
+        out = spark_partition(kept, keys, k, l, sensitive, l_kind, c, hierarchies, order)
+        classes = out.groupby(keys, sort=False).size()
+        holder.update(sizes=classes.to_numpy(), labels=classes.index.to_frame(index=False))
+        return out
+    m = Mondrian(keys, k, l, sensitive, l_kind, c, hierarchies, order, shuffle=False)
+    m.fit(kept, on_level=on_level)
+    holder.update(rc=m.record_class_, sizes=m.class_sizes_, labels=m.class_labels_)
+    return m.transform(kept)
 
 
 def _input_frame(data) -> pd.DataFrame:

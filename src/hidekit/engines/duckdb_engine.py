@@ -37,6 +37,7 @@ from hidekit.engines.codes import (
     encode,
     stats_from_counts,
 )
+from hidekit.engines.connection import connect
 
 _CELL_ID_CACHE = 4
 _DUCKDB_FROM = 200_000  # below this many records a hash in numpy beats opening a query
