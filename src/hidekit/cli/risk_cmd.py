@@ -61,6 +61,17 @@ def risk(
     sampling_fraction: float = typer.Option(
         None, "--sampling-fraction", help="Sampling fraction n/N (instead of --population)."
     ),
+    population_table: Path = typer.Option(
+        None,
+        "--population-table",
+        help="File of population counts per key combination (key columns + a count): "
+        "journalist and marketer risk.",
+    ),
+    population_count: str = typer.Option(
+        None,
+        "--population-count",
+        help="Count column of --population-table (default: the only non-key column).",
+    ),
     suda: bool = typer.Option(False, "--suda", help="SUDA2 scores and DIS per record."),
     suda_max_size: int = typer.Option(
         None, "--suda-max-size", min=1, help="Largest MSU searched (default: all keys)."
@@ -102,6 +113,8 @@ def risk(
         suda_max_size=suda_max_size,
         population=population,
         sampling_fraction=sampling_fraction,
+        population_table=population_table,
+        population_count=population_count,
     )
     show(result, json, lambda r: _print_risk(r, key_list), loud=True)
 
@@ -176,6 +189,21 @@ def _print_tables(result, key_list) -> None:
             t.add_row(name, _num(p[name]) if p[name] is not None else f"n/a ({why})")
         t.add_row("Dankar's choice", d["dankar_model"])
         out.print(t)
+    if "journalist" in d:
+        _print_journalist(d["journalist"], d["marketer"])
+
+
+def _print_journalist(j: dict, m: dict) -> None:
+    t = Table(title="Journalist and marketer risk (El Emam)", show_header=False)
+    t.add_row("journalist risk, highest (1 / smallest population class)", _num(j["highest"]))
+    t.add_row("journalist risk, average", _num(j["average"]))
+    t.add_row(
+        f"share of records with 1/F > {j['threshold']:.4g}", _num(j["records_above_threshold"])
+    )
+    t.add_row("marketer risk (expected correct matches / n)", _num(m["success_rate"]))
+    t.add_row("expected correct matches", _num(m["expected_matches"]))
+    out.print(t)
+    out.print(f"population: {j['source']}", style="dim")
 
 
 COMMANDS = {

@@ -57,19 +57,20 @@ def risk(
     from hidekit.risk.records import write_per_record
     from hidekit.risk.report import risk_report
 
+    inputs = (data, options["population_table"]) if options.get("population_table") else (data,)
     if report:
-        check_output_file(report, (data,))
+        check_output_file(report, inputs)
     if per_record and not (
         options.get("weights") or options.get("household") or options.get("suda")
     ):
         raise OptionError("--per-record needs --weights, --household or --suda")
     if per_record:
-        check_output_file(per_record, (data,))
+        check_output_file(per_record, inputs)
     result = measure_risk(None, list(keys), engine=load_engine(data, engine, sep), **options)
     if per_record:
-        write_per_record(result.records, per_record, protect=(data,))
+        write_per_record(result.records, per_record, protect=inputs)
     if report:
-        risk_report(result, title=f"Risk of {Path(data).name}").save(report, protect=(data,))
+        risk_report(result, title=f"Risk of {Path(data).name}").save(report, protect=inputs)
     return JobResult(
         "risk",
         {"data": data},

@@ -13,6 +13,13 @@ import numpy as np
 from hidekit.engines import Engine, make_engine
 from hidekit.engines.base import check_cell_min
 from hidekit.errors import OptionError, require_fraction
+from hidekit.risk.journalist import (
+    WEIGHTS_SOURCE,
+    JournalistMarketer,
+    against_table,
+    journalist_marketer,
+    read_population_table,
+)
 from hidekit.risk.loglinear import TABLE_LIMIT, LoglinearEstimate, loglinear_estimate
 from hidekit.risk.population import PopulationEstimates, estimate_population
 from hidekit.risk.records import RecordRisk, assess_records
@@ -106,6 +113,7 @@ class RiskResult:
     records: RecordRisk | None = None  # per-record risk against the population
     population: PopulationEstimates | None = None
     estimate: LoglinearEstimate | None = None  # the recommended population estimate
+    journalist: JournalistMarketer | None = None  # El Emam's journalist and marketer risk
     warnings: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
@@ -119,6 +127,8 @@ class RiskResult:
             d["estimate"] = self.estimate.to_dict()
         if self.population is not None:
             d.update(self.population.to_dict())
+        if self.journalist is not None:
+            d.update(self.journalist.to_dict())
         if self.warnings:
             d["warnings"] = list(self.warnings)
         return d
@@ -141,6 +151,8 @@ def measure_risk(
     population: float | None = None,
     sampling_fraction: float | None = None,
     loglinear: str | None = "auto",
+    population_table=None,
+    population_count: str | None = None,
 ) -> RiskResult:
     """Risk of releasing ``keys`` from ``data`` (path, Dataset, DataFrame, or Engine).
 
@@ -153,6 +165,9 @@ def measure_risk(
     Whenever the sampling fraction is known (from the population or the weights' sum), the
     recommended estimate of expected re-identifications, with an interval and a fit check, from a
     log-linear model (``result.estimate``; ``loglinear`` = "auto", "main", "two-way" or None).
+    El Emam's journalist and marketer risk (``result.journalist``) against ``population_table``
+    (a file or frame: the key columns and a count per combination, ``population_count`` names
+    it), else against the population the weights estimate.
     """
     require_fraction("threshold", threshold)
     keys = list(keys)
@@ -176,19 +191,8 @@ def measure_risk(
             suda_max_size=suda_max_size,
         )
         result.warnings.extend(result.records.warnings)
-    if population is not None or sampling_fraction is not None:
-        result.population = estimate_population(
-            eng.class_sizes(keys),
-            population=population,
-            sampling_fraction=sampling_fraction,
-            weights_total=(result.records.figures.total_weight if weights is not None else None),  # type: ignore[union-attr]  # records are measured whenever weights are given
-        )
-        result.warnings.extend(result.population.warnings)
-    pi = known_sampling_fraction(result)
-    if loglinear is not None and pi is not None and pi < 1:
-        result.estimate = loglinear_for(eng, keys, pi, loglinear)
-        if result.records is not None:
-            result.records.estimate_risk = result.estimate.per_record
+    add_population_figures(eng, keys, result, population, sampling_fraction, loglinear)
+    result.journalist = journalist_for(eng, keys, result, population_table, population_count)
     if by:
         counts = eng.cell_counts([by, *keys])
         for value, part in counts.groupby(by, dropna=False, sort=True):
@@ -202,6 +206,48 @@ def measure_risk(
                 )
             )
     return result
+
+
+def add_population_figures(
+    eng: Engine,
+    keys: list[str],
+    result: RiskResult,
+    population: float | None,
+    sampling_fraction: float | None,
+    loglinear: str | None,
+) -> None:
+    """Population uniques (with a population size or fraction) and the log-linear estimate."""
+    fig = result.records.figures if result.records is not None else None
+    if population is not None or sampling_fraction is not None:
+        result.population = estimate_population(
+            eng.class_sizes(keys),
+            population=population,
+            sampling_fraction=sampling_fraction,
+            weights_total=fig.total_weight if fig is not None and fig.weighted else None,
+        )
+        result.warnings.extend(result.population.warnings)
+    pi = known_sampling_fraction(result)
+    if loglinear is not None and pi is not None and pi < 1:
+        result.estimate = loglinear_for(eng, keys, pi, loglinear)
+        if result.records is not None:
+            result.records.estimate_risk = result.estimate.per_record
+
+
+def journalist_for(
+    eng: Engine, keys: list[str], result: RiskResult, table, count: str | None
+) -> JournalistMarketer | None:
+    """Journalist and marketer risk against the table, else the weights' population, else none."""
+    tau = result.overall.threshold
+    if table is not None:
+        name = str(table) if not hasattr(table, "columns") else "(in memory)"
+        frame = read_population_table(table)
+        return against_table(eng.cell_counts(keys), frame, keys, count, tau, name)
+    if count is not None:
+        raise OptionError("--population-count needs --population-table")
+    fig = result.records.figures if result.records is not None else None
+    if fig is not None and fig.weighted and fig.missing == "category":
+        return journalist_marketer(fig.fk, fig.Fk, tau, WEIGHTS_SOURCE, per_record=True)
+    return None
 
 
 def known_sampling_fraction(result: RiskResult) -> float | None:
