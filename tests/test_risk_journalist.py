@@ -126,8 +126,10 @@ def test_cli_json_and_error(tmp_path):
     d = json.loads(res.stdout)
     assert d["marketer"]["expected_matches"] == pytest.approx(1.55)
     assert d["journalist"]["highest"] == pytest.approx(0.5)
-    res = runner.invoke(app, args)
+    html = tmp_path / "r.html"
+    res = runner.invoke(app, [*args, "--report", str(html)])
     assert res.exit_code == 0 and "marketer" in res.output
+    assert "Journalist and marketer risk" in html.read_text()
     TABLE.iloc[1:].to_parquet(pop)
     res = runner.invoke(app, args)
     assert res.exit_code == 2

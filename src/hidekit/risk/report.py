@@ -151,18 +151,23 @@ def add_population_sections(rep: Report, result: RiskResult) -> None:
         )
         rep.paragraph(f"Dankar's rule chose {d['dankar_model']}.")
     if "journalist" in d:
-        j, m = d["journalist"], d["marketer"]
-        rep.heading("Journalist and marketer risk")
-        rep.paragraph(f"Against the {j['source']} (El Emam's definitions).")
-        rep.table(
-            [
-                {"figure": "journalist risk, highest", "value": j["highest"]},
-                {"figure": "journalist risk, average", "value": j["average"]},
-                {
-                    "figure": f"records with 1/F > {j['threshold']:.4g}",
-                    "value": j["records_above_threshold"],
-                },
-                {"figure": "marketer risk", "value": m["success_rate"]},
-                {"figure": "expected correct matches", "value": m["expected_matches"]},
-            ]
-        )
+        add_journalist_section(rep, d)
+
+
+def add_journalist_section(rep: Report, d: dict) -> None:
+    """El Emam's journalist and marketer figures against the population used."""
+    j, m = d["journalist"], d["marketer"]
+    rep.heading("Journalist and marketer risk")
+    rep.paragraph(f"Against the {j['source']} (El Emam's definitions).")
+    rep.table(
+        [
+            {"figure": "journalist risk, highest", "value": j["highest"]},
+            {"figure": "journalist risk, average", "value": j["average"]},
+            {
+                "figure": f"records with 1/F > {j['threshold']:.4g}",
+                "value": j["records_above_threshold"],
+            },
+            {"figure": "marketer risk", "value": m["success_rate"]},
+            {"figure": "expected correct matches", "value": m["expected_matches"]},
+        ]
+    )
