@@ -13,6 +13,7 @@ characters (terminal escape sequences, carriage returns, bidirectional overrides
 from __future__ import annotations
 
 import functools
+import importlib
 import logging
 import os
 import re
@@ -24,6 +25,7 @@ from contextlib import contextmanager
 import click
 import typer
 import typer.core
+import typer.main
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
@@ -197,6 +199,33 @@ class OneLineGroup(typer.core.TyperGroup):
             )
             sys.exit(1)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+class LazyGroup(OneLineGroup):
+    """A command group that imports a command's module only when that command runs (or help
+    lists it): ``hidekit risk`` does not pay for importing the text models, scipy or numba.
+
+    ``lazy`` maps each command name to its module under ``hidekit.cli`` (a module with a
+    ``COMMANDS`` dict), in the order help lists them."""
+
+    lazy: dict[str, str] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(dict.fromkeys([*self.lazy, *self.commands]))
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands:
+            wanted = [self.lazy[cmd_name]] if cmd_name in self.lazy else self.lazy.values()
+            for module in dict.fromkeys(wanted):  # an unknown name: all, for "did you mean"
+                self._load(module)
+        return self.commands.get(cmd_name)
+
+    def _load(self, module: str) -> None:
+        commands = importlib.import_module(f"hidekit.cli.{module}").COMMANDS
+        holder = typer.Typer()
+        register_commands(holder, commands)
+        for name, command in typer.main.get_group(holder).commands.items():
+            self.commands.setdefault(name, command)
 
 
 def _usage_error(exc: click.ClickException) -> int:

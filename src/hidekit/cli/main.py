@@ -1,29 +1,56 @@
-"""The ``hidekit`` command line: verbs that read like the task, each a thin layer on the API."""
+"""The ``hidekit`` command line: verbs that read like the task, each a thin layer on the API.
+
+Each command's module is imported only when that command runs (``LazyGroup``): start-up is
+part of every command's time, and ``hidekit risk`` on a large file should not import the
+text models first."""
 
 from __future__ import annotations
 
 import typer
 
 from hidekit import __version__
-from hidekit.cli import (
-    anonymize_cmd,
-    demo_cmd,
-    hierarchy_cmd,
-    link_cmd,
-    release_cmd,
-    risk_cmd,
-    scan_cmd,
-    select_cmd,
-    studio_cmd,
-    text_anon_cmd,
-    text_cmds,
-    text_risk_cmd,
-)
-from hidekit.cli.common import OneLineGroup, register_commands
+from hidekit.cli.common import LazyGroup
+
+# command name -> module under hidekit.cli, in the order help lists them
+TABLE_COMMANDS = {
+    "risk": "risk_cmd",
+    "select": "select_cmd",
+    **dict.fromkeys(
+        ["scan", "encode", "redact", "remove", "hash", "partition", "new-key", "crosswalk"],
+        "scan_cmd",
+    ),
+    **dict.fromkeys(
+        ["release", "plan-steps", "generalize", "topcode", "safe-harbor", "jitter", "suppress"],
+        "release_cmd",
+    ),
+    "anonymize": "anonymize_cmd",
+    "utility": "anonymize_cmd",
+    "link": "link_cmd",
+    "demo": "demo_cmd",
+    "hierarchy": "hierarchy_cmd",
+    "studio": "studio_cmd",
+}
+TEXT_COMMANDS = {
+    "detect": "text_cmds",
+    "train": "text_cmds",
+    "evaluate": "text_cmds",
+    "synth": "text_anon_cmd",
+    "anonymize": "text_anon_cmd",
+    "risk": "text_risk_cmd",
+}
+
+
+class _TableGroup(LazyGroup):
+    lazy = TABLE_COMMANDS
+
+
+class _TextGroup(LazyGroup):
+    lazy = TEXT_COMMANDS
+
 
 app = typer.Typer(
     name="hidekit",
-    cls=OneLineGroup,
+    cls=_TableGroup,
     help="Prepare personal data for safe release: measure re-identification risk, choose key "
     "variables, de-identify tables and clinical text.",
     no_args_is_help=True,
@@ -31,6 +58,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 text_app = typer.Typer(
+    cls=_TextGroup,
     help="Free text: detect, train, evaluate, anonymize PHI; measure text risk.",
     no_args_is_help=True,
 )
@@ -51,21 +79,6 @@ def main(
 ):
     """hidekit."""
 
-
-for module in (
-    risk_cmd,
-    select_cmd,
-    scan_cmd,
-    release_cmd,
-    anonymize_cmd,
-    link_cmd,
-    demo_cmd,
-    hierarchy_cmd,
-    studio_cmd,
-):
-    register_commands(app, module.COMMANDS)
-for module in (text_cmds, text_anon_cmd, text_risk_cmd):
-    register_commands(text_app, module.COMMANDS)
 
 if __name__ == "__main__":  # pragma: no cover
     app()

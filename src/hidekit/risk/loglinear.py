@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
-from scipy import special, stats
 
 from hidekit.engines.codes import combine, densify
 from hidekit.errors import OptionError
@@ -71,6 +70,8 @@ class LoglinearEstimate:
 
 def expected_inverse(fk: np.ndarray, nu: np.ndarray) -> np.ndarray:
     """E[1 / (f + G)] for G ~ Poisson(ν), via Kummer's function."""
+    from scipy import special  # here, not at import: scipy costs every command's start-up
+
     fk = np.asarray(fk, dtype=np.float64)
     return special.hyp1f1(1.0, fk + 1.0, -np.asarray(nu, dtype=np.float64)) / fk
 
@@ -141,6 +142,8 @@ def frequency_fit(
     codes: np.ndarray, mu_table: np.ndarray | None, rng: np.random.Generator, draws: int = 200_000
 ) -> list[dict]:
     """Observed cells with f = j against the model's expected number, j = 1..FIT_SIZES."""
+    from scipy import stats
+
     ids, card = _cell_ids(codes)
     fk = np.bincount(np.bincount(ids, minlength=card))
     observed = [int(fk[j]) if j < len(fk) else 0 for j in range(1, FIT_SIZES + 1)]

@@ -25,7 +25,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import optimize, special, stats
 
 from hidekit.errors import OptionError
 
@@ -149,6 +148,8 @@ def _valid(value, N) -> bool:
 # --- Zayatz ------------------------------------------------------------------------------------
 def zayatz(sizes: np.ndarray, counts: np.ndarray, N: float) -> float:
     """c1 · P(population unique | sample unique) / f, by hypergeometric draws."""
+    from scipy import stats  # here: scipy costs every command's start-up
+
     n = int((sizes * counts).sum())
     u = counts.sum()
     c1 = counts[sizes == 1].sum()
@@ -164,6 +165,8 @@ def zayatz(sizes: np.ndarray, counts: np.ndarray, N: float) -> float:
 # --- Pitman ------------------------------------------------------------------------------------
 def pitman(sizes: np.ndarray, counts: np.ndarray, N: float) -> float:
     """Population uniques under the Pitman model fitted by maximum likelihood (Hoshino 2001)."""
+    from scipy import optimize, special  # here: scipy costs every command's start-up
+
     n = float((sizes * counts).sum())
     u = float(counts.sum())
     c1 = float(counts[sizes == 1].sum())
@@ -198,6 +201,8 @@ def pitman(sizes: np.ndarray, counts: np.ndarray, N: float) -> float:
 # --- SNB ---------------------------------------------------------------------------------------
 def snb(sizes: np.ndarray, counts: np.ndarray, N: float) -> float:
     """Slide negative binomial: K · β^α, with α, β fitted to c1 and c2."""
+    from scipy import optimize  # here: scipy costs every command's start-up
+
     n = float((sizes * counts).sum())
     f = n / N
     u = float(counts.sum())
