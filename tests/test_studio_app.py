@@ -19,7 +19,7 @@ from hidekit.errors import OptionError
 from hidekit.release import load_plan, run_plan
 from hidekit.risk import measure_risk
 from hidekit.studio.workbench import Workbench, class_sizes_from_records, riskiest_cells
-from studio_helpers import studio_client
+from studio_helpers import finished, studio_client
 
 PORT = 8766
 BASE = f"http://127.0.0.1:{PORT}"
@@ -35,9 +35,7 @@ def folder(tmp_path):
 
 @pytest.fixture
 def client(folder):
-    c = studio_client(folder, PORT, TOKEN)
-    assert c.get("/table?path=survey.csv").status_code == 200
-    return c
+    return studio_client(folder, PORT, TOKEN, table="survey.csv")
 
 
 def roles_form(bench_columns, keys, direct=()):
@@ -119,7 +117,7 @@ def test_exported_plan_releases_the_same_table(client, folder):
         assert r.status_code == 200, r.text
     text = client.get("/api/plan.toml").text
     assert "[[steps]]" in text and "passphrase" not in text
-    r = client.post("/api/release", data={"passphrase": ""}, headers=ORIGIN)
+    r = finished(client, client.post("/api/release", data={"passphrase": ""}, headers=ORIGIN))
     assert r.status_code == 200, r.text
     assert "survey-release" in r.text and "open report.html" in r.text
     studio_out = pd.read_csv(folder / "survey-release" / "survey.csv")
@@ -138,7 +136,7 @@ def test_exported_plan_releases_the_same_table(client, folder):
 def test_release_refusal_is_shown_not_written(client, folder):
     cols = list(pd.read_csv(folder / "survey.csv", nrows=1).columns)
     client.post("/api/risk", data=roles_form(cols, ["sex", "age"], ["name"]), headers=ORIGIN)
-    r = client.post("/api/release", data={}, headers=ORIGIN)
+    r = finished(client, client.post("/api/release", data={}, headers=ORIGIN))
     assert r.status_code == 400 and "release refused" in r.text
     assert not (folder / "survey-release").exists()
 
@@ -158,10 +156,10 @@ def test_passphrase_is_used_not_kept(client, folder):
         assert client.post(
             "/api/step", data={"use": use, "params": params}, headers=ORIGIN
         ).is_success
-    r = client.post("/api/release", data={}, headers=ORIGIN)
+    r = finished(client, client.post("/api/release", data={}, headers=ORIGIN))
     assert r.status_code == 400 and "crosswalk" in r.text  # an encode needs a secret
     secret = "correct horse battery staple"
-    r = client.post("/api/release", data={"passphrase": secret}, headers=ORIGIN)
+    r = finished(client, client.post("/api/release", data={"passphrase": secret}, headers=ORIGIN))
     assert r.status_code == 200, r.text
     assert (folder / "survey-release.private" / "crosswalk.hkcw").exists()
     for p in folder.rglob("*"):

@@ -20,6 +20,11 @@ import pytest
 
 pytest.importorskip("starlette", reason="the studio's web stack is not installed (make setup)")
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 pytestmark = [pytest.mark.xdist_group("studio")]
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -257,3 +262,96 @@ def test_notes_correct_a_span_and_save_brat(page, studio):
     assert "[OTHER]" in page.get_by_test_id("preview").inner_text()
     page.get_by_test_id("preview").scroll_into_view_if_needed()
     shot(page, "studio-notes-preview")
+
+
+def goto(page, studio, path: str) -> None:
+    page.goto(studio["url"].split("?")[0] + path.lstrip("/"))
+
+
+def test_select_screen_runs_forward_selection(page, studio):
+    """Tick candidates, run forward selection: the steps table and the RP/CR plot appear, and
+    the keys chosen are the library's."""
+    from hidekit.selection import select_variables
+
+    goto(page, studio, "/table")
+    while page.get_by_test_id("undo").count():  # the original table (the release test's plan off)
+        then_risk(page, page.get_by_test_id("undo").click)
+    page.get_by_test_id("nav-select").click()
+    page.get_by_test_id("candidates").wait_for()
+    candidates = ["sex", "age", "state", "race", "marital_status"]
+    boxes = page.locator("input[name='key']")
+    for i in range(boxes.count()):
+        boxes.nth(i).set_checked(boxes.nth(i).get_attribute("value") in candidates)
+    page.get_by_test_id("select-method").select_option("forward")
+    page.get_by_test_id("select-stop").fill("0.2")
+    page.get_by_test_id("run-select").click()
+    page.get_by_test_id("selection-result").wait_for()
+    data = studio["folder"] / "survey.csv"
+    in_file_order = [c for c in pd.read_csv(data, nrows=1).columns if c in candidates]
+    want = select_variables(data, in_file_order, method="forward", stop=0.2, cell_min=3)
+    chosen = page.get_by_test_id("selected").locator("code").all_inner_texts()
+    assert chosen == want.selected
+    assert page.get_by_test_id("step-rp").count() == len(want.taken)
+    assert page.get_by_test_id("selection-chart").locator("svg").count() == 1
+    shot(page, "studio-select")
+
+
+def test_hierarchy_editor_groups_and_bins(page, studio):
+    """Group categories by ticking them, preview counts and k, add to the plan; then bins."""
+    goto(page, studio, "/hierarchy?column=marital_status")
+    page.get_by_test_id("hier-values").wait_for()
+    for value in ("Divorced", "Widowed"):
+        page.get_by_test_id(f"pick-{value}").check()
+    page.get_by_test_id("group-name").fill("Previously married")
+    page.get_by_test_id("group-ticked").click()
+    assert page.get_by_test_id("group-Widowed").input_value() == "Previously married"
+    page.get_by_test_id("hier-preview-button").click()
+    page.get_by_test_id("hier-counts").wait_for()
+    frame = pd.read_csv(studio["folder"] / "survey.csv")
+    merged = int(frame["marital_status"].isin(["Divorced", "Widowed"]).sum())
+    row = page.get_by_test_id("hier-counts").locator("tr", has_text="Previously married")
+    assert row.locator("td").nth(1).inner_text().replace(",", "") == str(merged)
+    shot(page, "studio-hierarchy")
+    page.get_by_test_id("hier-add").click()
+    page.get_by_test_id("hier-added").wait_for()
+    page.get_by_test_id("hier-column").select_option("age")
+    page.get_by_test_id("hier-edges").wait_for()
+    page.get_by_test_id("hier-edges").fill("30, 45, 65")
+    page.get_by_test_id("hier-preview-button").click()
+    page.get_by_test_id("hier-k").wait_for()
+    assert "30-44" in page.get_by_test_id("hier-counts").inner_text()
+    shot(page, "studio-hierarchy-bins")
+    page.get_by_test_id("hier-add").click()
+    page.get_by_test_id("hier-added").wait_for()
+    goto(page, studio, "/table")
+    with page.expect_download() as info:
+        page.get_by_test_id("export").click()
+    steps = tomllib.loads(Path(info.value.path()).read_text())["steps"]
+    assert steps[-2]["use"] == "map_values" and steps[-2]["columns"] == ["marital_status"]
+    assert steps[-2]["mapping"] == dict.fromkeys(["Divorced", "Widowed"], "Previously married")
+    assert steps[-1] == {"use": "bin", "columns": ["age"], "edges": [30, 45, 65]}
+
+
+def test_notes_retrain_with_progress_and_text_risk(page, studio):
+    """Retraining shows a progress bar fed by the training job, then old and new scores per
+    type; the text-risk verdict follows the corrections."""
+    goto(page, studio, "/notes")  # the notes as the correction test left them
+    if not page.get_by_test_id("note").count():  # that test has not run
+        goto(page, studio, "/notes?path=notes")
+    page.get_by_test_id("note").wait_for()
+    page.get_by_test_id("retrain").click()
+    page.get_by_test_id("progress-bar").wait_for()
+    page.get_by_test_id("progress").scroll_into_view_if_needed()
+    shot(page, "studio-progress")
+    page.get_by_test_id("retrained").wait_for(timeout=600_000)
+    model = studio["folder"] / "notes-reviewed.model"
+    assert model.is_file() and model.stat().st_mode & 0o077 == 0
+    assert float(page.get_by_test_id("train-f1").inner_text()) > 0
+    page.get_by_test_id("retrained").scroll_into_view_if_needed()
+    shot(page, "studio-retrain")
+    page.get_by_test_id("text-risk").click()
+    page.get_by_test_id("text-risk-result").wait_for(timeout=300_000)
+    assert page.get_by_test_id("direct-verdict").inner_text().startswith("Direct identifiers:")
+    assert "seed" not in page.get_by_test_id("text-risk-result").inner_text().lower()
+    page.get_by_test_id("text-risk-result").scroll_into_view_if_needed()
+    shot(page, "studio-text-risk")

@@ -18,7 +18,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from hidekit.errors import HidekitError
-from hidekit.studio import views
+from hidekit.studio import views, views_work
 from hidekit.studio.charts import cell_text, class_size_chart, label_color
 from hidekit.studio.plan import presets
 from hidekit.studio.security import DEFAULT_MAX_BODY, BodyTooLarge, Guard
@@ -72,7 +72,8 @@ def create_app(
     """The studio over ``folder``, behind its guard (token, host, origin, body size)."""
     state = StudioState(Path(folder), templates=templates, max_upload=max_body)
     routes: list[BaseRoute] = [
-        Route(path, endpoint, methods=methods) for path, endpoint, methods in views.ROUTES
+        Route(path, endpoint, methods=methods)
+        for path, endpoint, methods in views.ROUTES + views_work.ROUTES
     ]
     static = Path(__file__).with_name("static")
     routes.append(Mount("/static", app=StaticFiles(directory=static), name="static"))

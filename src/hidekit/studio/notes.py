@@ -8,6 +8,7 @@ reading and writing are the corpus functions the CLI uses (``read_brat_dir``, ``
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -120,6 +121,7 @@ class NotesBench:
     notes: list[ReviewedNote]
     model: str = "en"
     detector: Detector | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def open(cls, folder: Path, source: str, model: str = "en") -> NotesBench:
@@ -146,13 +148,27 @@ class NotesBench:
         return note
 
     def _detect(self, note: ReviewedNote) -> None:
-        if self.detector is None:
-            from hidekit.text.detection.detector import load_model
-
-            self.detector = load_model(self.model)
-        for s in self.detector.detect(note.text):
+        for s in self.detect_text(note.text):
             note.add(s.start, s.end, s.label, float(s.score), s.source or "model", "pending")
         note.detected = True
+
+    def detect_text(self, text: str) -> list[Span]:
+        """The shipped model's spans, one caller at a time (the page and a task may both ask)."""
+        with self._lock:
+            if self.detector is None:
+                from hidekit.text.detection.detector import load_model
+
+                self.detector = load_model(self.model)
+            return list(self.detector.detect(text))
+
+    def documents(self) -> list[Document]:
+        """Every note with the spans kept (notes never opened: detected first)."""
+        docs = []
+        for n in self.notes:
+            if not n.detected:
+                self._detect(n)
+            docs.append(Document(n.name, n.text, n.kept()))
+        return docs
 
     def labels(self) -> list[str]:
         seen = dict.fromkeys(BASE_LABELS)
@@ -194,11 +210,7 @@ class NotesBench:
 
         Notes never opened are saved with their detected spans too: each is detected first.
         """
-        docs = []
-        for n in self.notes:
-            if not n.detected:
-                self._detect(n)
-            docs.append(Document(n.name, n.text, n.kept()))
+        docs = self.documents()
         names, _ = brat_names(docs)
         out.mkdir(parents=True, exist_ok=True)
         for d, name in zip(docs, names, strict=True):

@@ -7,6 +7,7 @@ output, so nothing done in the studio is locked in it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -81,12 +82,23 @@ def release_folder(bench: Workbench) -> str:
     return f"{Path(bench.source).stem}-release"
 
 
+def risk_table(bench: Workbench) -> dict:
+    """The plan's ``[risk]``: the targets, and the weight and household columns by their role
+    (the release then measures Benedetti-Franconi's individual risk, as the page does)."""
+    risk: dict = {"k": bench.k_target, "cell_min": bench.cell_min}
+    for role, name in (("weight", "weights"), ("household", "household")):
+        column = bench.role_column(role)
+        if column is not None:
+            risk[name] = column
+    return risk
+
+
 def export_toml(bench: Workbench) -> str:
     """The plan as TOML, paths relative to the studio's folder (where it is saved)."""
     flagged = set(bench.scan.names("direct"))
     reviewed = [
         c
-        for r in ("other", "key", "weight", "sensitive")
+        for r in ("other", "key", "weight", "household", "sensitive")
         for c in bench.columns_with(r)
         if c in flagged
     ]
@@ -101,7 +113,7 @@ def export_toml(bench: Workbench) -> str:
         input_path=bench.source,
         output_folder=release_folder(bench),
         roles=roles,
-        risk={"k": bench.k_target, "cell_min": bench.cell_min},
+        risk=risk_table(bench),
         steps=[(s.step.use, s.step.params) for s in bench.steps],
         overwrite=False,
         comment=f"Release plan written by hidekit studio for {bench.source}.\n"
@@ -116,12 +128,19 @@ def save_plan(state, bench: Workbench) -> Path:
 
 
 def release(
-    state, bench: Workbench, *, passphrase: str | None, overwrite: bool
+    state,
+    bench: Workbench,
+    *,
+    passphrase: str | None,
+    overwrite: bool,
+    progress: Callable[..., None] | None = None,
 ) -> tuple[ReleaseResult, Path]:
     """Save the plan beside the data and run it as ``hidekit release`` would."""
     path = save_plan(state, bench)
     plan = load_plan(path)
-    result = run_plan(plan, overwrite=overwrite, passphrase=passphrase or None)
+    if progress is not None:
+        progress(0, total=len(plan.steps), completed=0, description="release steps")
+    result = run_plan(plan, overwrite=overwrite, passphrase=passphrase or None, progress=progress)
     return result, path
 
 

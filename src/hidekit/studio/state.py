@@ -10,6 +10,7 @@ from jinja2 import Environment
 
 from hidekit.errors import InputError
 from hidekit.studio.security import relative_name, resolve_inside
+from hidekit.studio.tasks import TaskBoard
 from hidekit.studio.workbench import Workbench
 
 TABLE_SUFFIXES = {
@@ -44,6 +45,7 @@ class StudioState:
     table: Workbench | None = None
     notes: object | None = None  # hidekit.studio.notes.NotesBench once notes are opened
     messages: list[str] = field(default_factory=list)
+    tasks: TaskBoard = field(default_factory=TaskBoard)
 
     def __post_init__(self) -> None:
         self.folder = Path(self.folder).resolve()

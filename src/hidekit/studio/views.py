@@ -13,6 +13,8 @@ from hidekit.errors import InputError, OptionError
 from hidekit.studio import plan as studio_plan
 from hidekit.studio.notes import cut_at_spans
 from hidekit.studio.state import StudioState
+from hidekit.studio.tasks import Task
+from hidekit.studio.views_work import start_task
 from hidekit.studio.workbench import ROLES
 
 if sys.version_info >= (3, 11):
@@ -56,7 +58,8 @@ async def table_page(request: Request) -> Response:
             live=bench.risk(),
             step_choices=studio_plan.STEP_CHOICES,
             roles=ROLES,
-            sample=bench.frame.head(15),
+            sample=bench.sample(),
+            records=bench.engine.n_records,
         )
     )
 
@@ -136,19 +139,26 @@ async def run_release(request: Request) -> Response:
     """Save the plan, run it; the passphrase lives in this request only."""
     state = _state(request)
     form = await request.form()
-    passphrase = str(form.get("passphrase") or "") or None
-    result, plan_path = studio_plan.release(
-        state, state.require_table(), passphrase=passphrase, overwrite=bool(form.get("overwrite"))
-    )
-    del passphrase
-    return _html(
-        state.render(
+    bench = state.require_table()
+    overwrite = bool(form.get("overwrite"))
+    secret = [str(form.get("passphrase") or "") or None]  # handed to the run, then dropped
+
+    def work(task: Task) -> tuple:
+        passphrase, secret[0] = secret[0], None
+        return studio_plan.release(
+            state, bench, passphrase=passphrase, overwrite=overwrite, progress=task
+        )
+
+    def view(done: tuple) -> str:
+        result, plan_path = done
+        return state.render(
             "released.html",
             result=result,
             plan_name=state.name(plan_path),
             out_name=state.name(result.plan.output),
         )
-    )
+
+    return await start_task(state, "release", work, view)
 
 
 async def view_file(request: Request) -> Response:

@@ -25,8 +25,10 @@ from hidekit.scan import scan_table
 from hidekit.scan.scanner import ScanResult
 from hidekit.transforms.loss import VariableLoss, information_loss
 
-ROLES = ("direct", "key", "sensitive", "weight", "other")
+ROLES = ("direct", "key", "sensitive", "weight", "household", "other")
+ONE_COLUMN_ROLES = {"weight": "sampling-weight", "household": "household"}
 RISKIEST_SHOWN = 10
+SAMPLE_SHOWN = 15  # records shown on the table page
 
 
 @dataclass
@@ -111,8 +113,9 @@ class Workbench:
             if role not in ROLES:
                 raise OptionError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
             new[column] = role
-        if sum(r == "weight" for r in new.values()) > 1:
-            raise OptionError("choose one sampling-weight column")
+        for role, what in ONE_COLUMN_ROLES.items():
+            if sum(r == role for r in new.values()) > 1:
+                raise OptionError(f"choose one {what} column")
         self.roles = new
 
     def set_targets(self, k_target: int, cell_min: int) -> None:
@@ -129,14 +132,38 @@ class Workbench:
         per_record = self.engine.record_cell_sizes(keys)  # cached per key set by the engine
         report = report_from_sizes(keys, class_sizes_from_records(per_record), self.cell_min)
         live = LiveRisk(report, riskiest_cells(self.frame, keys, per_record), self.k_target)
-        weights = [c for c in self.columns_with("weight") if c in self.frame.columns]
-        if weights:  # sdcMicro's individual risk, as `hidekit risk --weights`
-            live.weighted = assess_records(self.engine, keys, weights=weights[0]).to_dict()
+        weights, household = self.role_column("weight"), self.role_column("household")
+        if weights:  # sdcMicro's individual (and household) risk, as `hidekit risk --weights`
+            live.weighted = assess_records(
+                self.engine, keys, weights=weights, household=household
+            ).to_dict()
         return live
+
+    def role_column(self, role: str) -> str | None:
+        """The one column holding ``role`` (weight, household) in the current table, if any."""
+        found = [c for c in self.columns_with(role) if c in self.frame.columns]
+        return found[0] if found else None
+
+    def sample(self, n: int = SAMPLE_SHOWN) -> pd.DataFrame:
+        """``n`` records drawn at random from the whole table, in file order (all of a small one).
+
+        A display only: the draw uses fresh randomness each time, no seed is kept or shown.
+        """
+        frame = self.frame
+        if len(frame) <= n:
+            return frame
+        rows = np.sort(np.random.default_rng().choice(len(frame), size=n, replace=False))
+        return frame.iloc[rows]
 
     # --- the plan ----------------------------------------------------------------------------
     def apply(self, use: str, params: dict) -> AppliedStep:
         """Apply one plan step to the current table (the release runner's own step objects)."""
+        applied = self.try_step(use, params)
+        self.steps.append(applied)
+        return applied
+
+    def try_step(self, use: str, params: dict) -> AppliedStep:
+        """One plan step on the current table, not added to the plan (a preview)."""
         step = Step(use, dict(params))
         transform = step.make(None).with_value_labels(self.dataset.value_labels)
         before = self.frame
@@ -146,7 +173,7 @@ class Workbench:
         engine = DuckDBEngine(after)
         keys = [c for c in self.keys if c in after.columns]
         risk = report_from_sizes(keys, engine.class_sizes(keys), self.cell_min) if keys else None
-        applied = AppliedStep(
+        return AppliedStep(
             step=step,
             frame=after,
             engine=engine,
@@ -155,8 +182,6 @@ class Workbench:
             warnings=list(getattr(transform, "warnings_", [])),
             risk=risk,
         )
-        self.steps.append(applied)
-        return applied
 
     def undo(self) -> Step | None:
         return self.steps.pop().step if self.steps else None

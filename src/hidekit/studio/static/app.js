@@ -8,11 +8,14 @@ function showError(html) {
   box.classList.toggle("shown", Boolean(html));
 }
 
-async function postForm(form) {
-  const target = document.querySelector(form.dataset.target);
+async function postForm(form, submitter) {
+  // a second button may post elsewhere: data-post-to / data-target-to on the button
+  const url = (submitter && submitter.dataset.postTo) || form.dataset.post;
+  const targetName = (submitter && submitter.dataset.targetTo) || form.dataset.target;
+  const target = document.querySelector(targetName);
   form.setAttribute("aria-busy", "true");
   try {
-    const response = await fetch(form.dataset.post, {
+    const response = await fetch(url, {
       method: "POST",
       body: new FormData(form),
       headers: { "X-Studio-Fragment": "1" },
@@ -24,17 +27,47 @@ async function postForm(form) {
       return;
     }
     showError("");
-    if (target) target.innerHTML = html;
-    // a counter per swapped target: scripts (and the browser tests) wait on it
-    const counter = `swaps${(form.dataset.target || "").replace(/\W/g, "")}`;
-    document.body.dataset[counter] = String(Number(document.body.dataset[counter] || 0) + 1);
+    swapIn(target, targetName, html);
     if (response.headers.get("X-Studio-Refresh") === "risk") refreshRisk();
-    document.dispatchEvent(new CustomEvent("studio:updated", { detail: form.dataset.post }));
+    document.dispatchEvent(new CustomEvent("studio:updated", { detail: url }));
   } catch (err) {
     showError(`<p class="error">The studio did not answer (${escapeText(String(err))}). Is it still running?</p>`);
   } finally {
     form.removeAttribute("aria-busy");
   }
+}
+
+function swapIn(target, targetName, html) {
+  if (target) target.innerHTML = html;
+  // a counter per swapped target: scripts (and the browser tests) wait on it
+  const counter = `swaps${(targetName || "").replace(/\W/g, "")}`;
+  document.body.dataset[counter] = String(Number(document.body.dataset[counter] || 0) + 1);
+  if (target) pollTask(target, targetName);
+}
+
+// Long work answers with a progress bar carrying data-poll: ask again until the result comes.
+const POLL_MS = 400;
+function pollTask(target, targetName) {
+  const bar = target.querySelector("[data-poll]");
+  if (!bar) return;
+  setTimeout(async () => {
+    if (!target.contains(bar)) return; // replaced meanwhile
+    try {
+      const response = await fetch(bar.dataset.poll, {
+        headers: { "X-Studio-Fragment": "1" },
+        credentials: "same-origin",
+      });
+      const html = await response.text();
+      if (!response.ok) {
+        bar.remove();
+        showError(html);
+        return;
+      }
+      swapIn(target, targetName, html);
+    } catch (err) {
+      showError(`<p class="error">The studio did not answer (${escapeText(String(err))}). Is it still running?</p>`);
+    }
+  }, POLL_MS);
 }
 
 function escapeText(text) {
@@ -60,7 +93,30 @@ document.addEventListener("submit", (event) => {
   const form = event.target.closest("form[data-post]");
   if (!form) return;
   event.preventDefault();
-  postForm(form);
+  postForm(form, event.submitter);
+});
+
+// a select that opens another page on change (the hierarchy editor's variable)
+document.addEventListener("change", (event) => {
+  const select = event.target.closest("select[data-autosubmit]");
+  if (select && select.form) select.form.submit();
+});
+
+// the hierarchy editor: the values ticked go into the group named
+document.addEventListener("click", (event) => {
+  if (!event.target.closest("#group-ticked")) return;
+  const name = document.getElementById("group-name").value.trim();
+  if (!name) {
+    showError('<p class="error">Type a group name first.</p>');
+    return;
+  }
+  document.querySelectorAll("#hier-form tr").forEach((row) => {
+    const pick = row.querySelector("input.pick");
+    if (pick && pick.checked) {
+      row.querySelector("input[name='g']").value = name;
+      pick.checked = false;
+    }
+  });
 });
 
 document.addEventListener("DOMContentLoaded", () => {
