@@ -64,6 +64,15 @@ def test_date_examples():
     assert parse_date("130/85") is None
 
 
+def test_a_weekday_inside_a_date_span_moves_with_the_date():
+    # 4 March 2021 was a Thursday; ten days on is Sunday 14 March (hand-checked calendar)
+    assert shift_date("Thursday 4 March 2021", 10) == "Sunday 14 March 2021"
+    assert shift_date("Thu. 4 March 2021", 10) == "Sun. 14 March 2021"
+    assert shift_date("SAT, 18TH MARCH 2023", 10) == "TUE, 28TH MARCH 2023"
+    # a weekday that is not the date's own is not read (the surrogate redacts the span)
+    assert shift_date("Monday 4 March 2021", 10) is None
+
+
 def test_dates_of_a_patient_move_by_one_offset_so_intervals_survive():
     g = SurrogateGenerator(seed=3)
     a, b = g.replace("03/01/2020", "DATE", "p"), g.replace("March 15, 2020", "DATE", "p")

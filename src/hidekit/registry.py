@@ -47,6 +47,8 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "hidekit.text.detection.recognizers.patterns",
         "hidekit.text.detection.recognizers.dictionaries",
         "hidekit.text.detection.recognizers.identifiers",
+        "hidekit.text.detection.recognizers.gazetteers",
+        "hidekit.text.detection.recognizers.general_pii",
     ),
     "engine": ("hidekit.engines.duckdb_engine", "hidekit.engines.spark_engine"),
 }

@@ -31,7 +31,8 @@ ProfileOpt = typer.Option(
     None,
     "--profile",
     help="What counts as PHI: hipaa (Safe Harbor; a year alone kept), i2b2 (2014 i2b2 "
-    "categories), strict (everything that can point to a person); default: the model's labels.",
+    "categories), strict (everything that can point to a person), general (survey answers, "
+    "e-mails, chat: also nationalities and titles); default: the model's labels.",
 )
 AllowOpt = typer.Option(None, "--allow", help="Allow-list file: terms never PHI, one a line.")
 DenyOpt = typer.Option(

@@ -31,9 +31,23 @@ def scan(
         0.5, "--min-share", help="Share of values a pattern must match to flag a column."
     ),
     sep: str = SepOpt,
+    text_model: str = typer.Option(
+        "en",
+        "--text-model",
+        help="Detection model read over free-text columns (en, es, a model file; none: skip).",
+    ),
+    text_profile: str = typer.Option(
+        "general", "--text-profile", help="What counts as PII in free text (see --profile)."
+    ),
+    text_cells: int = typer.Option(
+        200, "--text-cells", min=1, help="Cells read per free-text column (seeded sample)."
+    ),
     json: bool = JsonOpt,
 ):
-    """Flag columns holding PII: category (J-PAL Table 3), evidence, recommended method."""
+    """Flag columns holding PII: category (J-PAL Table 3), evidence, recommended method.
+
+    Free-text columns (open answers, comments) are read by a PII detection model: one holding
+    names, phones or addresses is reported with the text_columns plan step."""
     with progress_bar("scanning columns", None, enabled=not json) as advance:
         job = jobs.scan(
             data,
@@ -42,6 +56,9 @@ def scan(
             min_share=min_share,
             sep=sep,
             progress=advance,
+            text_model=None if text_model.lower() == "none" else text_model,
+            text_profile=text_profile,
+            text_cells=text_cells,
         )
     show(job, json, lambda j: _print_scan(j.detail, data, seed))
 

@@ -18,13 +18,25 @@ def scan(
     min_share: float = 0.5,
     sep: str | None = None,
     progress: Callable[..., None] | None = None,
+    text_model: str | None = "en",
+    text_profile: str = "general",
+    text_cells: int = 200,
 ) -> JobResult:
     """Flag the columns of ``data`` holding PII (J-PAL's categories), reading a seeded random
-    ``sample`` of rows (None: all)."""
+    ``sample`` of rows (None: all). Free-text columns are read by the detection model
+    ``text_model`` under ``text_profile`` (``text_cells`` cells each; None: not read)."""
+    from hidekit.jobs.free_text import FreeTextReview
     from hidekit.scan import scan_table
 
+    review = FreeTextReview(text_model, text_profile, text_cells, seed) if text_model else None
     result = scan_table(
-        data, sample=sample, seed=seed, min_share=min_share, sep=sep, progress=progress
+        data,
+        sample=sample,
+        seed=seed,
+        min_share=min_share,
+        sep=sep,
+        progress=progress,
+        review=review,
     )
     return JobResult("scan", {"data": data}, {}, result.to_dict(), detail=result)
 

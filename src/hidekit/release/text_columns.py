@@ -35,7 +35,7 @@ class TextColumns(Transform):
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "free-text column(s) to de-identify",
         "model": "detection model: en, es or the path of a model file",
-        "profile": "what counts as PHI: hipaa, i2b2 or strict",
+        "profile": "what counts as PHI: hipaa, i2b2, strict or general",
         "operator": "redact, tag or surrogate (surrogates keyed by the plan's secret key)",
         "recall": "the detector's recall on unseen text, for the text-risk estimate (0-1)",
         "key": "the plan's secret key (keys the surrogates; never written in a plan)",

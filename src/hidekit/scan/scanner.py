@@ -416,12 +416,15 @@ def scan_table(
     sep: str | None = None,
     today: date | None = None,
     progress: Callable[..., None] | None = None,
+    review: Callable[[ColumnFinding, pd.Series], ColumnFinding] | None = None,
 ) -> ScanResult:
     """Scan every column of ``data`` (path, DataFrame or Dataset) for PII.
 
     ``sample`` rows are drawn at random (seeded) when the table is larger; ``None`` reads all.
     ``min_share`` is the share of values a pattern must match to flag a column on its own;
-    ``text_share`` the share of free-text cells that must contain PII.
+    ``text_share`` the share of free-text cells that must contain PII. ``review``, when given,
+    sees each finding with the column's sampled cells and returns the finding to keep (the PII
+    detection of free text, ``hidekit.jobs.free_text``, reads open answers this way).
     """
     if sample is not None and sample < 1:
         raise OptionError(f"--sample must be at least 1, got {sample}")
@@ -431,17 +434,16 @@ def scan_table(
     ds, total, source = _load(data, sample, seed, sep)
     findings = []
     for col in ds.frame.columns:
-        findings.append(
-            scan_column(
-                str(col),
-                ds.frame[col],
-                label=ds.variable_labels.get(col, ""),
-                value_labels=ds.value_labels.get(col),
-                min_share=min_share,
-                text_share=text_share,
-                today=today,
-            )
+        finding = scan_column(
+            str(col),
+            ds.frame[col],
+            label=ds.variable_labels.get(col, ""),
+            value_labels=ds.value_labels.get(col),
+            min_share=min_share,
+            text_share=text_share,
+            today=today,
         )
+        findings.append(review(finding, ds.frame[col]) if review else finding)
         if progress:
             progress(1)
     return ScanResult(source, ds.format, total, len(ds.frame), seed, findings)

@@ -19,7 +19,17 @@ SEVERITY = {DIRECT: 3, STRONG: 2, INDIRECT: 1, NONE: 0}
 
 # Method vocabulary used in findings and release plans. "assess" means: no rule of thumb in the
 # guide, keep the variable in the key set whose k-anonymity is measured (``hidekit risk``).
-METHODS = ("partition", "encode", "aggregate", "top-code", "jitter", "redact", "assess")
+# "text_columns" is the plan step that de-identifies free text cell by cell (PII detection).
+METHODS = (
+    "partition",
+    "encode",
+    "aggregate",
+    "top-code",
+    "jitter",
+    "redact",
+    "assess",
+    "text_columns",
+)
 
 
 @dataclass(frozen=True)
@@ -161,4 +171,14 @@ _ROWS = [
         "HIPAA keeps the year only; or publish intervals (days from admission)",
     ),
 ]
+_ROWS.append(
+    IdentifierType(
+        "free_text",
+        "Free text containing PII (open-ended answers, comments)",
+        DIRECT,
+        "yes",
+        ("text_columns",),
+        "names, contact details and places written inside text; found by a detection model",
+    )
+)
 TYPES: dict[str, IdentifierType] = {t.key: t for t in _ROWS}

@@ -117,11 +117,23 @@ _MONTH_INDEX["sept"] = 9
 _NO_YEAR, _NO_MONTH, _NO_DAY = 2000, 7, 15
 
 
+# A weekday written before its date belongs to the DATE span ("Thursday 4 March 2021", "Tues
+# 12/03/2024": the annotation conventions and the detector agree); a shifted date gets the
+# weekday of its new day, written in the same style (full or short, case, dot, separator).
+_WEEKDAY_HEAD = re.compile(
+    r"(?P<wd>(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?P<day>day|sday|nesday|urday)?)"
+    r"(?P<dot>\.?)(?P<sep>,?\s+)",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class ParsedDate:
     value: date
     fmt: str
     upper: bool  # month names written in capitals ("22-JUN-2001")
+    weekday: str = ""  # the weekday written before the date, as written ("Mon", "TUESDAY")
+    weekday_sep: str = " "  # what stood between it and the date (", ")
 
     @property
     def has_year(self) -> bool:
@@ -129,7 +141,17 @@ class ParsedDate:
 
     def emit(self, d: date) -> str:
         s = format_date(d, self.fmt)
-        return s.upper() if self.upper else s
+        s = s.upper() if self.upper else s
+        return _weekday_like(self.weekday, d) + self.weekday_sep + s if self.weekday else s
+
+
+def _weekday_like(written: str, d: date) -> str:
+    """The weekday of ``d`` in the style of ``written`` (full or three letters, case, dot)."""
+    full = written.rstrip(".").lower().endswith("day")
+    name = calendar.day_name[d.weekday()] if full else calendar.day_abbr[d.weekday()]
+    name += "." if written.endswith(".") else ""
+    letters = written.rstrip(".")
+    return name.upper() if letters.isupper() else name.lower() if letters.islower() else name
 
 
 def _from_groups(g: dict, year_pivot: int) -> date | None:
@@ -163,6 +185,14 @@ def parse_date(text: str, year_pivot: int = 30) -> ParsedDate | None:
     ``year_pivot`` are 20xx, later ones 19xx.
     """
     s = text.strip()
+    head = _WEEKDAY_HEAD.match(s)
+    if head and (rest := parse_date(s[head.end() :], year_pivot)) is not None:
+        if rest.weekday or not head.group("wd").lower().startswith(
+            calendar.day_abbr[rest.value.weekday()].lower()
+        ) and rest.has_year:
+            return None  # two weekdays, or a weekday that is not the date's own
+        wd = head.group("wd") + head.group("dot")
+        return ParsedDate(rest.value, rest.fmt, rest.upper, wd, head.group("sep"))
     for fmt, rx in _COMPILED:
         m = rx.fullmatch(s)
         if not m:

