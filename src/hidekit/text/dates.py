@@ -187,9 +187,8 @@ def parse_date(text: str, year_pivot: int = 30) -> ParsedDate | None:
     s = text.strip()
     head = _WEEKDAY_HEAD.match(s)
     if head and (rest := parse_date(s[head.end() :], year_pivot)) is not None:
-        if rest.weekday or not head.group("wd").lower().startswith(
-            calendar.day_abbr[rest.value.weekday()].lower()
-        ) and rest.has_year:
+        own = calendar.day_abbr[rest.value.weekday()].lower()
+        if rest.weekday or (rest.has_year and not head.group("wd").lower().startswith(own)):
             return None  # two weekdays, or a weekday that is not the date's own
         wd = head.group("wd") + head.group("dot")
         return ParsedDate(rest.value, rest.fmt, rest.upper, wd, head.group("sep"))

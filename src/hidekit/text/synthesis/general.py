@@ -122,6 +122,11 @@ def _anyone(n: _Note) -> tuple[str, str]:
     return W.origin_name(n.world, n.rng, n.pick("FM"))
 
 
+def _staff_name(n: _Note) -> list[Segment]:
+    first, last = _anyone(n)
+    return [(first if n.chance(0.4) else f"{first} {last}", "NAME")]
+
+
 _SLOTS.update(
     {
         "iban": iban,
@@ -131,9 +136,7 @@ _SLOTS.update(
         "hosp_no": hospital_number,
         "licence": licence,
         "military": military,
-        "staff_name": lambda n: (lambda f, la: [(f if n.chance(0.4) else f"{f} {la}", "NAME")])(
-            *_anyone(n)
-        ),
+        "staff_name": _staff_name,
         "ticket": lambda n: n.fake.bothify(
             n.pick(["#######", "TKT-######", "CS-####-###", "INC#######"])
         ),

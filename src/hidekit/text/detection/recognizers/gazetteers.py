@@ -33,7 +33,49 @@ from hidekit.text.detection.recognizers.dictionaries import _key, _names, _words
 from hidekit.text.spans import Span
 
 # Faker person providers whose names are written in Latin script
-NAME_LOCALES = ["en_US", "en_GB", "en_IE", "ga_IE", "en_IN", "en_PK", "en_NZ", "en_KE", "en_NG", "yo_NG", "ig_NG", "ha_NG", "tw_GH", "zu_ZA", "sw", "vi_VN", "id_ID", "tr_TR", "fr_FR", "fr_CA", "de_DE", "it_IT", "es_ES", "es_MX", "pt_BR", "pt_PT", "pl_PL", "nl_NL", "sv_SE", "da_DK", "no_NO", "fi_FI", "cs_CZ", "ro_RO", "hu_HU", "hr_HR", "sk_SK", "sl_SI", "lt_LT", "lv_LV", "et_EE"]
+NAME_LOCALES = [
+    "en_US",
+    "en_GB",
+    "en_IE",
+    "ga_IE",
+    "en_IN",
+    "en_PK",
+    "en_NZ",
+    "en_KE",
+    "en_NG",
+    "yo_NG",
+    "ig_NG",
+    "ha_NG",
+    "tw_GH",
+    "zu_ZA",
+    "sw",
+    "vi_VN",
+    "id_ID",
+    "tr_TR",
+    "fr_FR",
+    "fr_CA",
+    "de_DE",
+    "it_IT",
+    "es_ES",
+    "es_MX",
+    "pt_BR",
+    "pt_PT",
+    "pl_PL",
+    "nl_NL",
+    "sv_SE",
+    "da_DK",
+    "no_NO",
+    "fi_FI",
+    "cs_CZ",
+    "ro_RO",
+    "hu_HU",
+    "hr_HR",
+    "sk_SK",
+    "sl_SI",
+    "lt_LT",
+    "lv_LV",
+    "et_EE",
+]
 COMMON_BAND = 5  # names and cities this common in English are left to the band feature
 
 
@@ -220,7 +262,41 @@ class CuedNameRecognizer(Recognizer):
         return out
 
 
-_RELATIVES = ["wife", "husband", "son", "daughter", "mum", "mom", "mother", "father", "dad", "brother", "sister", "partner", "friend", "neighbour", "neighbor", "aunt", "aunty", "auntie", "uncle", "cousin", "nephew", "niece", "grandson", "granddaughter", "grandma", "grandmother", "grandfather", "fiance", "fiancee", "boyfriend", "girlfriend", "landlord", "carer"]
+_RELATIVES = [
+    "wife",
+    "husband",
+    "son",
+    "daughter",
+    "mum",
+    "mom",
+    "mother",
+    "father",
+    "dad",
+    "brother",
+    "sister",
+    "partner",
+    "friend",
+    "neighbour",
+    "neighbor",
+    "aunt",
+    "aunty",
+    "auntie",
+    "uncle",
+    "cousin",
+    "nephew",
+    "niece",
+    "grandson",
+    "granddaughter",
+    "grandma",
+    "grandmother",
+    "grandfather",
+    "fiance",
+    "fiancee",
+    "boyfriend",
+    "girlfriend",
+    "landlord",
+    "carer",
+]
 register_recognizer(
     CuedNameRecognizer(
         "person_cue_any_en",

@@ -22,7 +22,47 @@ from importlib import resources
 from hidekit.text.detection.recognizers.base import Recognizer, register_recognizer
 from hidekit.text.spans import Span
 
-TITLES = ["Mr", "Mrs", "Ms", "Miss", "Mx", "Mstr", "Master", "Dr", "Doctor", "Prof", "Professor", "Rev", "Revd", "Reverend", "Fr", "Father", "Sr", "Sister", "Pastor", "Imam", "Rabbi", "Sir", "Dame", "Lady", "Lord", "Hon", "Chief", "Alhaji", "Alhaja", "Capt", "Captain", "Sgt", "Col", "Lt", "Maj", "Gen", "Cllr", "Councillor", "Judge"]
+TITLES = [
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Miss",
+    "Mx",
+    "Mstr",
+    "Master",
+    "Dr",
+    "Doctor",
+    "Prof",
+    "Professor",
+    "Rev",
+    "Revd",
+    "Reverend",
+    "Fr",
+    "Father",
+    "Sr",
+    "Sister",
+    "Pastor",
+    "Imam",
+    "Rabbi",
+    "Sir",
+    "Dame",
+    "Lady",
+    "Lord",
+    "Hon",
+    "Chief",
+    "Alhaji",
+    "Alhaja",
+    "Capt",
+    "Captain",
+    "Sgt",
+    "Col",
+    "Lt",
+    "Maj",
+    "Gen",
+    "Cllr",
+    "Councillor",
+    "Judge",
+]
 
 
 @lru_cache(maxsize=1)
