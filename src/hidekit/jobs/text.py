@@ -40,7 +40,7 @@ def detect(
     """Detect PHI in ``source`` (a folder of .txt, a JSONL file, or a table with ``column``) and
     write brat .ann files (or one JSONL) into the new folder ``out``, built atomically and
     owner-only (the copies hold the PHI). ``allow``/``deny`` are term-list files; ``profile``
-    (hipaa, i2b2, strict) what counts as PHI. ``engine="spark"``: notes from JSONL or Parquet
+    (hipaa, i2b2, strict, general) what counts as PHI. ``engine="spark"``: notes from JSONL or Parquet
     over a Spark DataFrame, spans to ``out/predictions.parquet`` (``hidekit.text.spark_detect``)."""
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
     from hidekit.text.corpus import brat_names, read_documents, write_brat_dir, write_jsonl

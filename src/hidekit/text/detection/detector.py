@@ -388,7 +388,7 @@ def load_model(
     profile: str | None = None,
 ) -> Detector:
     """ "en" or "es" (the shipped models) or the path of a model file saved by ``Detector.save``;
-    ``profile`` (hipaa, i2b2, strict) says which spans count as PHI (``hidekit.text.profiles``)."""
+    ``profile`` (hipaa, i2b2, strict, general) says which spans count as PHI (``hidekit.text.profiles``)."""
     if isinstance(name_or_path, Detector):
         return name_or_path
     key = str(name_or_path)
