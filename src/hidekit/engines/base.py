@@ -118,6 +118,20 @@ class Engine(ABC):
     def cell_counts(self, keys: Sequence[str]) -> pd.DataFrame:
         """One row per cell: the key values and its size in column ``_n``."""
 
+    def cell_codes(self, keys: Sequence[str]) -> tuple[list[pd.Series], np.ndarray, np.ndarray]:
+        """The cells as integer codes: per key its distinct values (missing included), a keys ×
+        cells array of codes into them, and each cell's size. What a search over many
+        generalizations starts from: codes are regrouped without touching values again. This
+        default factorizes ``cell_counts``; engines that hold codes already override it."""
+        counts = self.cell_counts(keys)
+        values, codes = [], []
+        for key in keys:
+            c, uniq = pd.factorize(counts[key], use_na_sentinel=False)
+            values.append(pd.Series(uniq, dtype=counts[key].dtype))
+            codes.append(c.astype(np.int64, copy=False))
+        table = np.stack(codes) if codes else np.zeros((0, len(counts)), np.int64)
+        return values, table, counts[COUNT_COLUMN].to_numpy(dtype=np.int64)
+
     @abstractmethod
     def keyset_stats(self, keysets: Sequence[Sequence[str]], cell_min: int) -> list[CellStats]:
         """CellStats of each key set, counted together (one pass where the engine allows)."""

@@ -94,8 +94,55 @@ def _direct_group(keys, span):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
-def _regroup(codes, maps, offsets, cards, sens, sens_card, counts):  # pragma: no cover
-    """Recode, key, hash-group and sum counts in one pass; returns the merged table."""
+def _group_into(keys, span, inverse, first):  # pragma: no cover - compiled
+    """Group equal keys (0 ≤ key < ``span``, or ``span`` ≤ 0 when unknown) into ``inverse``
+    and ``first``; returns the number of groups. An array indexed by the key when the span is
+    small, else an open-addressing hash sized by the rows (or the span, when smaller)."""
+    m = keys.shape[0]
+    groups = 0
+    if 0 < span <= 4 * m:
+        direct = np.full(span, -1, dtype=np.int32)
+        for i in range(m):
+            s = direct[keys[i]]
+            if s == -1:
+                direct[keys[i]] = groups
+                first[groups] = i
+                inverse[i] = groups
+                groups += 1
+            else:
+                inverse[i] = s
+        return groups
+    lim = m if span <= 0 or span > m else span
+    bits = 1
+    while (1 << bits) < 2 * lim + 2:
+        bits += 1
+    mask = np.uint64((1 << bits) - 1)
+    slots = np.full(1 << bits, -1, dtype=np.int32)
+    slot_keys = np.empty(1 << bits, dtype=np.int64)
+    mult = np.uint64(0x9E3779B97F4A7C15)
+    shift = np.uint64(64 - bits)
+    for i in range(m):
+        key = keys[i]
+        h = (np.uint64(key) * mult) >> shift
+        while True:
+            s = slots[h]
+            if s == -1:
+                slots[h] = groups
+                slot_keys[h] = key
+                first[groups] = i
+                inverse[i] = groups
+                groups += 1
+                break
+            if slot_keys[h] == key:
+                inverse[i] = s
+                break
+            h = (h + np.uint64(1)) & mask
+    return groups
+
+
+@numba.njit(cache=True)
+def _regroup(codes, maps, offsets, cards, sens, sens_card, counts, span):  # pragma: no cover
+    """Recode, key, group and sum counts in one pass; returns the merged table."""
     d, m = codes.shape
     keys = np.zeros(m, dtype=np.int64)
     for j in range(d):
@@ -106,7 +153,9 @@ def _regroup(codes, maps, offsets, cards, sens, sens_card, counts):  # pragma: n
     if sens_card > 0:
         for i in range(m):
             keys[i] = keys[i] * sens_card + sens[i]
-    inverse, first, groups = _hash_group(keys)
+    inverse = np.empty(m, dtype=np.int32)
+    first = np.empty(m, dtype=np.int32)
+    groups = _group_into(keys, span, inverse, first)
     out_counts = np.zeros(groups, dtype=np.int64)
     for i in range(m):
         out_counts[inverse[i]] += counts[i]
@@ -115,7 +164,7 @@ def _regroup(codes, maps, offsets, cards, sens, sens_card, counts):  # pragma: n
         off = offsets[j]
         for g in range(groups):
             out_codes[j, g] = maps[off + codes[j, first[g]]]
-    out_sens = np.empty(groups, dtype=sens.dtype)
+    out_sens = np.empty(groups if sens_card > 0 else 0, dtype=sens.dtype)
     if sens_card > 0:
         for g in range(groups):
             out_sens[g] = sens[first[g]]
@@ -176,6 +225,7 @@ class ClassTable:
                 sens,
                 int(sens_card) if self.sensitive is not None else 0,
                 self.counts,
+                int(span),
             )
             return ClassTable(codes, counts, sens if self.sensitive is not None else None)
         cols = [mp[c] for mp, c in zip(maps, self.codes, strict=True)]

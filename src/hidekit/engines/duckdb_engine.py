@@ -138,8 +138,7 @@ class DuckDBEngine(Engine):
             return pd.DataFrame({COUNT_COLUMN: [self.n_records]})
         if self.n_records < _DUCKDB_FROM:  # cached codes and a bincount beat a query
             ids, card = self.cell_ids(keys)
-            first = np.full(card, -1, dtype=np.int64)
-            first[ids[::-1]] = np.arange(self.n_records - 1, -1, -1, dtype=np.int64)
+            first = _first_rows(ids, card)
             cells = self._frame[keys].iloc[first[first >= 0]].reset_index(drop=True)
             counts = np.bincount(ids, minlength=card)
             cells[COUNT_COLUMN] = counts[counts > 0]
@@ -147,6 +146,23 @@ class DuckDBEngine(Engine):
         cols = ", ".join(quote(k) for k in keys)
         sql = f"SELECT {cols}, count(*) AS {COUNT_COLUMN} FROM data GROUP BY {cols}"
         return self._con.execute(sql).df()
+
+    def cell_codes(self, keys: Sequence[str]) -> tuple[list[pd.Series], np.ndarray, np.ndarray]:
+        """From the cached column codes: no value is compared again (a frame's cells as codes)."""
+        keys = self.check_keys(keys)
+        if not keys:
+            return super().cell_codes(keys)
+        ids, card = self.cell_ids(keys)
+        first = _first_rows(ids, card)
+        present = first >= 0
+        sizes = np.bincount(ids, minlength=card)[present]
+        first = first[present]
+        values, table = [], np.empty((len(keys), len(first)), dtype=np.int64)
+        for j, key in enumerate(keys):
+            codes, n = self.codes(key)
+            table[j] = codes[first]
+            values.append(self._frame[key].iloc[_first_rows(codes, n)].reset_index(drop=True))
+        return values, table, sizes.astype(np.int64, copy=False)
 
     def class_sizes(self, keys: Sequence[str]) -> np.ndarray:
         """Cell sizes from cached integer codes: one bincount, no strings hashed twice."""
@@ -300,6 +316,13 @@ class DuckDBEngine(Engine):
             )
             for value, idx in groups.items()
         ]
+
+
+def _first_rows(ids: np.ndarray, card: int) -> np.ndarray:
+    """The first row of each id 0..card-1 (-1 for an id no row has)."""
+    first = np.full(card, -1, dtype=np.int64)
+    first[ids[::-1]] = np.arange(len(ids) - 1, -1, -1, dtype=np.int64)
+    return first
 
 
 def _file_size(path) -> int:

@@ -141,6 +141,19 @@ class FileEngine(Engine):
             return pd.DataFrame({COUNT_COLUMN: [self.n_records]})
         return self._direct(lambda: _decode(*self.cells(keys)), lambda e: e.cell_counts(keys))
 
+    def cell_codes(self, keys: Sequence[str]) -> tuple[list[pd.Series], np.ndarray, np.ndarray]:
+        """DuckDB's GROUP BY over the file, as codes: no record is read into pandas."""
+        keys = self.check_keys(keys)
+        if not keys:
+            return super().cell_codes(keys)
+
+        def direct() -> tuple[list[pd.Series], np.ndarray, np.ndarray]:
+            codes, counts = self.cells(keys)
+            table = np.stack([codes[k].codes for k in keys]).astype(np.int64, copy=False)
+            return [codes[k].values.reset_index(drop=True) for k in keys], table, counts
+
+        return self._direct(direct, lambda e: e.cell_codes(keys))
+
     def keyset_stats(self, keysets: Sequence[Sequence[str]], cell_min: int) -> list[CellStats]:
         keysets = [self.check_keys(ks) for ks in keysets]
         used = list(dict.fromkeys(k for ks in keysets for k in ks))

@@ -254,6 +254,10 @@ def read_table(
 
 
 _NESTED = (list, tuple, dict, set, frozenset, np.ndarray)
+# what pandas' infer_dtype says of an object column that holds no list, map or array
+_FLAT_KINDS = frozenset(
+    {"string", "bytes", "empty", "integer", "floating", "mixed-integer-float", "boolean"}
+)
 
 
 def refuse_nested_columns(frame: pd.DataFrame, source: str) -> None:
@@ -262,8 +266,8 @@ def refuse_nested_columns(frame: pd.DataFrame, source: str) -> None:
     (``unhashable type``)."""
     for col in frame.columns:
         s = frame[col]
-        if s.dtype != object:
-            continue
+        if s.dtype != object or pd.api.types.infer_dtype(s, skipna=True) in _FLAT_KINDS:
+            continue  # infer_dtype: one C pass, so plain text columns cost no Python call per cell
         present = s.dropna()
         nested = present.map(lambda v: isinstance(v, _NESTED))
         if nested.any():

@@ -54,19 +54,21 @@ def anonymize_optimal(
     out = check_output_file(out, (data,))
     if report is not None:
         report = check_output_file(report, (data, out))
-    ds = read_table(data, sep=sep)
     advance, seen = progress_or_quiet(progress), [0]
 
     def checked(done: int, total: int) -> None:
         advance(done - seen[0], total=total)
         seen[0] = done
 
-    result = optimal_generalization(ds.frame, keys, hierarchies, progress=checked, **options)
+    # the search counts the file through the engine (DuckDB reads a large CSV or Parquet file
+    # itself); the records are read only to write the release
+    result = optimal_generalization(data, keys, hierarchies, progress=checked, sep=sep, **options)
     title = f"Optimal generalization of {data.name}"
     if not result.found:
         if report is not None:
             optimal_report(result, title).save(report)
         raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
+    ds = read_table(data, sep=sep)
     released = result.apply(ds.frame, suppressed=suppressed)
     loss = key_loss(ds.frame, result.apply(ds.frame, suppressed="star"), keys)
     if report is not None:

@@ -28,7 +28,7 @@ from hidekit.anonymize.optimal.models import (
     make_l_model,
 )
 from hidekit.anonymize.optimal.search import EXACT_LIMIT, Check, NodeChecker, Search
-from hidekit.engines import COUNT_COLUMN, make_engine
+from hidekit.engines import make_engine
 from hidekit.engines.classes import ClassTable, combine_codes
 from hidekit.errors import OptionError, PolicyError, require_columns
 from hidekit.io.hierarchy import read_hierarchies
@@ -239,6 +239,7 @@ def prepare(
     max_rp: float | None = None,
     cell_min: int | None = None,
     t_hierarchy=None,
+    sep: str | None = None,
 ) -> Problem:
     """Count the records once (through the engine) and encode keys, hierarchies and models.
     ``t_hierarchy`` (a hierarchy of the sensitive column: path, Hierarchy or rows) makes
@@ -248,33 +249,30 @@ def prepare(
     _check_options(keys, hier, sensitive, suppression, l, t)
     if t_hierarchy is not None and t is None:
         raise OptionError("a hierarchy for t-closeness (t_hierarchy) needs t")
-    eng = make_engine(data, engine)
+    eng = make_engine(data, engine, sep=sep)
     require_columns(eng.columns, keys + ([sensitive] if sensitive else []))
-    n = eng.n_records
+    values, table, counts = eng.cell_codes(keys + ([sensitive] if sensitive else []))
+    n = int(counts.sum())
     if n == 0:
         raise OptionError("the data has no records")
-    counted = eng.cell_counts(keys + ([sensitive] if sensitive else []))
     qis, leaf_cols = [], []
-    for key in keys:
-        text = value_text(counted[key])
+    for j, key in enumerate(keys):
+        text = value_text(values[j])
         if text.isna().any():
             raise OptionError(
                 f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
             )
-        codes, uniques = pd.factorize(text)
-        q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(uniques), unknown_values)
+        q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(set(text)), unknown_values)
         qis.append(q)
         index = q.leaf_index()
-        leaf_cols.append(np.array([index[u] for u in uniques], dtype=np.int64)[codes])
-    counts = counted[COUNT_COLUMN].to_numpy(dtype=np.int64)
+        leaf_cols.append(np.array([index[t] for t in text], dtype=np.int64)[table[j]])
     sens, sens_card, overall, t_ancestors = None, 0, None, None
     if sensitive:
-        sens, uniq = pd.factorize(counted[sensitive], use_na_sentinel=False)
-        sens = sens.astype(np.int64)
+        sens, uniq = table[-1], values[-1]
         sens_card = len(uniq)
         overall = np.bincount(sens, weights=counts, minlength=sens_card) / n
         if t_hierarchy is not None:
-            t_ancestors = sensitive_ancestors(sensitive, t_hierarchy, uniq, unknown_values)
+            t_ancestors = sensitive_ancestors(sensitive, t_hierarchy, list(uniq), unknown_values)
     # two values may read as one text (39 and 39.0): merge their rows
     base = ClassTable(np.stack(leaf_cols).astype(np.int32), counts, sens).regroup(
         [q.level_map(0, 0) for q in qis], [q.card(0) for q in qis], sens_card
@@ -367,7 +365,7 @@ def optimal_generalization(
     ``sensitive``), suppressing at most ``suppression`` of the records, as ARX's optimal search
     does. ``data``: a path, a frame or an Engine; ``hierarchies``: ``{key: path | Hierarchy}``;
     ``options``: those of :func:`prepare` (k, l, l_kind, c, t, sensitive, suppression, metric,
-    weights, unknown_values, engine)."""
+    weights, unknown_values, engine, sep)."""
     problem = prepare(data, keys, hierarchies, **options)
     checker = problem.checker()
     lattice = checker.lattice

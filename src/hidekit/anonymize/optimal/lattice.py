@@ -24,6 +24,7 @@ class Lattice:
         self.state = np.zeros(self.size, dtype=np.int8)
         self._heights = self.heights.tolist()
         self._strides = self.strides.tolist()
+        self._heights_plus = [h + 1 for h in self._heights]
 
     def index(self, levels) -> int:
         return int(np.dot(np.asarray(levels, dtype=np.int64), self.strides))
@@ -37,20 +38,25 @@ class Lattice:
         lv = self.levels[node].tolist()
         return [node - st for v, st in zip(lv, self._strides, strict=True) if v > 0]
 
-    def above(self, node: int) -> np.ndarray:
-        """Mask of the node and all its generalizations."""
-        return (self.levels >= self.levels[node]).all(axis=1)
+    def grid(self, values: np.ndarray) -> np.ndarray:
+        """A per-node array seen as the grid of levels (a view: writes reach ``values``)."""
+        return values.reshape(tuple(self._heights_plus))
 
-    def below(self, node: int) -> np.ndarray:
-        return (self.levels <= self.levels[node]).all(axis=1)
+    def above(self, node: int) -> tuple[slice, ...]:
+        """The node and all its generalizations, as slices of ``grid``: a box of the grid,
+        so tagging touches only those nodes."""
+        return tuple(slice(v, None) for v in self.levels[node].tolist())
+
+    def below(self, node: int) -> tuple[slice, ...]:
+        return tuple(slice(0, v + 1) for v in self.levels[node].tolist())
 
     def tag_anonymous(self, node: int) -> None:
-        m = self.above(node)
-        self.state[m & (self.state == UNKNOWN)] = ANONYMOUS
+        box = self.grid(self.state)[self.above(node)]
+        box[box == UNKNOWN] = ANONYMOUS
 
     def tag_not_anonymous(self, node: int) -> None:
-        m = self.below(node)
-        self.state[m & (self.state == UNKNOWN)] = NOT_ANONYMOUS
+        box = self.grid(self.state)[self.below(node)]
+        box[box == UNKNOWN] = NOT_ANONYMOUS
 
     def minimal_anonymous(self) -> np.ndarray:
         """Anonymous nodes none of whose direct specializations is anonymous."""

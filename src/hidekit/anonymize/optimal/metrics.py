@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -41,7 +42,7 @@ class NodeClasses:
     sizes: np.ndarray
     ok: np.ndarray
 
-    @property
+    @cached_property
     def suppressed(self) -> int:
         return int(self.sizes[~self.ok].sum())
 

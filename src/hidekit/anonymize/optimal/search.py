@@ -80,49 +80,75 @@ class NodeChecker:
         self.qis, self.models, self.lattice = qis, models, lattice
         self.sens_card = sens_card
         self.max_suppressed = max_suppressed
-        self.tables: dict[int, ClassTable] = {0: base}
+        self.class_models = [m for m in models if isinstance(m, PrivacyModel)]
+        self.limits = [m for m in models if isinstance(m, DatasetLimit)]
+        self.tables: dict[int, ClassTable] = {}
+        # the kept tables' nodes, levels and rows as arrays: finding the source of a roll-up
+        # is one vectorized comparison, not a Python loop over the tables
+        self._nodes = np.zeros(0, dtype=np.int64)
+        self._levels = np.zeros((0, len(qis)), dtype=lattice.levels.dtype)
+        self._rows = np.zeros(0, dtype=np.int64)
+        self._kept_rows = 0
+        self._keep(0, base)
         self.checked = 0
+
+    def _keep(self, node: int, tab: ClassTable) -> None:
+        self.tables[node] = tab
+        self._nodes = np.append(self._nodes, node)
+        self._levels = np.vstack([self._levels, self.lattice.levels[node][None, :]])
+        self._rows = np.append(self._rows, tab.rows)
+        self._kept_rows += tab.rows
+        if self._kept_rows > CACHE_ROWS:
+            # drop the largest tables but the base: small tables are the useful sources
+            order = np.argsort(-self._rows, kind="stable")
+            drop = [int(self._nodes[i]) for i in order[: len(order) // 4]]
+            keep = np.array([int(n) == 0 or int(n) not in drop for n in self._nodes])
+            for n in drop:
+                if n != 0:
+                    del self.tables[n]
+            self._nodes, self._levels = self._nodes[keep], self._levels[keep]
+            self._rows = self._rows[keep]
+            self._kept_rows = int(self._rows.sum())
 
     def table(self, node: int) -> ClassTable:
         """The class-count table of ``node``, rolled up from the smallest kept table below."""
         if node in self.tables:
             return self.tables[node]
         target = self.lattice.levels[node]
-        nodes = np.fromiter(self.tables.keys(), dtype=np.int64, count=len(self.tables))
-        rows = np.fromiter((len(t.counts) for t in self.tables.values()), np.int64, len(nodes))
-        below = (self.lattice.levels[nodes] <= target).all(axis=1)
-        best = int(nodes[below][np.argmin(rows[below])])
+        below = (self._levels <= target).all(axis=1)
+        pick = int(np.argmin(np.where(below, self._rows, np.iinfo(np.int64).max)))
+        best = int(self._nodes[pick])
         src = self.tables[best]
         maps = [
             q.level_map(int(a), int(b))
-            for q, a, b in zip(self.qis, self.lattice.levels[best], target, strict=True)
+            for q, a, b in zip(self.qis, self._levels[pick], target, strict=True)
         ]
         cards = [q.card(int(b)) for q, b in zip(self.qis, target, strict=True)]
         tab = src.regroup(maps, cards, self.sens_card)
-        self.tables[node] = tab
-        if int(rows.sum()) + tab.rows > CACHE_ROWS:
-            # drop the largest tables but the base: small tables are the useful sources
-            for key in sorted(self.tables, key=lambda n: -self.tables[n].rows)[: len(nodes) // 4]:
-                if key != 0:
-                    del self.tables[key]
+        self._keep(node, tab)
         return tab
 
     def check(self, node: int) -> Check:
         self.checked += 1
-        levels = tuple(int(v) for v in self.lattice.levels[node])
+        levels = tuple(self.lattice.levels[node].tolist())
         tab = self.table(node)
-        cards = [q.card(lv) for q, lv in zip(self.qis, levels, strict=True)]
-        class_of_row, first, n_classes = tab.classes(cards)
-        sizes = np.bincount(class_of_row, weights=tab.counts, minlength=n_classes).astype(np.int64)
+        if tab.sensitive is None:  # rows are the classes themselves
+            n_classes = tab.rows
+            class_of_row, sizes, codes = np.arange(n_classes), tab.counts, tuple(tab.codes)
+        else:
+            cards = [q.card(lv) for q, lv in zip(self.qis, levels, strict=True)]
+            class_of_row, first, n_classes = tab.classes(cards)
+            sizes = np.bincount(class_of_row, weights=tab.counts, minlength=n_classes)
+            sizes = sizes.astype(np.int64)
+            codes = tuple(tab.codes[:, first])
         view = ClassView(class_of_row, sizes, tab.counts, tab.sensitive)
         ok = np.ones(n_classes, dtype=bool)
-        for model in self.models:
-            if isinstance(model, PrivacyModel):
-                ok &= model.ok(view)
-        classes = NodeClasses(levels, tuple(tab.codes[:, first]), sizes, ok)
+        for model in self.class_models:
+            ok &= model.ok(view)
+        classes = NodeClasses(levels, codes, sizes, ok)
         suppressed = classes.suppressed
         anonymous = suppressed <= self.max_suppressed and all(
-            m.holds(sizes[ok]) for m in self.models if isinstance(m, DatasetLimit)
+            m.holds(sizes[ok]) for m in self.limits
         )
         return Check(node, anonymous, suppressed, classes)
 
@@ -191,8 +217,8 @@ class Search:
             lat.tag_not_anonymous(node)
         res.post_bound = self.metric.post_bound(res.classes)
         if res.post_bound > -math.inf:
-            mask = lat.above(node)
-            self.lb[mask] = np.maximum(self.lb[mask], res.post_bound)
+            box = lat.grid(self.lb)[lat.above(node)]
+            np.maximum(box, res.post_bound, out=box)
         self.checks[node] = res
         self.progress(len(self.checks), lat.size)
         return res
