@@ -38,62 +38,6 @@ def combine_codes(columns, cards) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _hash_group(keys):  # pragma: no cover - compiled
-    """Group equal keys: (group of each row, first row of each group, number of groups)."""
-    m = keys.shape[0]
-    bits = 1
-    while (1 << bits) < 2 * m + 2:
-        bits += 1
-    cap = 1 << bits
-    mask = np.uint64(cap - 1)
-    slots = np.full(cap, -1, dtype=np.int64)
-    slot_keys = np.empty(cap, dtype=np.int64)
-    inverse = np.empty(m, dtype=np.int64)
-    first = np.empty(m, dtype=np.int64)
-    groups = 0
-    mult = np.uint64(0x9E3779B97F4A7C15)
-    shift = np.uint64(64 - bits)
-    for i in range(m):
-        key = keys[i]
-        h = (np.uint64(key) * mult) >> shift
-        while True:
-            s = slots[h]
-            if s == -1:
-                slots[h] = groups
-                slot_keys[h] = key
-                first[groups] = i
-                inverse[i] = groups
-                groups += 1
-                break
-            if slot_keys[h] == key:
-                inverse[i] = s
-                break
-            h = (h + np.uint64(1)) & mask
-    return inverse, first[:groups], groups
-
-
-@numba.njit(cache=True)
-def _direct_group(keys, span):  # pragma: no cover - compiled
-    """``_hash_group`` for keys below a small ``span``: an array indexed by the key itself."""
-    m = keys.shape[0]
-    slots = np.full(span, -1, dtype=np.int64)
-    inverse = np.empty(m, dtype=np.int64)
-    first = np.empty(m, dtype=np.int64)
-    groups = 0
-    for i in range(m):
-        key = keys[i]
-        s = slots[key]
-        if s == -1:
-            slots[key] = groups
-            first[groups] = i
-            inverse[i] = groups
-            groups += 1
-        else:
-            inverse[i] = s
-    return inverse, first[:groups], groups
-
-
-@numba.njit(cache=True)
 def _group_into(keys, span, inverse, first):  # pragma: no cover - compiled
     """Group equal keys (0 ≤ key < ``span``, or ``span`` ≤ 0 when unknown) into ``inverse``
     and ``first``; returns the number of groups. An array indexed by the key when the span is
@@ -171,15 +115,22 @@ def _regroup(codes, maps, offsets, cards, sens, sens_card, counts, span):  # pra
     return out_codes, out_counts, out_sens
 
 
+@numba.njit(cache=True)
+def _group(keys, span):  # pragma: no cover - compiled
+    m = keys.shape[0]
+    inverse = np.empty(m, dtype=np.int64)
+    first = np.empty(m, dtype=np.int64)
+    groups = _group_into(keys, span, inverse, first)
+    return inverse, first[:groups], groups
+
+
 def group_keys(keys: np.ndarray, span: int | None = None) -> tuple[np.ndarray, np.ndarray, int]:
     """(group of each row, first row of each group, number of groups), groups numbered by first
     appearance. ``span``, when known, bounds the keys (0 ≤ key < span)."""
     if len(keys) == 0:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     keys = np.ascontiguousarray(keys, dtype=np.int64)
-    if span is not None and span <= 4 * len(keys):
-        return _direct_group(keys, int(span))
-    return _hash_group(keys)
+    return _group(keys, int(span) if span is not None else 0)
 
 
 def _span(cards) -> int | None:
