@@ -293,7 +293,15 @@ def test_select_screen_runs_forward_selection(page, studio):
     assert chosen == want.selected
     assert page.get_by_test_id("step-rp").count() == len(want.taken)
     assert page.get_by_test_id("selection-chart").locator("svg").count() == 1
+    page.get_by_test_id("run-select").scroll_into_view_if_needed()
+    page.evaluate("() => document.querySelector('[data-testid=run-select]').scrollIntoView()")
     shot(page, "studio-select")
+    page.get_by_test_id("use-selection").click()
+    page.get_by_test_id("select-used").wait_for()
+    goto(page, studio, "/table")
+    for column in candidates:
+        role = page.get_by_test_id(f"role-{column}").input_value()
+        assert role == ("key" if column in want.selected else "other")
 
 
 def test_hierarchy_editor_groups_and_bins(page, studio):

@@ -18,7 +18,7 @@ import pytest
 pytest.importorskip("starlette", reason="the studio's web stack is not installed (make setup)")
 pyreadstat = pytest.importorskip("pyreadstat", reason="pyreadstat is not installed")
 
-from studio_helpers import studio_client
+from studio_helpers import studio_client  # noqa: E402 - after the skips above
 
 PORT = 8768
 TOKEN = "f" * 43

@@ -52,6 +52,11 @@ def test_select_shows_the_library_selection(client, folder):
     rps = [float(x) for x in re.findall(r'data-testid="step-rp">([0-9.]+)<', r.text)]
     assert rps == pytest.approx([s.rp for s in want.taken], abs=5e-5)
     assert "<svg" in r.text and "RP and CR by step (forward)" in r.text
+    used = {"selected": want.selected, "candidate": KEYS}
+    assert client.post("/api/select/use", data=used, headers=ORIGIN).status_code == 200
+    bench = client.app.app.state.studio.table
+    left_out = set(KEYS) - set(want.selected)
+    assert set(want.selected) <= set(bench.keys) and not left_out & set(bench.keys)
 
 
 def test_select_backward_and_a_readable_refusal(client, folder):

@@ -77,6 +77,17 @@ async def run_select(request: Request) -> Response:
     )
 
 
+async def use_selection(request: Request) -> Response:
+    """The keys chosen become the key role; the other candidates become "other"."""
+    state = _state(request)
+    bench = state.require_table()
+    form = await request.form()
+    chosen = [str(v) for v in form.getlist("selected")]
+    roles = {str(c): "other" for c in form.getlist("candidate")} | dict.fromkeys(chosen, "key")
+    bench.set_roles(roles)
+    return HTMLResponse(state.render("select_used.html", keys=chosen))
+
+
 async def hierarchy_page(request: Request) -> Response:
     state = _state(request)
     bench = state.require_table()
@@ -148,6 +159,7 @@ ROUTES: list[tuple[str, Endpoint, list[str]]] = [
     ("/api/task", task_status, ["GET"]),
     ("/select", select_page, ["GET"]),
     ("/api/select", run_select, ["POST"]),
+    ("/api/select/use", use_selection, ["POST"]),
     ("/hierarchy", hierarchy_page, ["GET"]),
     ("/api/hierarchy/preview", hierarchy_preview, ["POST"]),
     ("/api/hierarchy/add", hierarchy_add, ["POST"]),
