@@ -305,7 +305,8 @@ def test_select_screen_runs_forward_selection(page, studio):
 
 
 def test_hierarchy_editor_groups_and_bins(page, studio):
-    """Group categories by ticking them, preview counts and k, add to the plan; then bins."""
+    """Group categories by ticking them and by dragging one onto another, preview counts and k,
+    add to the plan; then bins."""
     goto(page, studio, "/hierarchy?column=marital_status")
     page.get_by_test_id("hier-values").wait_for()
     for value in ("Divorced", "Widowed"):
@@ -313,10 +314,12 @@ def test_hierarchy_editor_groups_and_bins(page, studio):
     page.get_by_test_id("group-name").fill("Previously married")
     page.get_by_test_id("group-ticked").click()
     assert page.get_by_test_id("group-Widowed").input_value() == "Previously married"
+    page.get_by_test_id("row-Separated").drag_to(page.get_by_test_id("row-Widowed"))
+    assert page.get_by_test_id("group-Separated").input_value() == "Previously married"
     page.get_by_test_id("hier-preview-button").click()
     page.get_by_test_id("hier-counts").wait_for()
     frame = pd.read_csv(studio["folder"] / "survey.csv")
-    merged = int(frame["marital_status"].isin(["Divorced", "Widowed"]).sum())
+    merged = int(frame["marital_status"].isin(["Divorced", "Widowed", "Separated"]).sum())
     row = page.get_by_test_id("hier-counts").locator("tr", has_text="Previously married")
     assert row.locator("td").nth(1).inner_text().replace(",", "") == str(merged)
     shot(page, "studio-hierarchy")
@@ -336,7 +339,8 @@ def test_hierarchy_editor_groups_and_bins(page, studio):
         page.get_by_test_id("export").click()
     steps = tomllib.loads(Path(info.value.path()).read_text())["steps"]
     assert steps[-2]["use"] == "map_values" and steps[-2]["columns"] == ["marital_status"]
-    assert steps[-2]["mapping"] == dict.fromkeys(["Divorced", "Widowed"], "Previously married")
+    previously = ["Divorced", "Widowed", "Separated"]
+    assert steps[-2]["mapping"] == dict.fromkeys(previously, "Previously married")
     assert steps[-1] == {"use": "bin", "columns": ["age"], "edges": [30, 45, 65]}
 
 

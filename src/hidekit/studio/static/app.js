@@ -223,3 +223,22 @@ document.addEventListener("studio:updated", (event) => {
   const id = note ? note.dataset.selected : "";
   if (id) selectMark(document.querySelector(`#note mark[data-id="${CSS.escape(id)}"]`));
 });
+
+// the hierarchy editor: drag a value onto another and it joins that value's group
+let dragged = null;
+document.addEventListener("dragstart", (event) => {
+  dragged = event.target.closest && event.target.closest("tr.value-row");
+  if (dragged) event.dataTransfer.setData("text/plain", dragged.dataset.value);
+});
+document.addEventListener("dragover", (event) => {
+  if (dragged && event.target.closest("tr.value-row")) event.preventDefault();
+});
+document.addEventListener("drop", (event) => {
+  const onto = event.target.closest("tr.value-row");
+  if (!dragged || !onto || onto === dragged) return;
+  event.preventDefault();
+  const group = onto.querySelector("input[name='g']");
+  if (!group.value.trim()) group.value = onto.dataset.value;
+  dragged.querySelector("input[name='g']").value = group.value;
+  dragged = null;
+});
