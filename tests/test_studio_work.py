@@ -181,3 +181,24 @@ def test_task_errors_are_one_line():
     assert crashed.startswith("something went wrong (KeyError)") and "internal" not in crashed
     with pytest.raises(InputError):
         board.get("unknown")
+
+
+NEW_POSTS = [
+    "/api/select",
+    "/api/select/use",
+    "/api/hierarchy/preview",
+    "/api/hierarchy/add",
+    "/api/notes/retrain",
+    "/api/notes/text-risk",
+]
+
+
+def test_new_routes_are_guarded(folder, client):
+    stranger = studio_client(folder, PORT, TOKEN, cookie=False)
+    for path in ["/select", "/hierarchy", "/api/task?id=x"]:
+        assert stranger.get(path).status_code == 403, path
+    for path in NEW_POSTS:
+        assert stranger.post(path, headers=ORIGIN).status_code == 403, path
+        evil = client.post(path, data={"key": "sex"}, headers={"Origin": "http://evil.example"})
+        assert evil.status_code == 403, path
+    assert client.get("/api/task?id=unknown", headers={"X-Studio-Fragment": "1"}).status_code == 400
