@@ -19,9 +19,33 @@ def same_cells(a: pd.Series, b: pd.Series) -> np.ndarray:
     if a.dtype == b.dtype:
         eq = (a == b).fillna(False).to_numpy(dtype=bool)
         return eq | (a.isna() & b.isna()).to_numpy()
+    ka, kb = _text_keys(a), _text_keys(b)
+    if ka is not None and kb is not None:
+        return ka == kb
     from hidekit.transforms.generalize import value_key
 
     return np.array([value_key(x) == value_key(y) for x, y in zip(a, b, strict=True)])
+
+
+# columns whose equal values (as pandas hashes them) always have equal text keys: not a mix in
+# which True and 1 would share one code
+_KEYED_KINDS = {"string", "empty", "floating", "integer", "mixed-integer-float", "boolean"}
+
+
+def _text_keys(s: pd.Series) -> np.ndarray | None:
+    """``value_key`` of every row, computed once per distinct value (None for a mixed column)."""
+    from hidekit.transforms.generalize import value_key
+
+    kind = pd.api.types.infer_dtype(s, skipna=True)
+    if kind not in _KEYED_KINDS:
+        return None
+    codes, uniques = pd.factorize(s)  # missing -> -1, whose key is None
+    keys = np.empty(len(uniques) + 1, dtype=object)
+    if kind == "string":  # value_key of a text is the text itself
+        keys[:-1] = np.asarray(uniques, dtype=object)
+    else:
+        keys[:-1] = [value_key(u) for u in uniques]
+    return keys[codes]
 
 
 @dataclass
