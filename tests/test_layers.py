@@ -182,11 +182,7 @@ def test_the_file_graph_resolves_submodules_and_names():
 
 
 # Imports left out of the file-cycle check, each with why; an entry that no longer exists fails.
-KNOWN_FILE_CYCLE_EDGES = {
-    # the synthesis rewrite (issue 15, the `phi` helper) is under way: generator.py imports the
-    # general-PII kinds inside a function, and general.py imports the generator's helpers
-    ("hidekit.text.synthesis.generator", "hidekit.text.synthesis.general"),
-}
+KNOWN_FILE_CYCLE_EDGES: set[tuple[str, str]] = set()
 
 
 def test_no_import_cycles_between_files():

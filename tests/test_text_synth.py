@@ -14,7 +14,8 @@ from hidekit.cli.main import app
 from hidekit.errors import OptionError
 from hidekit.text.corpus import read_brat_dir, read_jsonl
 from hidekit.text.dates import format_date, parse_date
-from hidekit.text.synthesis.generator import (
+from hidekit.text.synthesis.generator import generate_notes, generate_patient_notes
+from hidekit.text.synthesis.vocab import (
     DECADE_WORDS,
     HOLIDAYS,
     LABELS,
@@ -22,8 +23,6 @@ from hidekit.text.synthesis.generator import (
     WEEKDAY_SHORT,
     WEEKDAYS,
     WRITTEN_DATE_FORMATS,
-    generate_notes,
-    generate_patient_notes,
 )
 from hidekit.text.synthesis.world import nhs_number, npi, sin
 

@@ -6,10 +6,11 @@ import json
 from importlib import resources
 
 from hidekit.text.detection.recognizers.identifiers import iban_valid, luhn_valid
-from hidekit.text.synthesis import generate_notes
+from hidekit.text.synthesis import generate_notes, vocab
 from hidekit.text.synthesis import generator as G
 from hidekit.text.synthesis.data_files import templates, words
 from hidekit.text.synthesis.general import GENERAL_TYPES
+from hidekit.text.synthesis.note import _SLOT
 
 
 def _data(name: str) -> dict:
@@ -19,14 +20,12 @@ def _data(name: str) -> dict:
 
 def test_lists_come_from_the_data_files():
     raw = _data("words")
-    assert raw["DRUGS"] == G.DRUGS and isinstance(G.NOTE_TYPES, tuple)
+    assert raw["DRUGS"] == vocab.DRUGS and isinstance(vocab.NOTE_TYPES, tuple)
     assert words("STUDIES", "lt")[0] == tuple(raw["STUDIES"][0])
     assert all("{" in t for t in templates("_HPI")), "templates keep their {slot} fields"
-    import hidekit.text.synthesis.general  # noqa: F401  (registers its slots)
-
     general = {k: v for k, v in _data("templates").items() if k.startswith("general.")}
-    slots = {s for ts in general.values() for t in _flat(ts) for s in G._SLOT.findall(t)}
-    assert slots and all(s in G._SLOTS for s in slots), slots - set(G._SLOTS)
+    slots = {s for ts in general.values() for t in _flat(ts) for s in _SLOT.findall(t)}
+    assert slots and all(s in G.ALL_SLOTS for s in slots), slots - set(G.ALL_SLOTS)
 
 
 def _flat(v):

@@ -3,20 +3,16 @@ tickets, written about the same invented people as the notes, with the identifie
 carries (IBANs, payment cards, international phones, usernames, licence numbers, hospital numbers
 with letters and slashes, military mail). Templates and word lists are in ``data/*.json``
 (keys ``general.*``); ``GENERAL_TYPES`` are asked for by name (``generate_notes(kinds=…)``): the
-default mix of clinical notes is unchanged.
+default mix of clinical notes is unchanged. The generator adds ``GENERAL_SLOTS``, ``GENERAL_BUILDERS``
+and ``GENERAL_WEIGHTS`` to its tables.
 """
 
 from __future__ import annotations
 
 from hidekit.text.synthesis import world as W
 from hidekit.text.synthesis.data_files import templates, words
-from hidekit.text.synthesis.generator import (
-    _BUILDERS,
-    _KIND_WEIGHTS,
-    _SLOTS,
-    Segment,
-    _Note,
-)
+from hidekit.text.synthesis.note import SlotFn, _Note
+from hidekit.text.synthesis.writer import Segment
 
 GENERAL_TYPES = ("survey_answer", "email", "chat", "support_log")
 COUNTRY_CODES = {
@@ -127,23 +123,21 @@ def _staff_name(n: _Note) -> list[Segment]:
     return [(first if n.chance(0.4) else f"{first} {last}", "NAME")]
 
 
-_SLOTS.update(
-    {
-        "iban": iban,
-        "card": card,
-        "intl_phone": intl_phone,
-        "username": username,
-        "hosp_no": hospital_number,
-        "licence": licence,
-        "military": military,
-        "staff_name": _staff_name,
-        "ticket": lambda n: n.fake.bothify(
-            n.pick(["#######", "TKT-######", "CS-####-###", "INC#######"])
-        ),
-        "qno": lambda n: str(n.rng.randint(2, 48)),
-        "person": lambda n: [(" ".join(_anyone(n)), "NAME")],
-    }
-)
+GENERAL_SLOTS: dict[str, SlotFn] = {
+    "iban": iban,
+    "card": card,
+    "intl_phone": intl_phone,
+    "username": username,
+    "hosp_no": hospital_number,
+    "licence": licence,
+    "military": military,
+    "staff_name": _staff_name,
+    "ticket": lambda n: n.fake.bothify(
+        n.pick(["#######", "TKT-######", "CS-####-###", "INC#######"])
+    ),
+    "qno": lambda n: str(n.rng.randint(2, 48)),
+    "person": lambda n: [(" ".join(_anyone(n)), "NAME")],
+}
 
 
 def _survey_answer(n: _Note) -> None:
@@ -183,5 +177,4 @@ GENERAL_BUILDERS = {
     "chat": _chat,
     "support_log": _support_log,
 }
-_BUILDERS.update(GENERAL_BUILDERS)
-_KIND_WEIGHTS.update(dict.fromkeys(GENERAL_TYPES, 2))
+GENERAL_WEIGHTS = dict.fromkeys(GENERAL_TYPES, 2)

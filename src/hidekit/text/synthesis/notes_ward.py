@@ -1,0 +1,200 @@
+"""Builders of ward and allied-health notes: nursing, ICU, operative, psychiatry, paediatric,
+palliative, therapy, social work and pharmacy notes."""
+
+from __future__ import annotations
+
+from hidekit.text.synthesis.data_files import templates
+from hidekit.text.synthesis.note import _Note
+from hidekit.text.synthesis.sections import (
+    _SIGN,
+    _header,
+    _lines,
+    _mini_header,
+    _section,
+    _sign_any,
+)
+
+
+def _nursing(n: _Note) -> None:
+    _mini_header(n, n.pick(["Nursing Note", "Nursing Progress Note", "Shift Report", "RN Note"]))
+    _lines(
+        n,
+        templates("nursing.1", "l"),
+        (4, 9),
+    )
+    _sign_any(n, True)
+
+
+def _icu(n: _Note) -> None:
+    _mini_header(n, n.pick(["ICU Progress Note", "MICU Daily Note", "Critical Care Ward Round"]))
+    n.render("Day {n} of ICU stay. Admitted {admit} from {hosp2}.\n")
+    for title, items in [
+        ("Neuro", templates("icu.1", "l")),
+        ("CVS", ["{bp} on noradrenaline 0.08 mcg/kg/min. ", "SR 88, lactate 1.9. "]),
+        (
+            "Resp",
+            ["Intubated, PS 10/5, FiO2 0.35. ", "Extubated {when} to HFNC 40L/0.4. "],
+        ),
+        ("Renal", ["UO 0.6 mL/kg/h. Cr {n}.1. ", "CRRT running, net -100 mL/h. "]),
+        (
+            "ID",
+            [
+                "Day {n} {drug}. Cultures from {i_admit} pending. ",
+                "Afebrile. WCC falling. ",
+            ],
+        ),
+        (
+            "Heme",
+            ["{inr}, Hb 8.1. ", "DVT prophylaxis with heparin 5000 units SC BID. "],
+        ),
+        (
+            "Lines",
+            [
+                "R IJ CVC ({i_past}), art line L radial. {device_name}. ",
+                "PICC in situ. ",
+            ],
+        ),
+    ]:
+        n.w.add(n.pick([f"{title}: ", f"{title.upper()} - ", f"- {title}: "]))
+        n.render(n.pick(items))
+        n.w.add("\n")
+    n.render(n.pick(templates("icu.2", "l")))
+    _sign_any(n, n.chance(0.3))
+
+
+def _operative(n: _Note) -> None:
+    _header(n, n.pick(["Operative Report", "Operation Note", "Brief Op Note"]))
+    n.render(n.pick(templates("operative.3", "l")))
+    n.render("Surgeon: {dr_sig}\nAssistant: {dr}\n")
+    n.render(n.pick(["Anaesthetist: {dr}\n", "Anesthesia: {dr}, general endotracheal\n"]))
+    n.render(n.pick(templates("operative.4", "l")))
+    n.render("\nPreoperative diagnosis: {dx}\nProcedure: {proc}\n")
+    _section(
+        n,
+        n.pick(["Findings", "Operative Findings"]),
+        templates("operative.1", "l"),
+        (3, 6),
+    )
+    _section(
+        n,
+        "Post-op plan",
+        templates("operative.2", "l"),
+        (2, 3),
+    )
+    n.render(n.pick(_SIGN))
+
+
+def _psychiatry(n: _Note) -> None:
+    _header(
+        n,
+        n.pick(["Psychiatric Assessment", "Psychiatry Consult", "Mental Health Review"]),
+    )
+    _section(
+        n,
+        "History",
+        templates("psychiatry.1", "l"),
+        (4, 7),
+    )
+    _section(
+        n,
+        n.pick(["Mental State Examination", "MSE"]),
+        templates("psychiatry.2", "l"),
+        (3, 5),
+    )
+    _section(
+        n,
+        "Risk and plan",
+        templates("psychiatry.3", "l"),
+        (2, 5),
+    )
+    n.render(n.pick(_SIGN))
+
+
+def _paediatric(n: _Note) -> None:
+    _header(
+        n,
+        n.pick(["Paediatric Clinic Letter", "Pediatric Well Child Visit", "Paeds Review"]),
+    )
+    _section(
+        n,
+        "History",
+        templates("paediatric.1", "l"),
+        (4, 7),
+    )
+    _section(
+        n,
+        "Examination",
+        [
+            "Weight 14.2 kg (50th centile), height 96 cm (25th centile). ",
+            "Alert, interactive. Chest clear. ",
+            "Gross motor and fine motor appropriate for age. ",
+            "Ears: grommet in situ R. ",
+        ],
+        (2, 4),
+    )
+    _section(
+        n,
+        "Plan",
+        templates("paediatric.2", "l"),
+        (2, 4),
+    )
+    n.render(n.pick(_SIGN))
+
+
+def _palliative(n: _Note) -> None:
+    _mini_header(n, n.pick(["Palliative Care Review", "Hospice Visit", "Supportive Care Note"]))
+    _lines(
+        n,
+        templates("palliative.1", "l"),
+        (4, 8),
+    )
+    _sign_any(n, n.chance(0.5))
+
+
+def _therapy(n: _Note) -> None:
+    _mini_header(
+        n,
+        n.pick(
+            [
+                "Physiotherapy Note",
+                "Occupational Therapy Assessment",
+                "PT Treatment Note",
+            ]
+        ),
+    )
+    _lines(
+        n,
+        templates("therapy.1", "l"),
+        (4, 8),
+    )
+    _sign_any(n, True)
+
+
+def _social_work(n: _Note) -> None:
+    _mini_header(
+        n,
+        n.pick(["Social Work Assessment", "Social Work Progress Note", "Case Management"]),
+    )
+    _lines(
+        n,
+        templates("social_work.1", "l"),
+        (4, 8),
+    )
+    _sign_any(n, True)
+
+
+def _pharmacy(n: _Note) -> None:
+    _mini_header(
+        n,
+        n.pick(["Medication Reconciliation", "Pharmacy Note", "Medicines Reconciliation"]),
+    )
+    n.render(n.pick(templates("pharmacy.2", "l")))
+    n.w.add(n.pick(["\nDrug | Dose | Freq | Comment\n", "\nMEDICATION LIST\n", "\nMeds:\n"]))
+    for _ in range(n.rng.randint(3, 7)):
+        n.render(n.pick(templates("pharmacy.3", "l")))
+    _lines(
+        n,
+        templates("pharmacy.1", "l"),
+        (1, 3),
+    )
+    n.render(n.pick(["\n{pharmacist}\n", "\nReconciled by {pharmacist} {h_admit}\n"]))
