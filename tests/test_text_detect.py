@@ -20,7 +20,7 @@ from hidekit.text.detection.detector import (
 )
 from hidekit.text.detection.features import tokens_for
 from hidekit.text.detection.recognizers import get_recognizers
-from hidekit.text.detection.recognizers.patterns import dni_valid, nass_valid, ssn_valid
+from hidekit.text.detection.recognizers.patterns.validators import dni_valid, nass_valid, ssn_valid
 from hidekit.text.detection.tokenize import Token
 from hidekit.text.spans import Document, Span
 

@@ -11,15 +11,12 @@ import pytest
 
 from hidekit.text.detection.recognizers import RECOGNIZERS, PatternRecognizer, get_recognizers
 from hidekit.text.detection.recognizers import dictionaries as dicts
-from hidekit.text.detection.recognizers.base import (
-    _FOLD_EXTRA,
+from hidekit.text.detection.recognizers.gates import _FOLD_EXTRA, _gate_passes, _sre_parse, fold
+from hidekit.text.detection.recognizers.scans import (
     Scan,
-    _gate_passes,
     _prefix_seq,
-    _sre_parse,
     _trie,
     case_variants,
-    fold,
     scan_matches,
 )
 from hidekit.text.spans import Span

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from hidekit.text.detection.recognizers import RECOGNIZERS, PatternRecognizer
-from hidekit.text.detection.recognizers.base import _FOLD_EXTRA, _uncased, fold, regex_gate
+from hidekit.text.detection.recognizers.gates import _FOLD_EXTRA, _uncased, fold, regex_gate
 from hidekit.text.synthesis import generate_notes
 
 FIXTURES = Path(__file__).parent / "fixtures"

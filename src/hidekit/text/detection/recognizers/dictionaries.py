@@ -25,8 +25,8 @@ from faker.providers.person import en_NZ as person_nz
 from faker.providers.person import en_US as person_en
 from faker.providers.person import es_ES as person_es
 
-from hidekit.text.detection.recognizers import patterns
 from hidekit.text.detection.recognizers.base import Recognizer, register_recognizer
+from hidekit.text.detection.recognizers.patterns.occupations import job_heads
 from hidekit.text.spans import Span
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
@@ -260,7 +260,5 @@ register_recognizer(
     )
 )
 register_recognizer(
-    WordListRecognizer(
-        "profession_en", "PROFESSION", ("en",), 0.5, words=frozenset(patterns.job_heads())
-    )
+    WordListRecognizer("profession_en", "PROFESSION", ("en",), 0.5, words=frozenset(job_heads()))
 )

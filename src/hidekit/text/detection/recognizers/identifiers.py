@@ -17,7 +17,7 @@ from hidekit.text.detection.recognizers.base import (
     Recognizer,
     register_recognizer,
 )
-from hidekit.text.detection.recognizers.patterns import not_department
+from hidekit.text.detection.recognizers.patterns.hospitals import not_department
 from hidekit.text.spans import Span
 
 CS = 0  # case-sensitive flags

@@ -1,0 +1,296 @@
+"""Fast scans: the matches of ``rx.finditer(text)``, trying the pattern only where a match can
+start (after one of a few literal strings, or on a character of a set)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from hidekit.text.detection.recognizers.gates import (
+    _EMPTY,
+    _FOLD_EXTRA,
+    _concat,
+    _cost,
+    _group,
+    _item,
+    _sre,
+    _sre_parse,
+    _uncased,
+    _union,
+    fold,
+)
+
+# ---------------------------------------------------------------- fast scans
+# ``re`` tries a pattern that starts with ``\b``, a lookbehind or a case-insensitive alternation
+# at every position of the text. A scan finds the same matches as ``rx.finditer(text)`` while
+# trying the pattern only where a match can start:
+#   - "literal": every match starts with one of a few literal strings (after zero-width
+#     assertions); their occurrences (in ``fold(text)`` when the pattern ignores case) are found
+#     with a case-sensitive alternation, which ``re`` scans quickly, and ``rx.match(text, pos)``
+#     is tried at each, skipping those inside the previous match as ``finditer`` does;
+#   - "first": every match starts with a character of a set C; the pattern is run as
+#     ``(?-i:[C])(?<=(?=(?:PATTERN)())(?s:.))``: ``re`` skips characters outside C in C code, the
+#     lookahead matches the pattern itself at that position (same groups, same first path) and
+#     the empty group at its end gives where the match ends.
+# A lookbehind or ``\b`` in ``rx.match(text, pos)`` sees the characters before ``pos``, and the
+# patterns scanned this way cannot match the empty string, so a match is followed by a search
+# from its end, as in ``finditer``.
+_CAT_CLASS = {
+    getattr(_sre, "CATEGORY_DIGIT", None): r"\d",
+    getattr(_sre, "CATEGORY_NOT_DIGIT", None): r"\D",
+    getattr(_sre, "CATEGORY_SPACE", None): r"\s",
+    getattr(_sre, "CATEGORY_NOT_SPACE", None): r"\S",
+    getattr(_sre, "CATEGORY_WORD", None): r"\w",
+    getattr(_sre, "CATEGORY_NOT_WORD", None): r"\W",
+}
+_FIRST_RANGE_LIMIT = 256  # the widest character range enumerated to add its case variants
+
+
+def case_variants(ch: str) -> frozenset[str] | None:
+    """Every character ``re.IGNORECASE`` matches to ``ch``, or None when not known here
+    (a cased character outside ASCII; tests check the others against every code point)."""
+    if _uncased(ch):
+        return frozenset([ch])
+    if not ch.isascii():
+        return None
+    low = ch.lower()
+    return frozenset([low, ch.upper(), *(chr(k) for k, v in _FOLD_EXTRA.items() if v == low)])
+
+
+def _class_chars(chars, ignorecase: bool):
+    out: set[str] = set()
+    for ch in chars:
+        if ignorecase:
+            variants = case_variants(ch)
+            if variants is None:
+                return None
+            out |= variants
+        else:
+            out.add(ch)
+    return out
+
+
+def _first_seq(items, ignorecase: bool):
+    """(the class items a match of ``items`` can start with, or None for any; can it be empty)."""
+    parts: set[str] = set()
+    for op, av in items:
+        first, nullable = _first_item(op, av, ignorecase)
+        if first is None:
+            return None, False
+        parts |= first
+        if not nullable:
+            return parts, False
+    return parts, True
+
+
+def _first_item(op, av, ignorecase: bool):
+    if op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
+        return set(), True  # zero-width
+    if op is _sre.LITERAL:
+        chars = _class_chars([chr(av)], ignorecase)
+        return (None, False) if chars is None else ({re.escape(c) for c in chars}, False)
+    if op is _sre.IN:
+        parts: set[str] = set()
+        for o, a in av:
+            if o is _sre.LITERAL:
+                chars = _class_chars([chr(a)], ignorecase)
+            elif o is _sre.RANGE:
+                if not ignorecase:
+                    parts.add(f"{re.escape(chr(a[0]))}-{re.escape(chr(a[1]))}")
+                    continue
+                if a[1] - a[0] > _FIRST_RANGE_LIMIT:
+                    return None, False
+                chars = _class_chars([chr(c) for c in range(a[0], a[1] + 1)], ignorecase)
+            elif o is _sre.CATEGORY and a in _CAT_CLASS:
+                parts.add(_CAT_CLASS[a])
+                continue
+            else:  # a negated class, …
+                return None, False
+            if chars is None:
+                return None, False
+            parts |= {re.escape(c) for c in chars}
+        return parts, False
+    if op is _sre.SUBPATTERN:
+        return _first_seq(*_group(av, ignorecase))
+    if op is getattr(_sre, "ATOMIC_GROUP", object()):
+        return _first_seq(av, ignorecase)
+    if op is _sre.BRANCH:
+        parts, nullable = set(), False
+        for alt in av[1]:
+            first, empty = _first_seq(alt, ignorecase)
+            if first is None:
+                return None, False
+            parts |= first
+            nullable = nullable or empty
+        return parts, nullable
+    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) or op is getattr(
+        _sre, "POSSESSIVE_REPEAT", object()
+    ):
+        lo, hi, sub = av
+        first, empty = _first_seq(sub, ignorecase)
+        if first is None:
+            return None, False
+        return first, empty or lo == 0
+    return None, False  # any character, back-references, …
+
+
+def _prefix_seq(items, ignorecase: bool):
+    """A literal set (as gates use) every match of ``items`` starts with; strings may be short
+    ("" when nothing is known)."""
+    cur = _EMPTY
+    for op, av in items:
+        if op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
+            continue  # zero-width: the consumed text goes on
+        exact, _ = _item(op, av, ignorecase)
+        if exact is not None:
+            nxt = _concat(cur, exact)
+            if nxt is None:
+                return cur
+            cur = nxt
+            continue
+        if _min_width(op, av) == 0:
+            return cur
+        head = _prefix_item(op, av, ignorecase)
+        if head is None:
+            return cur
+        nxt = _concat(cur, head)
+        return cur if nxt is None else nxt
+    return cur
+
+
+def _prefix_item(op, av, ignorecase: bool):
+    """The literal set a non-empty match of one item starts with, or None."""
+    if op is _sre.SUBPATTERN:
+        return _prefix_seq(*_group(av, ignorecase))
+    if op is _sre.BRANCH:
+        heads = [_prefix_seq(alt, ignorecase) for alt in av[1]]
+        return _union(heads)
+    if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT):
+        return _prefix_seq(av[2], ignorecase)
+    return None
+
+
+def _min_width(op, av) -> int:
+    sub = _sre_parse.SubPattern(_sre_parse.State(), [(op, av)])
+    return sub.getwidth()[0]
+
+
+_SCAN_MIN_LITERAL = 2  # shortest literal worth searching for
+_SCAN_MAX_COST = 0.02  # the least selective literal set searched for (``_cost``)
+
+
+_FIRST_MAX_LETTERS = 40  # a first-character set with more letters than this is not used
+_TRIE_PREFIX = 6  # literals are searched for by their first characters only
+
+
+def _class_letters(parts) -> int:
+    chars: set[str] = set()
+    for part in parts:
+        if len(part) == 3 and part[1] == "-":
+            chars.update(chr(c) for c in range(ord(part[0]), ord(part[2]) + 1))
+        elif len(part) > 3 and "-" in part:
+            return _FIRST_MAX_LETTERS + 1  # an escaped range
+        else:
+            chars.add(part[-1])
+    return sum(c.isalpha() for c in chars)
+
+
+def _trie(strings) -> str:
+    """A regex that matches where one of ``strings`` starts (of each string only its first
+    ``_TRIE_PREFIX`` characters, and no string that starts with another one): alternatives
+    factored by first character, so ``re`` tries a few literal characters per position."""
+    heads = sorted({s[:_TRIE_PREFIX] for s in strings})
+    kept = [s for i, s in enumerate(heads) if not any(s.startswith(t) for t in heads[:i])]
+    return _trie_node(kept)
+
+
+def _trie_node(strings) -> str:
+    groups: dict[str, list[str]] = {}
+    for s in strings:
+        groups.setdefault(s[0], []).append(s[1:])
+    alts = []
+    for ch, rests in groups.items():
+        if rests == [""]:
+            alts.append(re.escape(ch))
+        else:
+            alts.append(re.escape(ch) + _trie_node(rests))
+    return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
+
+
+class Scan:
+    """``finditer`` of one compiled pattern, faster when the pattern allows (see above)."""
+
+    def __init__(self, rx: re.Pattern):
+        self.rx = rx
+        self.kind = "plain"
+        self.folded = False
+        self.finder: re.Pattern | None = None
+        self.end_group = 0
+        try:
+            self._plan()
+        except Exception:  # an unexpected pattern (bytes, global inline flags, …): plain finditer
+            self.kind, self.folded, self.finder, self.end_group = "plain", False, None, 0
+
+    def _plan(self) -> None:
+        rx = self.rx
+        parsed = _sre_parse.parse(rx.pattern, rx.flags)
+        if parsed.getwidth()[0] == 0 or rx.flags & re.VERBOSE or not isinstance(rx.pattern, str):
+            return
+        ignorecase = bool(rx.flags & re.IGNORECASE)
+        lits = _prefix_seq(parsed.data, ignorecase)
+        if (
+            lits is not None
+            and lits[0] is not None
+            and min(map(len, lits[1])) >= _SCAN_MIN_LITERAL
+            and _cost(lits) <= _SCAN_MAX_COST
+        ):
+            self.kind = "literal"
+            self.folded = lits[0] == "fold"
+            self.finder = re.compile(_trie(lits[1]))
+            return
+        first, nullable = _first_seq(parsed.data, ignorecase)
+        if first is None or nullable:
+            return
+        if first & {r"\w", r"\W", r"\S", r"\D"} or _class_letters(first) > _FIRST_MAX_LETTERS:
+            return  # most characters start a match: nothing to skip
+        cls = "".join(sorted(first))
+        self.kind = "first"
+        self.finder = re.compile(rf"(?-i:[{cls}])(?<=(?=(?:{rx.pattern})())(?s:.))", rx.flags)
+        self.end_group = self.finder.groups
+
+    def matches(self, text: str) -> list:
+        """[(match, start, end)]: as ``rx.finditer(text)``; ``match.span(g)`` for groups g > 0."""
+        finder = self.finder  # None for kind "plain"
+        if self.kind == "first" and finder is not None:
+            search, g, out, pos = finder.search, self.end_group, [], 0
+            while (m := search(text, pos)) is not None:
+                pos = m.start(g)
+                out.append((m, m.start(), pos))
+            return out
+        if self.kind == "literal" and finder is not None:
+            hay = fold(text) if self.folded else text
+            if len(hay) == len(text):
+                search, match, out, pos = finder.search, self.rx.match, [], 0
+                while (c := search(hay, pos)) is not None:
+                    pos = c.start()
+                    m = match(text, pos)
+                    if m is None:
+                        pos += 1
+                    else:
+                        pos = m.end()
+                        out.append((m, m.start(), pos))
+                return out
+        return [(m, m.start(), m.end()) for m in self.rx.finditer(text)]
+
+
+@lru_cache(maxsize=256)
+def scan_for(pattern: str, flags: int) -> Scan:
+    """The scan of ``re.compile(pattern, flags)``, shared by recognizers with the same pattern."""
+    return Scan(re.compile(pattern, flags))
+
+
+@lru_cache(maxsize=16)
+def scan_matches(scan: Scan, text: str) -> list:
+    """``scan.matches(text)``, kept for a few texts: recognizers that share a pattern (phone and
+    fax numbers) scan each text once."""
+    return scan.matches(text)
