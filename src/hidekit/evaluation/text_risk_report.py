@@ -21,12 +21,8 @@ def _density(a: np.ndarray, b: np.ndarray, bins: int = 40) -> tuple[list[str], l
     return ([f"{c:.3g}" for c in centers], (ha / len(a)).tolist(), (hb / len(b)).tolist())
 
 
-def text_risk_report(
-    result: TextRiskResult, title: str = "Re-identification risk of text"
-) -> Report:
-    d = result.to_dict()
-    s = result.settings
-    di, qi = d["direct"], d["quasi"]
+def _header(d: dict, s: dict, title: str) -> Report:
+    """The report with its subtitle: units, release form, attempt model, draws, the paper."""
     release = "re-synthesized (surrogates)" if s["resynthesized"] else "redacted"
     att = (
         "public release (A = 1)"
@@ -41,6 +37,11 @@ def text_risk_report(
         f"{s['draws']:,} Monte Carlo draws, {s['randomness']} · "
         "Scaiano, El Emam et al., J Biomed Inform 2016",
     )
+    return rep
+
+
+def _verdicts(rep: Report, d: dict) -> None:
+    di, qi = d["direct"], d["quasi"]
     rep.heading("Verdicts")
     rep.verdict(di["acceptable"], f"Direct identifiers: {di['reason']}.")
     rep.verdict(qi["acceptable"], f"Quasi-identifiers: {qi['reason']}.")
@@ -78,6 +79,10 @@ def text_risk_report(
         ]
     )
 
+
+def _conventional(rep: Report, d: dict) -> None:
+    """The conventional figures beside the risk-based ones (the paper's Table 6)."""
+    di, qi = d["direct"], d["quasi"]
     rep.heading("Conventional figures beside the risk-based ones (paper's Table 6)")
     rows = []
     for name, g, risk in (
@@ -97,6 +102,10 @@ def text_risk_report(
         )
     rep.table(rows)
 
+
+def _direct_recalls(rep: Report, d: dict) -> None:
+    """Micro-average vs all-or-nothing recall of the direct identifiers (the paper's Table 1)."""
+    di = d["direct"]
     rep.heading("Direct identifiers: micro-average vs all-or-nothing recall (paper's Table 1)")
     rows = [
         {
@@ -127,6 +136,10 @@ def text_risk_report(
         )
     rep.table(rows)
 
+
+def _per_type(rep: Report, d: dict) -> None:
+    """Masking recall vs conventional recall per type (the paper's Table 3)."""
+    di, qi = d["direct"], d["quasi"]
     rep.heading("Masking recall vs conventional recall per type (paper's Table 3)")
     rows = [
         {
@@ -161,6 +174,10 @@ def text_risk_report(
             f"Types outside the type map (ignored): {', '.join(d['ignored_types'])}.", "meta"
         )
 
+
+def _direct_figures(rep: Report, result: TextRiskResult, d: dict) -> None:
+    """The direct identifiers' risk against the benchmark (the paper's Figures 1, 2)."""
+    di = d["direct"]
     rep.heading("Direct identifiers: distribution against the benchmark (paper's Figures 1, 2)")
     rep.paragraph(
         f"Benchmark: the same equation with w = 1, n = {BENCHMARK_N} and all-or-nothing "
@@ -198,6 +215,10 @@ def text_risk_report(
         )
     )
 
+
+def _quasi_figure(rep: Report, result: TextRiskResult, d: dict) -> None:
+    """The quasi-identifiers' risk against τ (the paper's Figure 3)."""
+    qi = d["quasi"]
     rep.heading("Quasi-identifiers: distribution against τ (paper's Figure 3)")
     rep.paragraph(
         f"r_q = {qi['r_q']:.4f} over {qi['instances']:,} instances in {qi['s_q']} "
@@ -216,6 +237,20 @@ def text_risk_report(
             xlabel="probability of re-identification",
         )
     )
+
+
+def text_risk_report(
+    result: TextRiskResult, title: str = "Re-identification risk of text"
+) -> Report:
+    """The HTML report of ``result``: verdicts, conventional figures, distributions, settings."""
+    d = result.to_dict()
+    rep = _header(d, result.settings, title)
+    _verdicts(rep, d)
+    _conventional(rep, d)
+    _direct_recalls(rep, d)
+    _per_type(rep, d)
+    _direct_figures(rep, result, d)
+    _quasi_figure(rep, result, d)
     rep.heading("Settings")
-    rep.table([{"setting": k, "value": v} for k, v in s.items()])
+    rep.table([{"setting": k, "value": v} for k, v in result.settings.items()])
     return rep
