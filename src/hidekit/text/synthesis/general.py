@@ -9,6 +9,8 @@ and ``GENERAL_WEIGHTS`` to its tables.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hidekit.text.synthesis import world as W
 from hidekit.text.synthesis.data_files import templates, words
 from hidekit.text.synthesis.note import SlotFn, _Note
@@ -171,7 +173,7 @@ def _support_log(n: _Note) -> None:
         n.render(t)
 
 
-GENERAL_BUILDERS = {
+GENERAL_BUILDERS: dict[str, Callable[[_Note], None]] = {
     "survey_answer": _survey_answer,
     "email": _email,
     "chat": _chat,

@@ -79,7 +79,7 @@ from hidekit.text.synthesis.slots import SLOTS
 from hidekit.text.synthesis.vocab import NOTE_TYPES
 from hidekit.text.synthesis.writer import _draw_style
 
-_BUILDERS: dict[str, Callable[[_Note], None]] = {
+_CLINICAL_BUILDERS: dict[str, Callable[[_Note], None]] = {
     "admission": _admission,
     "discharge": _discharge,
     "progress": _progress,
@@ -106,7 +106,8 @@ _BUILDERS: dict[str, Callable[[_Note], None]] = {
     "registration": _registration,
     "lab": _lab,
     "discharge_letter": _discharge_letter,
-} | GENERAL_BUILDERS
+}
+_BUILDERS = _CLINICAL_BUILDERS | GENERAL_BUILDERS
 # every {slot} a template may use: the clinical notes' and the general-PII texts'
 ALL_SLOTS: dict[str, SlotFn] = SLOTS | GENERAL_SLOTS
 _KIND_WEIGHTS = {
