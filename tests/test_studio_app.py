@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from hidekit.demo.survey import generate_survey
 from hidekit.engines import DuckDBEngine
 from hidekit.errors import OptionError
-from hidekit.release import load_plan, run_plan
+from hidekit.jobs.release import run_plan
+from hidekit.release import load_plan
 from hidekit.risk import measure_risk
 from hidekit.studio.workbench import Workbench, class_sizes_from_records, riskiest_cells
 from studio_helpers import finished, studio_client
@@ -141,7 +142,17 @@ def test_release_refusal_is_shown_not_written(client, folder):
     assert not (folder / "survey-release").exists()
 
 
-def test_passphrase_is_used_not_kept(client, folder):
+def test_passphrase_is_used_not_kept(client, folder, monkeypatch):
+    from hidekit import jobs
+
+    calls = []
+    real_release = jobs.release
+
+    def spy(plan, *args, **kwargs):  # the studio runs the release job, the passphrase in memory
+        calls.append(kwargs["secrets"])
+        return real_release(plan, *args, **kwargs)
+
+    monkeypatch.setattr(jobs, "release", spy)
     cols = list(pd.read_csv(folder / "survey.csv", nrows=1).columns)
     direct = ["name", "ssn", "phone", "email", "street_address", "latitude", "longitude"]
     client.post("/api/risk", data=roles_form(cols, ["sex"], direct), headers=ORIGIN)
@@ -161,6 +172,8 @@ def test_passphrase_is_used_not_kept(client, folder):
     secret = "correct horse battery staple"
     r = finished(client, client.post("/api/release", data={"passphrase": secret}, headers=ORIGIN))
     assert r.status_code == 200, r.text
+    assert calls[-1].passphrase_value == secret.encode() and secret not in repr(calls[-1])
+    assert calls[-1].passphrase_file is None and calls[-1].passphrase_env is None
     assert (folder / "survey-release.private" / "crosswalk.hkcw").exists()
     for p in folder.rglob("*"):
         if p.is_file() and p.suffix in (".toml", ".csv", ".jsonl", ".html", ".json"):

@@ -195,24 +195,26 @@ def remove(
 
 
 @handle_errors
+@secret_options("key")
 def hash_(
     data: Path = DataArg,
     columns: str = ColumnsOpt,
     out_path: Path = OutOpt,
-    key_file: Path = typer.Option(
-        ..., "--key-file", help="Secret key file (hidekit new-key); never unsalted."
-    ),
     sep: str = SepOpt,
     neutralize: bool = FormulasOpt,
     json: bool = JsonOpt,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
-    """Replace values by keyed HMAC-SHA256 tokens (same value, same token)."""
-    from hidekit.transforms.crosswalk import read_key_file
+    """Replace values by keyed HMAC-SHA256 tokens (same value, same token); the key from
+    --key-file or --key-env, never unsalted."""
     from hidekit.transforms.identifiers import KeyedHash
 
-    step = KeyedHash(split_list(columns, required="--columns"), read_key_file(key_file))
+    key = secrets.key()
+    if key is None:
+        raise OptionError("hash needs a secret key: --key-file or --key-env (hidekit new-key)")
+    step = KeyedHash(split_list(columns, required="--columns"), key)
     done = "hashed {columns} with HMAC-SHA256 -> {out}"
-    _replace(data, out_path, step, sep, neutralize, json, done, protect=(key_file,))
+    _replace(data, out_path, step, sep, neutralize, json, done, protect=secrets.files())
 
 
 @handle_errors

@@ -10,9 +10,9 @@ from rich.table import Table
 from hidekit import jobs
 from hidekit.cli.common import handle_errors, out, progress_bar, show, split_list, styled
 from hidekit.cli.options import JsonOpt, ReportOpt
-from hidekit.cli.secret_options import KeyEnvOpt, KeyFileOpt
+from hidekit.cli.secret_options import secret_options
 from hidekit.errors import OptionError
-from hidekit.secrets import load_key
+from hidekit.jobs import SecretOptions
 
 
 def _attempt(value: str | None) -> list[float] | None:
@@ -100,6 +100,7 @@ def _print_result(d: dict) -> None:
 
 
 @handle_errors
+@secret_options("key")
 def risk(
     gold: Path = typer.Option(..., "--gold", help="Gold annotations: brat folder or JSONL file."),
     pred: Path = typer.Option(
@@ -144,8 +145,6 @@ def risk(
         help="Tests only: same seed, same intervals (never printed). For reproducible "
         "reports use --key-file; without either the draws are fresh.",
     ),
-    key_file: Path = KeyFileOpt,
-    key_env: str = KeyEnvOpt,
     m_draw: str = typer.Option(
         "poisson",
         "--m-draw",
@@ -154,6 +153,7 @@ def risk(
     ),
     json: bool = JsonOpt,
     report: Path = ReportOpt,
+    secrets: SecretOptions = SecretOptions(),  # filled by @secret_options (a key only)
 ):
     """Scaiano & El Emam text risk: DI and QI re-identification probability with intervals."""
     attempt_abc = _attempt(attempt)
@@ -172,7 +172,7 @@ def risk(
             cell_size=cell_size,
             draws=draws,
             seed=seed,
-            key=load_key(key_file, key_env),
+            key=secrets.key(),
             m_draw=m_draw,
             progress=advance,
         )

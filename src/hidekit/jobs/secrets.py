@@ -9,7 +9,7 @@ it holds is read through :func:`hidekit.secrets.resolve_secret`.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hidekit.errors import OptionError
@@ -24,7 +24,8 @@ class SecretOptions:
     new-key``); ``passphrase_file``/``passphrase_env``: a passphrase (else ``$HIDEKIT_PASSPHRASE``,
     else a hidden prompt on a terminal); ``private``: folder for crosswalks and mappings;
     ``seed`` with ``insecure_seed``: reproducible masking anyone can undo (tests, synthetic
-    data)."""
+    data). ``passphrase_value``: a passphrase already in memory (the studio's form), for callers
+    that are not a command line; kept out of ``repr`` and comparisons, never written."""
 
     key_file: Path | None = None
     key_env: str | None = None
@@ -33,6 +34,7 @@ class SecretOptions:
     private: Path | None = None
     seed: int | None = None
     insecure_seed: bool = False
+    passphrase_value: bytes | None = field(default=None, repr=False, compare=False)
 
     def key(self) -> bytes | None:
         """The secret key's bytes, or None when no key was named."""
@@ -51,7 +53,15 @@ class SecretOptions:
         from a key, else a passphrase file or variable, else ``$HIDEKIT_PASSPHRASE``, else a
         hidden prompt; ``{}`` when none is given and none is ``required``."""
         given = [
-            o for o in (self.passphrase_file, self.passphrase_env, self.key_file, self.key_env) if o
+            o
+            for o in (
+                self.passphrase_file,
+                self.passphrase_env,
+                self.key_file,
+                self.key_env,
+                self.passphrase_value,
+            )
+            if o
         ]
         if len(given) > 1:
             raise OptionError(
@@ -60,6 +70,8 @@ class SecretOptions:
         key = self.key()
         if key is not None:
             return {"key_file": key}
+        if self.passphrase_value:
+            return {"passphrase": self.passphrase_value}
         env = self.passphrase_env or (PASSPHRASE_ENV if os.environ.get(PASSPHRASE_ENV) else None)
         secret = resolve_secret(
             file=self.passphrase_file,
@@ -82,5 +94,10 @@ class SecretOptions:
         return [INSECURE_NOTE] if used and self.seed is not None else []
 
     def passphrase(self) -> bytes | None:
-        """The passphrase named by ``passphrase_file`` or ``passphrase_env``, else None."""
+        """The passphrase in memory, else the one named by ``passphrase_file`` or
+        ``passphrase_env``, else None."""
+        if self.passphrase_value:
+            if self.passphrase_file is not None or self.passphrase_env:
+                raise OptionError("give the passphrase once: in memory, a file or a variable")
+            return self.passphrase_value
         return resolve_secret(file=self.passphrase_file, env=self.passphrase_env, required=False)

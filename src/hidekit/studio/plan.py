@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from hidekit import jobs
 from hidekit.errors import InputError, OptionError
 from hidekit.io import write_bytes_atomic, write_text_atomic
-from hidekit.release.plan import load_plan
 from hidekit.release.plan_toml import plan_toml
-from hidekit.release.runner import ReleaseResult, run_plan
+from hidekit.release.runner import ReleaseResult
 from hidekit.studio.workbench import Workbench
 
 UPLOAD_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 ._-]{0,120}$")
@@ -135,13 +135,17 @@ def release(
     overwrite: bool,
     progress: Callable[..., None] | None = None,
 ) -> tuple[ReleaseResult, Path]:
-    """Save the plan beside the data and run it as ``hidekit release`` would."""
+    """Save the plan beside the data and run it through the release job, as ``hidekit
+    release`` does; the passphrase is handed over in memory (never written, logged or put in a
+    URL)."""
     path = save_plan(state, bench)
-    plan = load_plan(path)
-    if progress is not None:
-        progress(0, total=len(plan.steps), completed=0, description="release steps")
-    result = run_plan(plan, overwrite=overwrite, passphrase=passphrase or None, progress=progress)
-    return result, path
+    if progress is not None:  # the job sets the total once it has read the plan
+        progress(0, completed=0, description="release steps")
+    secrets = jobs.SecretOptions(
+        passphrase_value=passphrase.encode("utf-8") if passphrase else None
+    )
+    job = jobs.release(path, overwrite=overwrite, secrets=secrets, progress=progress)
+    return job.detail, path
 
 
 def store_upload(state, filename: str, data: bytes) -> Path:
