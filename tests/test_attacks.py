@@ -98,7 +98,8 @@ def _demo_release(tmp_path, extra_steps: str = ""):
     """The demo's release plan on a small synthetic survey, with the demo's own secret key."""
     from hidekit.demo.steps import DEMO_PLAN
     from hidekit.demo.survey import generate_survey
-    from hidekit.release import load_plan, run_plan
+    from hidekit.jobs.release import run_plan
+    from hidekit.release import load_plan
     from hidekit.secrets import demo_key
 
     survey = generate_survey(600, seed=7)

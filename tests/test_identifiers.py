@@ -14,16 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hidekit.errors import ColumnNotFound, InputError, OptionError
+from hidekit.jobs.identifiers import write_partition
 from hidekit.transforms.base import get_transform
-from hidekit.transforms.identifiers import (
-    Encode,
-    KeyedHash,
-    Partition,
-    Redact,
-    Remove,
-    partition,
-    write_partition,
-)
+from hidekit.transforms.identifiers import Encode, KeyedHash, Redact, Remove
+from hidekit.transforms.partition import Partition, partition
 
 # J-PAL guide, Table 2.
 CITIES = pd.DataFrame(

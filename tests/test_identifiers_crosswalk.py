@@ -11,8 +11,9 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
-from hidekit.transforms.crosswalk import new_key_file, read_crosswalk, write_crosswalk
-from hidekit.transforms.identifiers import encode_file
+from hidekit.jobs.files import write_crosswalk
+from hidekit.jobs.identifiers import encode_file
+from hidekit.transforms.crosswalk import new_key_file, read_crosswalk
 
 FRAME = pd.DataFrame(
     {

@@ -245,6 +245,7 @@ SECRET_COMMANDS = [
     ["crosswalk"],
     ["jitter"],
     ["anonymize"],
+    ["hash"],
 ]
 
 
@@ -279,3 +280,43 @@ def test_release_takes_the_key_on_the_command_line(ws):
     assert (ws / "rel.private" / "crosswalk.hkcw").exists()
     key = (ws / "k.key").read_text().strip()
     assert key not in r.output and str(ws) not in r.stdout
+
+
+def test_hash_reads_its_key_through_the_shared_secret_options(ws, monkeypatch):
+    from typer.testing import CliRunner
+
+    from hidekit.cli.main import app
+
+    runner = CliRunner()
+    args = ["hash", str(ws / "data.csv"), "-c", "name", "--json"]
+    by_file = runner.invoke(
+        app, [*args, "--out", str(ws / "f.csv"), "--key-file", str(ws / "k.key")]
+    )
+    assert by_file.exit_code == 0, by_file.output
+    monkeypatch.setenv("HK_TEST_KEY", (ws / "k.key").read_text().strip())
+    by_env = runner.invoke(app, [*args, "--out", str(ws / "e.csv"), "--key-env", "HK_TEST_KEY"])
+    assert by_env.exit_code == 0, by_env.output
+    assert (ws / "f.csv").read_bytes() == (ws / "e.csv").read_bytes()  # one key, one token
+    tokens = pd.read_csv(ws / "f.csv")["name"]
+    assert tokens.str.fullmatch("[0-9a-f]{64}").all()
+    r = runner.invoke(app, [*args, "--out", str(ws / "n.csv")])
+    assert r.exit_code == 2 and "--key-file" in r.stderr and not (ws / "n.csv").exists()
+
+
+def test_a_passphrase_in_memory_is_used_never_shown(ws):
+    secrets = SecretOptions(passphrase_value=b"correct horse battery staple")
+    assert "correct horse" not in repr(secrets) and "correct horse" not in str(secrets)
+    assert secrets.passphrase() == b"correct horse battery staple"
+    assert secrets.crosswalk() == {"passphrase": b"correct horse battery staple"}
+    with pytest.raises(HidekitError):
+        SecretOptions(passphrase_value=b"x", key_file=ws / "k.key").crosswalk()
+    plan = ws / "plan.toml"
+    plan.write_text(plan.read_text() + '[[steps]]\nuse = "encode"\ncolumns = ["record_id"]\n')
+    job = jobs.release(plan, secrets=secrets)
+    assert job.outputs["private"] == "rel.private"
+    from hidekit.transforms.crosswalk import read_crosswalk
+
+    cw = read_crosswalk(
+        ws / "rel.private" / "crosswalk.hkcw", passphrase="correct horse battery staple"
+    )
+    assert len(cw) == 60

@@ -81,7 +81,8 @@ def _write_notes(folder: Path) -> Path:
 @pytest.fixture
 def work(tmp_path):
     """work/keep.txt (unrelated) and work/data/: the inputs every case reads, plus unrelated.txt."""
-    from hidekit.transforms.crosswalk import new_key_file, write_crosswalk
+    from hidekit.jobs.files import write_crosswalk
+    from hidekit.transforms.crosswalk import new_key_file
 
     root = tmp_path / "work"
     data = root / "data"
@@ -379,7 +380,7 @@ def test_write_files_together_moves_nothing_when_one_writer_fails(tmp_path):
 _ENCODER = """
 import sys, time
 from pathlib import Path
-from hidekit.transforms.identifiers import encode_file
+from hidekit.jobs.identifiers import encode_file
 cw, key, go, pairs = sys.argv[1], sys.argv[2], Path(sys.argv[3]), sys.argv[4:]
 while not go.exists():  # start together with the other worker
     time.sleep(0.01)

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
-from hidekit.release import load_plan, run_plan
+from hidekit.jobs.release import run_plan
+from hidekit.release import load_plan
 from hidekit.release.steps_doc import plan_steps_markdown, step_docs
 from hidekit.transforms.safe_harbor import SafeHarbor
 from hidekit.transforms.topcode import TopCode

@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError, PolicyError
 from hidekit.io import read_table
-from hidekit.release import load_plan, run_plan
+from hidekit.jobs.release import run_plan
+from hidekit.release import load_plan
 
 ADULT = Path("tests/fixtures/adult").resolve()
 KEYS = ["sex", "age", "race", "marital-status", "education"]

@@ -28,6 +28,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hidekit.cli.main import app
+from hidekit.jobs.files import save_report
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 pytestmark = [
@@ -244,7 +245,8 @@ def _link_report(folder: Path, frame: pd.DataFrame) -> Path:
     linked = link(survey, docs, "record_id")
     rel = release(linked, [K1, "age"], 3, l=2, sensitive=SENS, key=b"k" * 32)
     folder.mkdir()
-    return Path(link_report(linked.report, rel, title=f"Link {FILE_NAME}").save(folder / "r.html"))
+    page = link_report(linked.report, rel, title=f"Link {FILE_NAME}")
+    return Path(save_report(page, folder / "r.html"))
 
 
 KINDS = ["risk", "select", "mondrian", "optimal", "utility", "release", "text-risk", "link"]

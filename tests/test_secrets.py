@@ -248,7 +248,7 @@ def test_partition_with_a_key_encrypts_the_original_too(plan_dir, tmp_path):
 
 
 def test_partition_without_a_secret_refuses_and_writes_nothing(plan_dir, tmp_path, monkeypatch):
-    from hidekit.transforms.identifiers import partition_file
+    from hidekit.jobs.identifiers import partition_file
 
     monkeypatch.delenv("HIDEKIT_PASSPHRASE", raising=False)
     before = sorted(p.name for p in plan_dir.iterdir())
@@ -280,7 +280,7 @@ PARTITION_STEP = (
 
 
 def test_plan_partition_keeps_the_link_encrypted_in_the_private_folder(plan_dir):
-    from hidekit.release import run_plan
+    from hidekit.jobs.release import run_plan
     from hidekit.transforms.crosswalk import read_crosswalk
 
     plan = _plan(plan_dir, f'[secrets]\nkey_file = "plan.key"\n{PARTITION_STEP}')
@@ -300,7 +300,7 @@ def test_plan_partition_keeps_the_link_encrypted_in_the_private_folder(plan_dir)
 
 
 def test_plan_partition_without_a_secret_refuses_and_writes_nothing(plan_dir, monkeypatch):
-    from hidekit.release import run_plan
+    from hidekit.jobs.release import run_plan
 
     monkeypatch.delenv("HIDEKIT_PASSPHRASE", raising=False)
     plan = _plan(plan_dir, PARTITION_STEP)

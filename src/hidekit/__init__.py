@@ -41,7 +41,7 @@ _EXPORTS: dict[str, str] = {
     "MapValues": "hidekit.transforms.generalize",
     "Encode": "hidekit.transforms.identifiers",
     "KeyedHash": "hidekit.transforms.identifiers",
-    "Partition": "hidekit.transforms.identifiers",
+    "Partition": "hidekit.transforms.partition",
     "Redact": "hidekit.transforms.identifiers",
     "Remove": "hidekit.transforms.identifiers",
     "Jitter": "hidekit.transforms.geo",
@@ -52,8 +52,8 @@ _EXPORTS: dict[str, str] = {
     "Mondrian": "hidekit.anonymize",
     "OptimalGeneralization": "hidekit.anonymize.optimal.transform",
     "local_suppression": "hidekit.transforms.suppression",
-    "partition": "hidekit.transforms.identifiers",
-    "write_partition": "hidekit.transforms.identifiers",
+    "partition": "hidekit.transforms.partition",
+    "write_partition": "hidekit.jobs.identifiers",
     # anonymizing tables
     "mondrian": "hidekit.anonymize.mondrian",
     "is_l_diverse": "hidekit.anonymize",
@@ -66,7 +66,7 @@ _EXPORTS: dict[str, str] = {
     "OptimalResult": "hidekit.anonymize.optimal",
     # release plans
     "load_plan": "hidekit.release",
-    "run_plan": "hidekit.release",
+    "run_plan": "hidekit.jobs.release",
     "Plan": "hidekit.release",
     "ReleaseResult": "hidekit.release",
     # free text: detection, anonymization, synthesis, risk
@@ -80,7 +80,7 @@ _EXPORTS: dict[str, str] = {
     "evaluate_spans": "hidekit.text.span_metrics",
     "get_operator": "hidekit.text.anonymization.operators",
     "anonymize_documents": "hidekit.text.anonymization.operators",
-    "anonymize_corpus": "hidekit.text.anonymization.operators",
+    "anonymize_corpus": "hidekit.jobs.corpus",
     "generate_notes": "hidekit.text.synthesis",
     "generate_patient_notes": "hidekit.text.synthesis",
     "write_synthetic_corpus": "hidekit.text.synthesis",
@@ -111,19 +111,18 @@ if TYPE_CHECKING:
     from hidekit.evaluation.text_risk import assess_text_risk, di_risk, qi_risk
     from hidekit.evaluation.text_risk_report import text_risk_report
     from hidekit.io import Dataset, read_table, write_table
+    from hidekit.jobs.corpus import anonymize_corpus
+    from hidekit.jobs.identifiers import write_partition
+    from hidekit.jobs.release import run_plan
     from hidekit.linking import hide_figure3
     from hidekit.linking.link import link  # the function, not the module
-    from hidekit.release import Plan, ReleaseResult, load_plan, run_plan
+    from hidekit.release import Plan, ReleaseResult, load_plan
     from hidekit.risk import RiskResult, measure_risk
     from hidekit.risk.suppression import RiskSuppression
     from hidekit.scan import ScanResult, scan_table
     from hidekit.secrets import load_key, new_key_file
     from hidekit.selection import SelectionResult, select_variables
-    from hidekit.text.anonymization.operators import (
-        anonymize_corpus,
-        anonymize_documents,
-        get_operator,
-    )
+    from hidekit.text.anonymization.operators import anonymize_documents, get_operator
     from hidekit.text.corpus import read_brat_dir, write_brat_dir
     from hidekit.text.detection.cross_validation import cross_validate
     from hidekit.text.detection.detector import load_model
@@ -137,15 +136,8 @@ if TYPE_CHECKING:
     from hidekit.transforms import Transform, get_transform
     from hidekit.transforms.generalize import Bin, CoarsenDate, Hierarchy, MapValues
     from hidekit.transforms.geo import Jitter
-    from hidekit.transforms.identifiers import (
-        Encode,
-        KeyedHash,
-        Partition,
-        Redact,
-        Remove,
-        partition,
-        write_partition,
-    )
+    from hidekit.transforms.identifiers import Encode, KeyedHash, Redact, Remove
+    from hidekit.transforms.partition import Partition, partition
     from hidekit.transforms.safe_harbor import SafeHarbor
     from hidekit.transforms.suppression import LocalSuppression, local_suppression
     from hidekit.transforms.topcode import TopCode

@@ -32,6 +32,7 @@ from hidekit.errors import OptionError
 BUILTINS: dict[str, tuple[str, ...]] = {
     "step": (
         "hidekit.transforms.identifiers",
+        "hidekit.transforms.partition",
         "hidekit.transforms.generalize",
         "hidekit.transforms.topcode",
         "hidekit.transforms.safe_harbor",

@@ -67,7 +67,7 @@ def _release(tmp: Path, **kw) -> list[str]:
 def _crosswalk(tmp: Path, tamper: Callable[[dict], None]) -> list[str]:
     import pandas as pd
 
-    from hidekit.transforms.crosswalk import write_crosswalk
+    from hidekit.jobs.files import write_crosswalk
 
     path = tmp / "cw.hkcw"
     frame = pd.DataFrame({"column": ["name"], "value": ["Ann"], "code": ["001"]})

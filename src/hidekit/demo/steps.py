@@ -16,6 +16,7 @@ from hidekit import jobs
 from hidekit.demo.survey import KEYS, generate_survey
 from hidekit.io import write_table
 from hidekit.jobs import SecretOptions
+from hidekit.jobs.files import save_report
 from hidekit.secrets import DEMO_KEY, demo_key, public_path
 
 Step = Callable[[Path, dict], str]
@@ -60,7 +61,8 @@ def step_scan(out, ctx: dict) -> str:
     identifiers. Adds ``ctx["scan"]`` (the ScanResult) and ``ctx["direct"]``."""
     from hidekit.io import write_text_atomic
     from hidekit.io.jsonout import to_json
-    from hidekit.transforms.identifiers import partition, write_partition
+    from hidekit.jobs.identifiers import write_partition
+    from hidekit.transforms.partition import partition
 
     out = Path(out)
     result = jobs.scan(ctx["survey"]).detail
@@ -90,7 +92,7 @@ def step_risk(out: Path, ctx: dict) -> str:
     from hidekit.risk.report import risk_report
 
     result = measure_risk(ctx["frame"], KEYS, cell_min=3, by="urban_rural")
-    risk_report(result, "Demo: risk of the raw survey").save(out / "risk.html")
+    save_report(risk_report(result, "Demo: risk of the raw survey"), out / "risk.html")
     r = result.overall
     return (
         f"risk of {', '.join(KEYS)}: k={r.k}, uniques={r.uniques:,}, RP={r.rp:.3f}, "
@@ -107,9 +109,8 @@ def step_select(out: Path, ctx: dict) -> str:
         ctx["frame"], keys, force=["sex", "age_group"], method="forward", stop=0.05
     )
     assert not isinstance(res, list)  # one result: no group
-    selection_report([res], 0.05, "Demo: forward selection, RP limit 5%").save(
-        out / "selection.html"
-    )
+    title = "Demo: forward selection, RP limit 5%"
+    save_report(selection_report([res], 0.05, title), out / "selection.html")
     return (
         f"forward selection (RP ≤ 0.05, forced sex, age_group): {' '.join(res.selected)} "
         f"(RP {res.final['rp']:.3f}) -> {out / 'selection.html'}"
@@ -140,9 +141,8 @@ def step_anonymize(out: Path, ctx: dict) -> str:
             sensitive="diagnosis",
         ),
     }
-    report = utility_report(u, curve, "Demo: utility of the Mondrian release").save(
-        Path(out) / "utility.html"
-    )
+    title = "Demo: utility of the Mondrian release"
+    report = save_report(utility_report(u, curve, title), Path(out) / "utility.html")
     s = res.stats
     return (
         f"Mondrian k=5, 2-diverse diagnosis on {', '.join(DEMO_KEYS)}: {s['classes']:,} classes, "
@@ -232,9 +232,8 @@ def step_text_risk(out: Path, ctx: dict) -> str:
     pred = drop_spans(gold, 0.02, seed=ctx.get("seed", 7))
     res = assess_text_risk(gold, pred, key=demo_key(out))  # report: "seeded from secret"
     path = Path(out) / "text-risk.html"
-    text_risk_report(
-        res, "Demo: text risk of survey notes (simulated tool missing 2% of PHI)"
-    ).save(path)
+    title = "Demo: text risk of survey notes (simulated tool missing 2% of PHI)"
+    save_report(text_risk_report(res, title), path)
     d = res.to_dict()
     di, qi = d["direct"], d["quasi"]
     return (

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from hidekit.errors import OptionError
+from hidekit.jobs.files import save_report
 from hidekit.jobs.result import JobResult
 
 
@@ -64,9 +65,8 @@ def risk(
 ) -> JobResult:
     """Re-identification risk of ``keys`` in ``data`` (``options``: those of
     :func:`hidekit.risk.measure_risk`); an HTML ``report``, a ``per_record`` CSV."""
-    from hidekit.io.atomic import check_output_file
+    from hidekit.io.atomic import check_output_file, write_text_atomic
     from hidekit.risk import measure_risk
-    from hidekit.risk.records import write_per_record
     from hidekit.risk.report import risk_report
 
     inputs = (data, options["population_table"]) if options.get("population_table") else (data,)
@@ -80,9 +80,13 @@ def risk(
         check_output_file(per_record, inputs)
     result = measure_risk(None, list(keys), engine=load_engine(data, engine, sep), **options)
     if per_record:
-        write_per_record(result.records, per_record, protect=inputs)
+        if result.records is None:
+            raise OptionError("per-record risk needs weights, a household id or SUDA")
+        csv = result.records.per_record().to_csv(index=False)
+        write_text_atomic(per_record, csv, protect=inputs)
     if report:
-        risk_report(result, title=f"Risk of {Path(data).name}").save(report, protect=inputs)
+        title = f"Risk of {Path(data).name}"
+        save_report(risk_report(result, title=title), report, protect=inputs)
     return JobResult(
         "risk",
         {"data": data},
@@ -117,9 +121,8 @@ def select(
     res = select_variables(None, list(keys), stop=stop, by=by, engine=eng, **options)
     results = res if isinstance(res, list) else [res]
     if report:
-        selection_report(results, stop, f"Variable selection on {Path(data).name}").save(
-            report, protect=(data,)
-        )
+        title = f"Variable selection on {Path(data).name}"
+        save_report(selection_report(results, stop, title), report, protect=(data,))
     figures = results[0].to_dict()
     if by:
         figures["by"] = by

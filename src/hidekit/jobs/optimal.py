@@ -14,6 +14,7 @@ from hidekit.anonymize.optimal.report import optimal_report
 from hidekit.errors import PolicyError
 from hidekit.io import read_table, write_table
 from hidekit.io.atomic import check_output_file
+from hidekit.jobs.files import save_report
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.transforms.loss import (
     DEFAULT_MAX_LOSS,
@@ -66,13 +67,13 @@ def anonymize_optimal(
     title = f"Optimal generalization of {data.name}"
     if not result.found:
         if report is not None:
-            optimal_report(result, title).save(report)
+            save_report(optimal_report(result, title), report)
         raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
     ds = read_table(data, sep=sep)
     released = result.apply(ds.frame, suppressed=suppressed)
     loss = key_loss(ds.frame, result.apply(ds.frame, suppressed="star"), keys)
     if report is not None:
-        optimal_report(result, title, loss, max_loss).save(report)
+        save_report(optimal_report(result, title, loss, max_loss), report)
     # generalized keys no longer carry their original value labels
     labels = {c: v for c, v in ds.value_labels.items() if c not in keys}
     write_table(

@@ -1,14 +1,30 @@
 """The release job: run a TOML release plan into its output folder (data, crosswalk, audit,
-report), or refuse when a direct identifier remains or the risk limit is not met."""
+report), or refuse when a direct identifier remains or the risk limit is not met. The plan runs
+in memory (``hidekit.release.runner``); the table is read and the folders written here."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from hidekit.errors import OptionError
+from hidekit.io import Dataset, atomic_dir, read_table, write_table, write_text_atomic
+from hidekit.io.atomic import check_output_dir
+from hidekit.jobs.files import save_report, write_private_frame
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.jobs.secrets import SecretOptions
+from hidekit.release.plan import Plan
+from hidekit.release.runner import (
+    ReleaseResult,
+    apply_plan,
+    audit_text,
+    crosswalk_secret,
+    crosswalk_stems,
+    plan_inputs,
+    prepare_plan,
+    released_name,
+)
 from hidekit.secrets import public_path
 
 
@@ -27,7 +43,7 @@ def release(
     (default: the plan's [input] path). ``secrets``: a key
     (``--key-file``/``--key-env``) overrides the plan's [secrets] key; a passphrase encrypts the
     crosswalk when there is no key. ``engine="spark"`` runs the steps on Spark (same release)."""
-    from hidekit.release import load_plan, run_plan
+    from hidekit.release import load_plan
 
     secrets = secrets or SecretOptions()
     key, passphrase = secrets.key(), secrets.passphrase()
@@ -57,3 +73,64 @@ def release(
         warnings,
         detail=result,
     )
+
+
+def run_plan(
+    plan: Plan | str | os.PathLike,
+    *,
+    output=None,
+    overwrite: bool | None = None,
+    passphrase: bytes | str | None = None,
+    progress: Callable[..., None] | None = None,
+    scan: bool = True,
+    key: bytes | None = None,
+    engine: str = "duckdb",
+) -> ReleaseResult:
+    """Run ``plan``; write the release when it passes, raise PolicyError when it does not.
+
+    ``key`` overrides the plan's secret key; ``passphrase`` encrypts the crosswalk when the plan
+    has no key (else [secrets] passphrase_file / passphrase_env). ``engine="spark"`` runs the
+    steps and the risk counts on Spark (``hidekit.release.tables``); the release is the same."""
+    plan = prepare_plan(plan, output=output, key=key)
+    overwrite = plan.overwrite if overwrite is None else overwrite
+    check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))
+    ds = read_table(plan.input, sep=plan.sep)
+    result, released, crosswalks = apply_plan(plan, ds, progress=progress, scan=scan, engine=engine)
+    _write(plan, released, result, crosswalks, overwrite, passphrase)
+    result.released = True
+    return result
+
+
+def _write(
+    plan: Plan, ds: Dataset, result: ReleaseResult, crosswalks: list, overwrite: bool, passphrase
+) -> None:
+    """The release folder (data, audit, report) and, with crosswalks, the private folder."""
+    from hidekit.release.report import release_report
+
+    name = released_name(plan, ds)
+    private = plan.private_folder() if crosswalks else None
+    secret = crosswalk_secret(plan, passphrase) if crosswalks else None
+    with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
+        write_table(ds, tmp / name, protect=(plan.input,), neutralize=plan.neutralize_formulas)
+        result.files["data"] = name
+        if crosswalks:
+            assert private is not None and secret is not None  # set above for crosswalks
+            result.files["crosswalk"] = _write_crosswalks(
+                plan, crosswalks, private, secret, overwrite
+            )
+        write_text_atomic(tmp / "audit.jsonl", audit_text(plan, result))
+        result.files["audit"] = "audit.jsonl"
+        save_report(release_report(result), tmp / "report.html")
+        result.files["report"] = "report.html"
+
+
+def _write_crosswalks(
+    plan: Plan, crosswalks: list, folder: Path, secret: dict, overwrite: bool
+) -> str:
+    """Encrypted, owner-only crosswalks in the private folder (never in the shipped one); an
+    existing private folder is replaced only with ``overwrite`` (it may hold the only copy)."""
+    names = []
+    with atomic_dir(folder, overwrite=overwrite, private=True, protect=(plan.input,)) as tmp:
+        for stem, (_, frame) in zip(crosswalk_stems(crosswalks), crosswalks, strict=True):
+            names.append(write_private_frame(frame, tmp, stem, secret))
+    return ", ".join(public_path(folder / n, plan.path.parent) for n in names)

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from hidekit.errors import OptionError
+from hidekit.jobs.files import save_report
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.jobs.secrets import SecretOptions
 from hidekit.secrets import INSECURE_NOTE, Randomness
@@ -221,9 +222,8 @@ def anonymize(
         from hidekit.anonymize.mondrian_report import mondrian_report
 
         name = Path(data).name
-        mondrian_report(result, f"Mondrian de-identification of {name}").save(
-            report, protect=(data,)
-        )
+        title = f"Mondrian de-identification of {name}"
+        save_report(mondrian_report(result, title), report, protect=(data,))
     return JobResult(
         "anonymize",
         {"data": data},
@@ -283,8 +283,9 @@ def utility(
             hierarchies=hier,
         )
         curve = {"attribute": attr, "rows": rows}
-        utility_report(result, curve, title=f"Utility of {Path(released).name}").save(
-            report, protect=(original, released)
+        title = f"Utility of {Path(released).name}"
+        save_report(
+            utility_report(result, curve, title=title), report, protect=(original, released)
         )
     return JobResult(
         "utility",

@@ -243,7 +243,8 @@ def anonymize(
     """Redact, tag or replace by consistent surrogates the PHI of ``source`` (found by ``model``
     or given as ``spans``); the texts and an audit into ``out``, the surrogate mapping encrypted
     into the private folder (``secrets.private``, default ``OUT.private``)."""
-    from hidekit.text.anonymization.operators import CLINICAL, anonymize_corpus
+    from hidekit.jobs.corpus import anonymize_corpus
+    from hidekit.text.anonymization.operators import CLINICAL
     from hidekit.text.detection.termlists import read_terms
 
     secrets = secrets or SecretOptions()
@@ -305,6 +306,7 @@ def text_risk(
     from hidekit.evaluation.text_risk import assess_text_risk
     from hidekit.evaluation.text_risk_report import text_risk_report
     from hidekit.io.atomic import check_output_file
+    from hidekit.jobs.files import save_report
 
     if report:
         check_output_file(report, (gold, pred))
@@ -325,9 +327,8 @@ def text_risk(
         key=key,
     )
     if report:
-        text_risk_report(result, f"Text risk: {Path(pred).name} against {Path(gold).name}").save(
-            report, protect=(gold, pred)
-        )
+        title = f"Text risk: {Path(pred).name} against {Path(gold).name}"
+        save_report(text_risk_report(result, title), report, protect=(gold, pred))
     return JobResult(
         "text risk", {"gold": gold, "pred": pred}, {"report": report}, result.to_dict()
     )

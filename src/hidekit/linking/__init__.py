@@ -1,10 +1,10 @@
 """Records and notes de-identified together (HIDE 2.2): link them into a person-centric identifier
-view, anonymize the view, write its generalized values back into the text."""
+view, anonymize the view, write its generalized values back into the text. In memory: the files
+are read and written by the link job (``hidekit.jobs.link``)."""
 
 from hidekit.linking.attributes import ATTRIBUTES, Attribute
 from hidekit.linking.experiment import hide_figure3
 from hidekit.linking.link import Linked, LinkReport, link
-from hidekit.linking.pipeline import link_corpus
 from hidekit.linking.release import LinkedRelease, release
 
 __all__ = [
@@ -15,6 +15,5 @@ __all__ = [
     "LinkedRelease",
     "hide_figure3",
     "link",
-    "link_corpus",
     "release",
 ]

@@ -191,15 +191,7 @@ def release(
     check_mode(mode)
     rand = randomness(key, seed, insecure_seed, "link")
     keys = list(keys)
-    if not keys:
-        raise OptionError("give at least one key (--keys)")
-    reserved = {KEY_COLUMN, linked.key}
-    bad = sorted(reserved & (set(keys) | set(keep) | {sensitive}))
-    if bad:
-        raise OptionError(f"the patient key cannot be released: {', '.join(bad)}")
-    extra = ([sensitive] if sensitive else []) + [c for c in keep if c != sensitive]
-    if l is not None and not sensitive:
-        raise OptionError("l-diversity needs a sensitive column (--sensitive)")
+    extra = _released_columns(linked, keys, l is not None, sensitive, keep)
     frame = qi_frame(linked, keys, extra, years=mode != "partial")
     if len(frame) == 0:
         raise InputError("no person could be linked: nothing to release")
@@ -209,10 +201,7 @@ def release(
     if mode == "statistical" and age in keys and age in released.columns:
         released[age] = released[age].map(lambda v: top_coded_label(str(v)))
 
-    n = len(released)
-    order = rand.rng("person-order").permutation(n)
-    person = np.empty(n, dtype=object)
-    person[order] = [f"{PERSON}-{i + 1:05d}" for i in range(n)]
+    person = _pseudonyms(len(released), rand)
     released.insert(0, PERSON, person)
     keys_of = dict(zip(linked.view[KEY_COLUMN], person, strict=True))
     crosswalk = pd.DataFrame({PERSON: person, linked.key: linked.view[linked.key].to_numpy()})
@@ -224,19 +213,7 @@ def release(
             per_person[p][c] = str(v)
     inner = get_operator(operator, key=rand) if isinstance(operator, str) else operator
     op = ViewOperator(inner, per_person, linked.columns, present, mode)
-
-    docs: list[Document] = []
-    records: list = []
-    counter: Counter[str] = Counter()
-    sources: dict[str, str] = {}
-    for doc in sorted(linked.documents, key=lambda d: (keys_of[d.patient], d.id)):
-        pid = keys_of[doc.patient]
-        counter[pid] += 1
-        renamed = Document(f"{pid}-note-{counter[pid]:02d}", doc.text, doc.spans, pid)
-        new, recs = anonymize_document(renamed, op)
-        docs.append(Document(new.id, new.text, new.spans, pid))
-        sources[new.id] = doc.id
-        records.extend(recs)
+    docs, records, sources = _rewrite_notes(linked, keys_of, op)
 
     table = released.sort_values(PERSON, kind="stable").reset_index(drop=True)
     stats = dict(result.stats)
@@ -267,3 +244,48 @@ def release(
         sources,
         loss,
     )
+
+
+def _released_columns(
+    linked: Linked, keys: list[str], diverse: bool, sensitive: str | None, keep: Sequence[str]
+) -> list[str]:
+    """The columns released beside the keys (``sensitive``, then ``keep``); refuses no keys,
+    the patient key, or l-diversity without a sensitive column."""
+    if not keys:
+        raise OptionError("give at least one key (--keys)")
+    reserved = {KEY_COLUMN, linked.key}
+    bad = sorted(reserved & (set(keys) | set(keep) | {sensitive}))
+    if bad:
+        raise OptionError(f"the patient key cannot be released: {', '.join(bad)}")
+    extra = ([sensitive] if sensitive else []) + [c for c in keep if c != sensitive]
+    if diverse and not sensitive:
+        raise OptionError("l-diversity needs a sensitive column (--sensitive)")
+    return extra
+
+
+def _pseudonyms(n: int, rand) -> np.ndarray:
+    """``person-00001`` … for the ``n`` view rows, in an order drawn from ``rand``."""
+    order = rand.rng("person-order").permutation(n)
+    person = np.empty(n, dtype=object)
+    person[order] = [f"{PERSON}-{i + 1:05d}" for i in range(n)]
+    return person
+
+
+def _rewrite_notes(
+    linked: Linked, keys_of: dict, op: ViewOperator
+) -> tuple[list[Document], list, dict[str, str]]:
+    """Each note renamed after its person (``person-00001-note-01``) and anonymized by ``op``;
+    with the replacement records and each new note's source id."""
+    docs: list[Document] = []
+    records: list = []
+    counter: Counter[str] = Counter()
+    sources: dict[str, str] = {}
+    for doc in sorted(linked.documents, key=lambda d: (keys_of[d.patient], d.id)):
+        pid = keys_of[doc.patient]
+        counter[pid] += 1
+        renamed = Document(f"{pid}-note-{counter[pid]:02d}", doc.text, doc.spans, pid)
+        new, recs = anonymize_document(renamed, op)
+        docs.append(Document(new.id, new.text, new.spans, pid))
+        sources[new.id] = doc.id
+        records.extend(recs)
+    return docs, records, sources

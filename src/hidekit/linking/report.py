@@ -24,12 +24,40 @@ def link_report(
     curve: dict | None = None,
     title: str = "Records and notes de-identified together",
 ) -> Report:
-    p = rel.params
+    """The report's page: linking, release, write-back, and HIDE's Figure 3 when ``curve``."""
     rep = Report(
         title,
         "HIDE's person-centric identifier view: one row per person, built from "
         "the records and the attributes found in the notes",
     )
+    _linking_section(rep, link)
+    _release_section(rep, rel)
+    rep.heading("Write-back into the notes")
+    rep.table(
+        [
+            {"action": a, "meaning": ACTIONS.get(a, ""), "mentions": n}
+            for a, n in sorted(rel.actions.items())
+        ]
+    )
+    rep.table(
+        [{"label": lab, "replaced": n} for lab, n in rel.summary()["by_label"].items()],
+        caption="replaced spans by label",
+    )
+    if curve and curve["rows"]:
+        from hidekit.linking.experiment import figure3_chart
+
+        rep.heading(f"HIDE Figure 3: query precision on {curve['attribute']}")
+        rep.figure(
+            figure3_chart(curve),
+            caption=f"{curve['queries']:,} random '{curve['attribute']} > n and < m' "
+            f"queries over {curve['persons']:,} persons; partial keeps the "
+            "attribute, full removes it, statistical generalizes it by Mondrian",
+        )
+        rep.table(curve["rows"])
+    return rep
+
+
+def _linking_section(rep: Report, link: LinkReport) -> None:
     rep.heading("Linking")
     c = link.counts()
     rep.table(
@@ -54,6 +82,10 @@ def link_report(
             + ", ".join(f"{a} {n:,}" for a, n in c["differing_mentions"].items()),
             "meta",
         )
+
+
+def _release_section(rep: Report, rel: LinkedRelease) -> None:
+    p = rel.params
     rep.heading(f"Release: {p['mode']} de-identification")
     s = rel.stats
     rows: list[dict] = [
@@ -78,26 +110,3 @@ def link_report(
         rep.verdict(ok, text, warn=warn)
     if rel.loss:
         loss_section(rep, rel.loss, rel.max_loss)
-    rep.heading("Write-back into the notes")
-    rep.table(
-        [
-            {"action": a, "meaning": ACTIONS.get(a, ""), "mentions": n}
-            for a, n in sorted(rel.actions.items())
-        ]
-    )
-    rep.table(
-        [{"label": lab, "replaced": n} for lab, n in rel.summary()["by_label"].items()],
-        caption="replaced spans by label",
-    )
-    if curve and curve["rows"]:
-        from hidekit.linking.experiment import figure3_chart
-
-        rep.heading(f"HIDE Figure 3: query precision on {curve['attribute']}")
-        rep.figure(
-            figure3_chart(curve),
-            caption=f"{curve['queries']:,} random '{curve['attribute']} > n and < m' "
-            f"queries over {curve['persons']:,} persons; partial keeps the "
-            "attribute, full removes it, statistical generalizes it by Mondrian",
-        )
-        rep.table(curve["rows"])
-    return rep

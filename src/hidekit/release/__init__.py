@@ -1,7 +1,8 @@
-"""Release plans: a TOML file of roles, steps and a risk limit, run into a checked output folder."""
+"""Release plans: a TOML file of roles, steps and a risk limit, applied and checked in memory
+(``apply_plan``); the release job (``hidekit.jobs.release``: ``run_plan``) writes the folder."""
 
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, Step, load_plan
-from hidekit.release.runner import ReleaseResult, run_plan
+from hidekit.release.runner import ReleaseResult, apply_plan
 from hidekit.release.tables import cells_changed
 
 __all__ = [
@@ -10,6 +11,6 @@ __all__ = [
     "ReleaseResult",
     "Step",
     "cells_changed",
+    "apply_plan",
     "load_plan",
-    "run_plan",
 ]

@@ -1,4 +1,5 @@
-"""Run a release plan: read, apply the steps in order, check, then write everything at once.
+"""Run a release plan in memory: apply the steps in order, then check. The release job
+(``hidekit.jobs.release``) reads the input and writes the folder everything at once.
 
 Nothing is written unless the release passes: no direct identifier left (the plan's roles and the
 PII scanner agree) and the risk limit met. The output folder is built in a temporary sibling and
@@ -28,8 +29,7 @@ from hidekit.errors import (
     PolicyError,
     require_columns,
 )
-from hidekit.io import atomic_dir, output_suffix, read_table, write_table
-from hidekit.io.atomic import check_output_dir
+from hidekit.io import Dataset, output_suffix
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, load_plan
 from hidekit.release.tables import plan_table
 from hidekit.risk.metrics import RiskReport
@@ -124,32 +124,31 @@ def _risk_dict(r: RiskReport) -> dict:
     }
 
 
-def run_plan(
-    plan: Plan | str | os.PathLike,
+def prepare_plan(plan: Plan | str | os.PathLike, *, output=None, key: bytes | None = None) -> Plan:
+    """``plan`` loaded (a path) or updated (a ``Plan``): ``output`` and ``key`` override the
+    plan's own."""
+    if not isinstance(plan, Plan):
+        return load_plan(plan, output=output, key=key)
+    if output:
+        plan.output = Path(output)
+    if key is not None:
+        plan.key = check_key(bytes(key), "the key")
+    return plan
+
+
+def apply_plan(
+    plan: Plan,
+    ds: Dataset,
     *,
-    output=None,
-    overwrite: bool | None = None,
-    passphrase: bytes | str | None = None,
     progress: Callable[..., None] | None = None,
     scan: bool = True,
-    key: bytes | None = None,
     engine: str = "duckdb",
-) -> ReleaseResult:
-    """Run ``plan``; write the release when it passes, raise PolicyError when it does not.
-
-    ``key`` overrides the plan's secret key; ``passphrase`` encrypts the crosswalk when the plan
-    has no key (else [secrets] passphrase_file / passphrase_env). ``engine="spark"`` runs the
-    steps and the risk counts on Spark (``hidekit.release.tables``); the release is the same."""
-    if not isinstance(plan, Plan):
-        plan = load_plan(plan, output=output, key=key)
-    else:
-        if output:
-            plan.output = Path(output)
-        if key is not None:
-            plan.key = check_key(bytes(key), "the key")
-    overwrite = plan.overwrite if overwrite is None else overwrite
-    check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))
-    ds = read_table(plan.input, sep=plan.sep)
+) -> tuple[ReleaseResult, Dataset, list]:
+    """Apply the plan's steps to the table ``ds`` in memory and check the result: the
+    ``ReleaseResult``, the released table and the crosswalks (``(step, frame)``, for the private
+    folder). Raises PolicyError when the release does not pass; writes nothing (the release job,
+    ``hidekit.jobs.release``, writes the folder). ``engine="spark"`` runs the steps and the risk
+    counts on Spark (``hidekit.release.tables``); the release is the same."""
     frame = ds.frame
     require_columns(frame.columns, plan.named_columns() + plan.population.columns())
     cell_min = int(plan.cell_min or plan.k)
@@ -208,9 +207,7 @@ def run_plan(
     result.problems = _problems(plan, frame, handled, result, scan)
     if result.problems:
         raise PolicyError("release refused: " + "; ".join(result.problems))
-    _write(plan, ds.with_frame(frame), result, crosswalks, overwrite, passphrase)
-    result.released = True
-    return result
+    return result, ds.with_frame(frame), crosswalks
 
 
 def _individual(plan: Plan, frame: pd.DataFrame, keys: list[str]) -> RecordRisk | None:
@@ -311,41 +308,42 @@ def plan_inputs(plan: Plan) -> tuple:
     return tuple(files)
 
 
-def _write(plan: Plan, ds, result: ReleaseResult, crosswalks, overwrite: bool, passphrase) -> None:
-    from hidekit.release.report import release_report
-
-    name = Path(plan.input).stem + output_suffix(ds.format)
-    private = plan.private_folder() if crosswalks else None
-    secret = _crosswalk_secret(plan, passphrase) if crosswalks else None
-    with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
-        write_table(ds, tmp / name, protect=(plan.input,), neutralize=plan.neutralize_formulas)
-        result.files["data"] = name
-        if crosswalks:
-            assert private is not None and secret is not None  # set above for crosswalks
-            result.files["crosswalk"] = _write_crosswalks(
-                plan, crosswalks, private, secret, overwrite
-            )
-        lines = [
-            json.dumps(
-                {
-                    "step": 0,
-                    "use": "input",
-                    "parameters": {"path": public_path(plan.input, plan.path.parent)},
-                    "records": result.records,
-                    "keyed": plan.key is not None,
-                    "risk_after": _risk_dict(result.before),
-                }
-            )
-        ]
-        lines += [json.dumps(s.to_dict(), default=str) for s in result.steps]
-        lines.append(json.dumps({"use": "information_loss", **result.loss_dict()}))
-        (tmp / "audit.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        result.files["audit"] = "audit.jsonl"
-        release_report(result).save(tmp / "report.html")
-        result.files["report"] = "report.html"
+def released_name(plan: Plan, ds: Dataset) -> str:
+    """The released table's file name: the input's stem, in the input's format."""
+    return Path(plan.input).stem + output_suffix(ds.format)
 
 
-def _crosswalk_secret(plan: Plan, passphrase) -> dict:
+def audit_text(plan: Plan, result: ReleaseResult) -> str:
+    """``audit.jsonl``: the input, one line per step, the information lost; no secret, no
+    absolute path."""
+    lines = [
+        json.dumps(
+            {
+                "step": 0,
+                "use": "input",
+                "parameters": {"path": public_path(plan.input, plan.path.parent)},
+                "records": result.records,
+                "keyed": plan.key is not None,
+                "risk_after": _risk_dict(result.before),
+            }
+        )
+    ]
+    lines += [json.dumps(s.to_dict(), default=str) for s in result.steps]
+    lines.append(json.dumps({"use": "information_loss", **result.loss_dict()}))
+    return "\n".join(lines) + "\n"
+
+
+def crosswalk_stems(crosswalks: list) -> list[str]:
+    """The private files' names (no suffix): ``crosswalk`` / ``link`` (a partition), numbered
+    with their step when there are several."""
+    stems = []
+    for n, (step, _) in enumerate(crosswalks, 1):
+        name = "link" if step.use == "partition" else "crosswalk"
+        stems.append(name if len(crosswalks) == 1 else f"{name}-{n}-{step.use}")
+    return stems
+
+
+def crosswalk_secret(plan: Plan, passphrase) -> dict:
     """The crosswalk's secret: the plan's key, else a passphrase (given, or from [secrets]
     passphrase_file / passphrase_env)."""
     if plan.key is not None:
@@ -361,17 +359,3 @@ def _crosswalk_secret(plan: Plan, passphrase) -> dict:
             "(or passphrase_file / passphrase_env) to encrypt the crosswalk or link"
         )
     return {"passphrase": passphrase}
-
-
-def _write_crosswalks(plan: Plan, crosswalks, folder: Path, secret: dict, overwrite: bool) -> str:
-    """Encrypted, owner-only crosswalks in the private folder (never in the shipped one); an
-    existing private folder is replaced only with ``overwrite`` (it may hold the only copy)."""
-    from hidekit.transforms.private import write_private_frame
-
-    names = []
-    with atomic_dir(folder, overwrite=overwrite, private=True, protect=(plan.input,)) as tmp:
-        for n, (step, frame) in enumerate(crosswalks, 1):
-            name = "link" if step.use == "partition" else "crosswalk"
-            stem = name if len(crosswalks) == 1 else f"{name}-{n}-{step.use}"
-            names.append(write_private_frame(frame, tmp, stem, secret))
-    return ", ".join(public_path(folder / n, plan.path.parent) for n in names)

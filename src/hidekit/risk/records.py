@@ -148,12 +148,3 @@ def split_household_warnings(
                 f"check the household id"
             )
     return out
-
-
-def write_per_record(records: RecordRisk | None, path, protect: tuple = ()) -> None:
-    """The per-record CSV (one row per input record, input order), written atomically."""
-    from hidekit.io.atomic import write_text_atomic
-
-    if records is None:
-        raise OptionError("per-record risk needs weights, a household id or SUDA")
-    write_text_atomic(path, records.per_record().to_csv(index=False), protect=protect)

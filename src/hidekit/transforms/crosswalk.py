@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError
-from hidekit.io import write_bytes_atomic
 from hidekit.secrets import (  # noqa: F401 - new_key_file and read_secret_file re-exported
     KEY_MIN_BYTES,
     check_key,
@@ -262,14 +261,6 @@ def decrypt_frame(
         return pd.DataFrame(payload["data"], columns=payload["columns"], dtype=object)
     except (KeyError, TypeError, ValueError):
         raise InputError(f"{source}: the decrypted crosswalk is not a table") from None
-
-
-def write_crosswalk(
-    frame: pd.DataFrame, path, *, passphrase=None, key_file=None, protect: tuple = ()
-) -> Path:
-    """Encrypt ``frame`` to ``path`` atomically with owner-only permissions."""
-    blob = encrypt_frame(frame, passphrase=passphrase, key_file=key_file)
-    return write_bytes_atomic(path, blob, private=True, protect=protect)
 
 
 def read_crosswalk(path, *, passphrase=None, key_file=None) -> pd.DataFrame:

@@ -4,17 +4,15 @@ A release folder is meant to be copied somewhere else; anything that could undo 
 surrogate mapping, the key) must not travel with it. By default the private folder sits beside the
 output, never inside: ``release/`` → ``release.private/``. Files in it are encrypted
 (``hidekit.transforms.crosswalk``) and owner-only; when no secret was given, a fresh key is made
-for them and written there (``mapping.key``), to be moved to a safer place.
+for them and written there (``mapping.key``), to be moved to a safer place. The files are written
+by ``hidekit.jobs.private``.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import pandas as pd
-
 from hidekit.errors import OptionError
-from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, write_crosswalk
 
 PRIVATE_SUFFIX = ".private"
 NEW_KEY_NAME = "mapping.key"
@@ -38,20 +36,3 @@ def private_dir_for(out, private=None) -> Path:
     if p in o.parents:
         raise OptionError(f"the output {out} is inside the private folder {folder}")
     return folder
-
-
-def secret_or_new_key(secret: dict | None, folder: Path) -> tuple[dict, str | None]:
-    """The secret to encrypt with; without one, a fresh 32-byte key written (owner-only) into
-    ``folder`` (the private folder being built). Returns the secret and the new key's name."""
-    if secret:
-        return secret, None
-    from hidekit.secrets import load_key, new_key_file
-
-    return {"key_file": load_key(new_key_file(Path(folder) / NEW_KEY_NAME))}, NEW_KEY_NAME
-
-
-def write_private_frame(frame: pd.DataFrame, folder: Path, stem: str, secret: dict) -> str:
-    """``frame`` encrypted as ``folder/stem.hkcw`` (owner-only); returns the file name."""
-    name = f"{stem}{CROSSWALK_SUFFIX}"
-    write_crosswalk(frame, Path(folder) / name, **secret)
-    return name

@@ -1,0 +1,46 @@
+"""Writing what the library only computes: encrypted crosswalks and mappings (owner-only, in the
+private folder) and report pages. The formats and the private folder's place are the library's
+(``hidekit.transforms.crosswalk``, ``hidekit.transforms.private``, ``hidekit.report``); the
+writing is here, atomic (``hidekit.io.atomic``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from hidekit.io import write_bytes_atomic, write_text_atomic
+from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, encrypt_frame
+from hidekit.transforms.private import NEW_KEY_NAME
+
+
+def write_crosswalk(
+    frame: pd.DataFrame, path, *, passphrase=None, key_file=None, protect: tuple = ()
+) -> Path:
+    """Encrypt ``frame`` to ``path`` atomically with owner-only permissions."""
+    blob = encrypt_frame(frame, passphrase=passphrase, key_file=key_file)
+    return write_bytes_atomic(path, blob, private=True, protect=protect)
+
+
+def write_private_frame(frame: pd.DataFrame, folder: Path, stem: str, secret: dict) -> str:
+    """``frame`` encrypted as ``folder/stem.hkcw`` (owner-only); returns the file name."""
+    name = f"{stem}{CROSSWALK_SUFFIX}"
+    write_crosswalk(frame, Path(folder) / name, **secret)
+    return name
+
+
+def secret_or_new_key(secret: dict | None, folder: Path) -> tuple[dict, str | None]:
+    """The secret to encrypt with; without one, a fresh 32-byte key written (owner-only) into
+    ``folder`` (the private folder being built). Returns the secret and the new key's name."""
+    if secret:
+        return secret, None
+    from hidekit.secrets import load_key, new_key_file
+
+    return {"key_file": load_key(new_key_file(Path(folder) / NEW_KEY_NAME))}, NEW_KEY_NAME
+
+
+def save_report(report, path, protect: tuple = ()) -> str:
+    """A report page (``hidekit.report.Report``: ``html()``) written atomically; ``protect``
+    lists inputs the path must not be."""
+    write_text_atomic(path, report.html(), protect=protect)
+    return str(path)
