@@ -11,8 +11,8 @@ pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
 
 
 def test_spark_detect_gives_the_local_spans(spark, tmp_path):
+    from hidekit.jobs.text import detect_corpus_spark
     from hidekit.text.detection.detector import load_model
-    from hidekit.text.spark_detect import detect_corpus_spark
     from hidekit.text.synthesis import generate_notes
 
     docs = generate_notes(5, seed=23)
@@ -38,7 +38,7 @@ def test_spark_detect_gives_the_local_spans(spark, tmp_path):
 
 def test_spark_detect_refuses_notes_without_text(spark, tmp_path):
     from hidekit.errors import InputError
-    from hidekit.text.spark_detect import detect_corpus_spark
+    from hidekit.jobs.text import detect_corpus_spark
 
     notes = tmp_path / "notes.jsonl"
     notes.write_text('{"id": "a", "body": "Seen by Dr. Smith."}\n', encoding="utf-8")

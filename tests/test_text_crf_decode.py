@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hidekit.jobs.files import save_model
 from hidekit.text.detection.crf_decode import CrfDecoder, CrfWeights, read_crfsuite
 from hidekit.text.detection.detector import load_model
 from hidekit.text.detection.features import document_features, sequences, token_lists, tokens_for
@@ -179,7 +180,7 @@ def test_token_lists_are_tokens_for():
 
 def test_saved_and_loaded_model_detects_the_same(tmp_path):
     det = _model("en")
-    path = det.save(tmp_path / "en-copy.model")
+    path = save_model(det, tmp_path / "en-copy.model")
     again = load_model(path)
     for text in _texts("en")[:4]:
         assert _key(again.detect(text)) == _key(det.detect(text))

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
+from hidekit.jobs.files import save_model
 from hidekit.text.corpus import read_brat_dir
 from hidekit.text.detection.cross_validation import cross_validate, fold_indices
 from hidekit.text.detection.detector import load_model
@@ -48,7 +49,7 @@ def test_bio_tags_by_hand():
 
 
 def test_saved_and_loaded_model_predicts_the_same(tiny, meddocan, tmp_path):
-    path = tiny.save(tmp_path / "m.model")
+    path = save_model(tiny, tmp_path / "m.model")
     again = load_model(path)
     for d in meddocan:
         assert again.detect(d.text) == tiny.detect(d.text)
@@ -137,7 +138,7 @@ def test_pre_annotation_loop(tmp_path, tiny, meddocan):
     for d in meddocan:
         (raw / f"{d.id}.txt").write_text(d.text, encoding="utf-8")
     model = tmp_path / "tiny.model"
-    tiny.save(model)
+    save_model(tiny, model)
     res = runner.invoke(
         app, ["text", "detect", str(raw), "--model", str(model), "--out", str(tmp_path / "pre")]
     )
@@ -283,7 +284,8 @@ def test_private_features_keep_rare_training_words_out_of_the_model(meddocan, tm
     docs = [*meddocan, rare]
 
     def model_bytes(**opts) -> bytes:
-        path = train_model(docs, "es", max_iterations=20, c1=0.0, **opts).save(tmp_path / "m.model")
+        trained = train_model(docs, "es", max_iterations=20, c1=0.0, **opts)
+        path = save_model(trained, tmp_path / "m.model")
         with zipfile.ZipFile(path) as z:
             return b"".join(z.read(n) for n in z.namelist()).lower()
 

@@ -88,6 +88,9 @@ _EXPORTS: dict[str, str] = {
     "di_risk": "hidekit.evaluation.text_risk",
     "qi_risk": "hidekit.evaluation.text_risk",
     "text_risk_report": "hidekit.evaluation.text_risk_report",
+    # writing what the library returns (the jobs layer writes files)
+    "save_report": "hidekit.jobs.files",
+    "save_model": "hidekit.jobs.files",
     # records and notes together; keys; the demo data
     "link": "hidekit.linking.link",
     "hide_figure3": "hidekit.linking",
@@ -112,6 +115,7 @@ if TYPE_CHECKING:
     from hidekit.evaluation.text_risk_report import text_risk_report
     from hidekit.io import Dataset, read_table, write_table
     from hidekit.jobs.corpus import anonymize_corpus
+    from hidekit.jobs.files import save_model, save_report
     from hidekit.jobs.identifiers import write_partition
     from hidekit.jobs.release import run_plan
     from hidekit.linking import hide_figure3
@@ -198,6 +202,8 @@ __all__ = [
     "RiskSuppression",
     "run_plan",
     "SafeHarbor",
+    "save_model",
+    "save_report",
     "scan_table",
     "ScanResult",
     "select_variables",

@@ -1,5 +1,5 @@
 """Writing what the library only computes: encrypted crosswalks and mappings (owner-only, in the
-private folder) and report pages. The formats and the private folder's place are the library's
+private folder), report pages and trained models. The formats and the private folder's place are the library's
 (``hidekit.transforms.crosswalk``, ``hidekit.transforms.private``, ``hidekit.report``); the
 writing is here, atomic (``hidekit.io.atomic``)."""
 
@@ -44,3 +44,9 @@ def save_report(report, path, protect: tuple = ()) -> str:
     lists inputs the path must not be."""
     write_text_atomic(path, report.html(), protect=protect)
     return str(path)
+
+
+def save_model(model, path, protect: tuple = ()) -> Path:
+    """A trained detector (``to_bytes()``) written owner-only (0600): a model's feature names
+    hold words of its training notes."""
+    return write_bytes_atomic(Path(path), model.to_bytes(), private=True, protect=protect)

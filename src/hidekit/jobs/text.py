@@ -96,7 +96,6 @@ def detect(
 
 def _detect_spark(source, out, model, column, allow, deny, profile, overwrite) -> JobResult:
     from hidekit.text.detection.termlists import read_terms
-    from hidekit.text.spark_detect import detect_corpus_spark
 
     figures = detect_corpus_spark(
         source,
@@ -118,6 +117,55 @@ def _detect_spark(source, out, model, column, allow, deny, profile, overwrite) -
     )
 
 
+def detect_corpus_spark(
+    source,
+    model: str,
+    out_dir,
+    *,
+    column: str | None = None,
+    allow=None,
+    deny=None,
+    profile: str | None = None,
+    overwrite: bool = False,
+    protect: tuple = (),
+) -> dict:
+    """Python API of ``hidekit text detect --engine spark`` (``hidekit.text.spark_detect`` does
+    the detecting): notes from JSONL or Parquet,
+    spans to ``out_dir/predictions.parquet`` (an owner-only folder built atomically)."""
+    from pyspark.sql import functions as F
+
+    from hidekit.engines.spark_engine import get_spark
+    from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
+    from hidekit.text.detection.detector import load_model
+    from hidekit.text.spark_detect import detect_notes, read_notes
+
+    out_dir = Path(out_dir)
+    model_path = Path(model) if Path(model).exists() else None
+    protect = (Path(source), model_path, *protect)
+    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
+    spark = get_spark()
+    det = load_model(model, allow=allow, deny=deny, profile=profile)
+    found = detect_notes(read_notes(spark, source, column or "text"), det, spark)
+    with atomic_dir(out_dir, overwrite=overwrite, protect=protect, private=True) as tmp:
+        found.write.parquet(str(tmp / "predictions.parquet"))
+        for f in tmp.rglob("*"):
+            if f.is_file():
+                f.chmod(OWNER_ONLY)
+    written = spark.read.parquet(str(out_dir / "predictions.parquet"))
+    labels = written.select(F.explode("spans").alias("s")).groupBy("s.label").count().collect()
+    per_label = {r["label"]: int(r["count"]) for r in labels}
+    return {
+        "documents": int(written.count()),
+        "spans": sum(per_label.values()),
+        "per_label": dict(sorted(per_label.items())),
+        "model": str(model),
+        "profile": profile,
+        "format": "parquet",
+        "engine": "spark",
+        "out": str(out_dir / "predictions.parquet"),
+    }
+
+
 def train(
     data,
     out,
@@ -137,6 +185,7 @@ def train(
     """Optional k-fold cross-validation, then a CRF trained on all of ``data`` (a brat folder or
     JSONL file) saved owner-only to ``out`` (its features name training words)."""
     from hidekit.io.atomic import check_output_file
+    from hidekit.jobs.files import save_model
     from hidekit.text.corpus import read_corpus
     from hidekit.text.detection.cross_validation import cross_validate
     from hidekit.text.detection.training import train_model
@@ -162,7 +211,7 @@ def train(
         figures["cv"] = cv.to_dict()
     advance(0, total=len(docs), completed=0, description="training")
     det = train_model(docs, language, progress=advance, info={"data": str(data)}, **params)
-    det.save(out_model, protect=(data,))
+    save_model(det, out_model, protect=(data,))
     figures.update(
         model=str(out_model),
         documents=len(docs),

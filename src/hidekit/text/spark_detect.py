@@ -4,7 +4,7 @@ The detector's state (CRF model bytes, configuration, allow and deny lists) is b
 the executors; each partition rebuilds the detector and runs its own ``detect_document`` on its
 notes (``mapInPandas``), so the spans are the ones the local path finds, offset for offset.
 Notes come from JSONL or Parquet (``id``, ``text``, optional ``patient``) and spans go to Parquet
-(one row per note: id, text, patient, spans).
+(one row per note: id, text, patient, spans), written by the detect job (``hidekit.jobs.text``).
 """
 
 from __future__ import annotations
@@ -76,50 +76,3 @@ def detect_notes(sdf, detector, spark=None):
 
 def _span_row(span) -> dict:
     return {**span.to_dict(), "source": span.source}
-
-
-def detect_corpus_spark(
-    source,
-    model: str,
-    out_dir,
-    *,
-    column: str | None = None,
-    allow=None,
-    deny=None,
-    profile: str | None = None,
-    overwrite: bool = False,
-    protect: tuple = (),
-) -> dict:
-    """Python API of ``hidekit text detect --engine spark``: notes from JSONL or Parquet,
-    spans to ``out_dir/predictions.parquet`` (an owner-only folder built atomically)."""
-    from pyspark.sql import functions as F
-
-    from hidekit.engines.spark_engine import get_spark
-    from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
-    from hidekit.text.detection.detector import load_model
-
-    out_dir = Path(out_dir)
-    model_path = Path(model) if Path(model).exists() else None
-    protect = (Path(source), model_path, *protect)
-    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
-    spark = get_spark()
-    det = load_model(model, allow=allow, deny=deny, profile=profile)
-    found = detect_notes(read_notes(spark, source, column or "text"), det, spark)
-    with atomic_dir(out_dir, overwrite=overwrite, protect=protect, private=True) as tmp:
-        found.write.parquet(str(tmp / "predictions.parquet"))
-        for f in tmp.rglob("*"):
-            if f.is_file():
-                f.chmod(OWNER_ONLY)
-    written = spark.read.parquet(str(out_dir / "predictions.parquet"))
-    labels = written.select(F.explode("spans").alias("s")).groupBy("s.label").count().collect()
-    per_label = {r["label"]: int(r["count"]) for r in labels}
-    return {
-        "documents": int(written.count()),
-        "spans": sum(per_label.values()),
-        "per_label": dict(sorted(per_label.items())),
-        "model": str(model),
-        "profile": profile,
-        "format": "parquet",
-        "engine": "spark",
-        "out": str(out_dir / "predictions.parquet"),
-    }

@@ -50,7 +50,6 @@ from pathlib import Path
 import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
-from hidekit.io.atomic import write_bytes_atomic
 from hidekit.text.corpus import attach_spans
 from hidekit.text.detection import crf_decode
 from hidekit.text.detection.boundaries import (
@@ -224,10 +223,6 @@ class Detector:
                 info.compress_type = zipfile.ZIP_DEFLATED
                 z.writestr(info, data)
         return buf.getvalue()
-
-    def save(self, path, protect: tuple = ()) -> Path:
-        """Owner-only (0600): a model's feature names hold words of its training notes."""
-        return write_bytes_atomic(Path(path), self.to_bytes(), private=True, protect=protect)
 
     # ------------------------------------------------------------------ detection
     def _crf_spans(self, text: str, hits) -> tuple[list[Span], list[Span]]:
