@@ -9,12 +9,14 @@ reading and writing are the corpus functions the CLI uses (``read_brat_dir``, ``
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from hidekit.errors import InputError, OptionError
 from hidekit.io import write_text_atomic
+from hidekit.jobs.result import progress_or_quiet
 from hidekit.text.corpus import brat_names, read_brat_dir, write_ann
 from hidekit.text.spans import Document, Span
 
@@ -161,13 +163,17 @@ class NotesBench:
                 self.detector = load_model(self.model)
             return list(self.detector.detect(text))
 
-    def documents(self) -> list[Document]:
-        """Every note with the spans kept (notes never opened: detected first)."""
+    def documents(self, progress: Callable[..., None] | None = None) -> list[Document]:
+        """Every note with the spans kept (notes never opened: detected first); ``progress``
+        hears of each note."""
+        advance = progress_or_quiet(progress)
+        advance(0, total=len(self.notes), completed=0, description="detecting PHI in the notes")
         docs = []
         for n in self.notes:
             if not n.detected:
                 self._detect(n)
             docs.append(Document(n.name, n.text, n.kept()))
+            advance(1)
         return docs
 
     def labels(self) -> list[str]:
@@ -205,12 +211,12 @@ class NotesBench:
         out, _ = anonymize_document(doc, get_operator(operator))
         return out
 
-    def save(self, out: Path) -> tuple[Path, int]:
+    def save(self, out: Path, progress: Callable[..., None] | None = None) -> tuple[Path, int]:
         """Every note opened so far and its kept spans as brat (``.txt`` + ``.ann``), owner-only.
 
         Notes never opened are saved with their detected spans too: each is detected first.
         """
-        docs = self.documents()
+        docs = self.documents(progress)
         names, _ = brat_names(docs)
         out.mkdir(parents=True, exist_ok=True)
         for d, name in zip(docs, names, strict=True):

@@ -129,8 +129,7 @@ async def retrain_notes(request: Request) -> Response:
     model = state.path(bench.source + "-reviewed.model")
 
     def work(task: Task) -> Retrained:
-        task(0, total=None, completed=0, description="saving the corrected notes")
-        bench.save(out)
+        bench.save(out, progress=task)
         return retrain(out, model, bench.model, task)
 
     def view(done: Any) -> str:
@@ -145,8 +144,7 @@ async def notes_text_risk(request: Request) -> Response:
     bench = state.require_notes()
 
     def work(task: Task) -> dict:
-        task(0, total=None, completed=0, description="the corrected notes")
-        return text_risk(bench.documents(), bench.detect_text, task)
+        return text_risk(bench.documents(task), bench.detect_text, task)
 
     def view(done: Any) -> str:
         return state.render("text_risk.html", risk=done)
