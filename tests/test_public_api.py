@@ -25,6 +25,7 @@ DOCUMENTED_SUBMODULES = {
     "hidekit.linking": "link.md: linking.release, whose name the hidekit.release package holds",
     "hidekit.jobs": "architecture.md, release.md: the jobs layer (verbs on files, SecretOptions)",
     "hidekit.studio.workbench": "studio.md: the studio's Python face (Workbench)",
+    "hidekit.studio": "studio.md: the studio's screens without a page (hierarchy, selection, tasks)",
     "hidekit.text.synthesis.general": "text-anonymize.md: the generator's general-PII kinds",
     "hidekit.engines.spark_steps": "transforms.md: a plug-in step checked on Spark (SparkTable)",
     "hidekit.testing.examples": "transforms.md: the contract suite's example frame",
