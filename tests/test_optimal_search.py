@@ -165,17 +165,21 @@ def _brute_force(frame, keys, hiers, k, l, sensitive, supp, metric, avg=None):  
     return best
 
 
-@st.composite
-def small_problems(draw):
-    d = draw(st.integers(1, 3))
-    n = draw(st.integers(4, 40))
+def draw_keys(draw, n: int) -> tuple[list[str], list[list[list[str]]], dict[str, list[str]]]:
+    """One to three keys with small hierarchies, and n records' values of them."""
     hiers, keys, cols = [], [], {}
-    for j in range(d):
+    for j in range(draw(st.integers(1, 3))):
         values = draw(st.integers(2, 6))
-        depth = draw(st.integers(1, 3))
-        hiers.append(_hierarchy(values, 2, depth))
+        hiers.append(_hierarchy(values, 2, draw(st.integers(1, 3))))
         keys.append(f"q{j}")
         cols[f"q{j}"] = [f"v{draw(st.integers(0, values - 1))}" for _ in range(n)]
+    return keys, hiers, cols
+
+
+@st.composite
+def small_problems(draw):
+    n = draw(st.integers(4, 40))
+    keys, hiers, cols = draw_keys(draw, n)
     cols["s"] = [draw(st.sampled_from("abc")) for _ in range(n)]
     k = draw(st.integers(1, 5))
     l = draw(st.sampled_from([None, 2]))  # noqa: E741

@@ -1,10 +1,12 @@
 """The one registry mechanism: named, swappable pieces — table steps (transforms), text
-operators, recognizers and counting engines — each kind in one ``Registry``.
+operators, recognizers, counting engines and the optimal search's limits on a whole release —
+each kind in one ``Registry``.
 
 A registry fills itself on first use, explicitly: it imports the modules listed in ``BUILTINS``
 (whose ``@register`` decorators and ``register_recognizer`` calls add the pieces), then loads the
 third-party plug-ins declared as Python entry points in its group (``hidekit.transforms``,
-``hidekit.operators``, ``hidekit.recognizers``, ``hidekit.engines``). So any registered name works
+``hidekit.operators``, ``hidekit.recognizers``, ``hidekit.engines``,
+``hidekit.privacy_limits``). So any registered name works
 in a fresh process, whatever was imported before. A plug-in's entry point names either a module
 (importing it registers its pieces with hidekit's decorators) or one piece (a class; for
 recognizers an instance), registered under the entry point's name::
@@ -52,6 +54,9 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "hidekit.text.detection.recognizers.general_pii",
     ),
     "engine": ("hidekit.engines.duckdb_engine", "hidekit.engines.spark_engine"),
+    # limits on a whole release that the optimal search checks (they live beside the measures
+    # they use, in risk/, which anonymize/ does not import)
+    "privacy limit": ("hidekit.risk.limits",),
 }
 
 
@@ -155,12 +160,22 @@ TRANSFORMS = Registry("step", "hidekit.transforms", BUILTINS["step"])
 OPERATORS = Registry("operator", "hidekit.operators", BUILTINS["operator"])
 RECOGNIZERS = Registry("recognizer", "hidekit.recognizers", BUILTINS["recognizer"])
 ENGINES = Registry("engine", "hidekit.engines", BUILTINS["engine"])
+PRIVACY_LIMITS = Registry("privacy limit", "hidekit.privacy_limits", BUILTINS["privacy limit"])
 
 REGISTRIES: dict[str, Registry] = {
     "transforms": TRANSFORMS,
     "operators": OPERATORS,
     "recognizers": RECOGNIZERS,
     "engines": ENGINES,
+    "privacy_limits": PRIVACY_LIMITS,
 }
 
-__all__ = ["ENGINES", "OPERATORS", "RECOGNIZERS", "REGISTRIES", "TRANSFORMS", "Registry"]
+__all__ = [
+    "ENGINES",
+    "OPERATORS",
+    "PRIVACY_LIMITS",
+    "RECOGNIZERS",
+    "REGISTRIES",
+    "TRANSFORMS",
+    "Registry",
+]

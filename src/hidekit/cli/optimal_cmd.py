@@ -37,6 +37,16 @@ AvgRiskOpt = typer.Option(
 MaxRpOpt = typer.Option(
     None, "--max-rp", help="Largest RP of the release: share of records in classes < --cell-min."
 )
+PopUniqueOpt = typer.Option(
+    None,
+    "--max-population-uniqueness",
+    help="Largest share of the population estimated unique (Dankar's rule; needs --population "
+    "or --sampling-fraction).",
+)
+PopulationOpt = typer.Option(None, "--population", help="Population size (population limits).")
+FractionOpt = typer.Option(
+    None, "--sampling-fraction", help="Records / population size (population limits)."
+)
 CellMinOpt = typer.Option(None, "--cell-min", help="With --max-rp: class size at risk below.")
 WeightsOpt = typer.Option(
     None, "--weights", help="Attribute weights for the loss, comma-separated, in key order."

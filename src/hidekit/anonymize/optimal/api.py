@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from hidekit.anonymize.optimal.lattice import Lattice
+from hidekit.anonymize.optimal.lattice import ANONYMOUS, NOT_ANONYMOUS, UNKNOWN, Lattice
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
 from hidekit.anonymize.optimal.metrics import Metric, make_metric
 from hidekit.anonymize.optimal.models import (
@@ -32,6 +32,7 @@ from hidekit.engines import make_engine
 from hidekit.engines.classes import ClassTable, combine_codes
 from hidekit.errors import OptionError, PolicyError, require_columns
 from hidekit.io.hierarchy import read_hierarchies
+from hidekit.registry import PRIVACY_LIMITS
 
 SUPPRESSED_VALUE = "*"
 SUPPRESSION_MODES = ("star", "drop")
@@ -178,6 +179,24 @@ def build_models(
     return models
 
 
+def population_limits(
+    n: int,
+    max_uniqueness: float | None,
+    population: float | None,
+    sampling_fraction: float | None,
+    estimator: str = "dankar",
+) -> list[DatasetLimit]:
+    """The population-uniqueness limit (``hidekit.risk.limits``, found through the registry)."""
+    if max_uniqueness is None:
+        if population is not None or sampling_fraction is not None:
+            raise OptionError("a population size or sampling fraction needs a population limit")
+        return []
+    if population is None and sampling_fraction is None:
+        raise OptionError("population uniqueness needs the population size or sampling fraction")
+    limit = PRIVACY_LIMITS.lookup("population_uniqueness")
+    return [limit(max_uniqueness, n, population, sampling_fraction, estimator)]
+
+
 @dataclass
 class Problem:
     """Everything a search needs, prepared once: keys in codes, the base class table, models,
@@ -240,10 +259,18 @@ def prepare(
     cell_min: int | None = None,
     t_hierarchy=None,
     sep: str | None = None,
+    max_population_uniqueness: float | None = None,
+    population: float | None = None,
+    sampling_fraction: float | None = None,
+    population_estimator: str = "dankar",
+    limits: Sequence[DatasetLimit] = (),
 ) -> Problem:
     """Count the records once (through the engine) and encode keys, hierarchies and models.
     ``t_hierarchy`` (a hierarchy of the sensitive column: path, Hierarchy or rows) makes
-    t-closeness use ARX's hierarchical distance."""
+    t-closeness use ARX's hierarchical distance. ``max_population_uniqueness`` limits the share
+    of the population estimated unique (with ``population`` or ``sampling_fraction``, and
+    ``population_estimator``: dankar, pitman, zayatz or snb); ``limits`` adds any other limit on
+    the whole release (objects with ``holds`` and ``describe``)."""
     keys = list(keys)
     hier = read_hierarchies(hierarchies)
     _check_options(keys, hier, sensitive, suppression, l, t)
@@ -255,17 +282,7 @@ def prepare(
     n = int(counts.sum())
     if n == 0:
         raise OptionError("the data has no records")
-    qis, leaf_cols = [], []
-    for j, key in enumerate(keys):
-        text = value_text(values[j])
-        if text.isna().any():
-            raise OptionError(
-                f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
-            )
-        q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(set(text)), unknown_values)
-        qis.append(q)
-        index = q.leaf_index()
-        leaf_cols.append(np.array([index[t] for t in text], dtype=np.int64)[table[j]])
+    qis, leaf_cols = _encode_keys(keys, hier, values, table, unknown_values)
     sens, sens_card, overall, t_ancestors = None, 0, None, None
     if sensitive:
         sens, uniq = table[-1], values[-1]
@@ -288,12 +305,35 @@ def prepare(
         sens_card=sens_card,
         models=build_models(
             k, l, l_kind, c, t, overall, max_avg_risk, max_rp, cell_min, t_ancestors
-        ),
+        )
+        + population_limits(
+            n, max_population_uniqueness, population, sampling_fraction, population_estimator
+        )
+        + list(limits),
         metric=make_metric(metric, qis, freqs, n, weights),
         n=n,
         max_suppressed=int(math.floor(float(suppression) * n)),
         suppression=float(suppression),
     )
+
+
+def _encode_keys(
+    keys: list[str], hier: dict, values: list[pd.Series], table: np.ndarray, unknown_values: str
+) -> tuple[list[QuasiIdentifier], list[np.ndarray]]:
+    """Each key's hierarchy in codes, and each cell's leaf code (values read as text once per
+    distinct value, not per cell)."""
+    qis, leaf_cols = [], []
+    for j, key in enumerate(keys):
+        text = value_text(values[j])
+        if text.isna().any():
+            raise OptionError(
+                f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
+            )
+        q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(set(text)), unknown_values)
+        qis.append(q)
+        index = q.leaf_index()
+        leaf_cols.append(np.array([index[t] for t in text], dtype=np.int64)[table[j]])
+    return qis, leaf_cols
 
 
 def sensitive_ancestors(
@@ -379,6 +419,12 @@ def optimal_generalization(
             "recursive (c, l)-diversity and t-closeness are not monotone in theory; the search "
             "treats them as monotone, as ARX does"
         )
+    checked_limits = checker.checked_limits
+    if checked_limits:
+        notes.append(
+            f"not monotone, checked at every candidate node without predictive tagging: "
+            f"{', '.join(m.describe() for m in checked_limits)}"
+        )
     if not stats.proven_optimal:
         notes.append("heuristic search (time limit or lattice size): not proven optimal")
     closest = None
@@ -393,7 +439,7 @@ def optimal_generalization(
     view = LatticeView(
         [q.height for q in problem.qis],
         lattice.levels,
-        lattice.state.copy(),
+        _view_state(search),
         stats.values,
         best.node if best else None,
     )
@@ -408,6 +454,17 @@ def optimal_generalization(
         notes=notes,
         lattice=view,
     )
+
+
+def _view_state(search: Search) -> np.ndarray:
+    """Each node's verdict for the report. With a limit that is not monotone, a node tagged by
+    the monotone models alone is not known to be anonymous: only checked nodes are."""
+    state = search.lattice.state.copy()
+    if search.checker.checked_limits:
+        state[state == ANONYMOUS] = UNKNOWN
+        for node, check in search.checks.items():
+            state[node] = ANONYMOUS if check.anonymous else NOT_ANONYMOUS
+    return state
 
 
 def evaluate_transformation(

@@ -225,7 +225,16 @@ class HierarchicalDistanceTCloseness(PrivacyModel):
 
 class DatasetLimit:
     """A limit on the whole release (what is left after suppression), not on each class: checked
-    once per node on the sizes of the classes that are kept."""
+    once per node on the sizes of the classes that are kept.
+
+    Any object with ``holds(kept_sizes)`` and ``describe()`` serves (the population limits of
+    ``hidekit.risk.limits`` are such objects). ``monotone``: a generalization of a node that meets
+    the limit meets it too, so the search may tag by it; ``monotone_without_suppression``: the
+    same when nothing may be suppressed. A limit that is neither is checked at every candidate
+    node and never used to tag (ARX does the same for its non-monotone models)."""
+
+    monotone = False
+    monotone_without_suppression = False
 
     def holds(self, kept_sizes: np.ndarray) -> bool:  # pragma: no cover - interface
         raise NotImplementedError
@@ -236,9 +245,12 @@ class DatasetLimit:
 
 @dataclass(frozen=True)
 class AverageRisk(DatasetLimit):
-    """El Emam's average prosecutor risk (classes / records released) at most ``limit``."""
+    """El Emam's average prosecutor risk (classes / records released) at most ``limit``.
+    Merging classes lowers it, but with suppression a generalization can release a suppressed
+    class again and raise it: monotone only without suppression."""
 
     limit: float
+    monotone_without_suppression = True
 
     def __post_init__(self):
         if not 0 < self.limit <= 1:
@@ -254,10 +266,12 @@ class AverageRisk(DatasetLimit):
 @dataclass(frozen=True)
 class RiskProportion(DatasetLimit):
     """Lin & Garin's RP: the share of released records in classes smaller than ``cell_min`` is
-    at most ``limit``."""
+    at most ``limit``. Monotone only without suppression (a suppressed class released again by a
+    generalization can be small)."""
 
     limit: float
     cell_min: int
+    monotone_without_suppression = True
 
     def __post_init__(self):
         if not 0 <= self.limit <= 1 or self.cell_min < 1:

@@ -11,6 +11,10 @@ Two phases, as in ARX's Flash:
    their loss; the search stops when the bound reaches the best loss found. Without suppression,
    a monotone metric is minimal at a minimal anonymous node, so only those are looked at.
 
+Limits on the whole release that are not monotone (population uniqueness; average risk and RP
+when records may be suppressed) never tag: nodes are tagged by the monotone models alone, and
+every candidate is checked against the rest before it can be the optimum, as ARX does.
+
 A time limit (or a lattice too large to tag) switches to a heuristic that climbs from the bottom
 and then descends greedily; its result is marked as not proven optimal.
 """
@@ -44,6 +48,9 @@ class Check:
     classes: NodeClasses
     value: float | None = None  # the loss, set when the node is anonymous
     post_bound: float = -math.inf
+    # the node meets the monotone models (class models, suppression limit, monotone limits):
+    # what tagging goes by; ``anonymous`` adds the limits that are not monotone
+    monotone_ok: bool = True
 
     @property
     def loss(self) -> float:
@@ -81,7 +88,9 @@ class NodeChecker:
         self.sens_card = sens_card
         self.max_suppressed = max_suppressed
         self.class_models = [m for m in models if isinstance(m, PrivacyModel)]
-        self.limits = [m for m in models if isinstance(m, DatasetLimit)]
+        limits = [m for m in models if not isinstance(m, PrivacyModel)]
+        self.tagging_limits = [m for m in limits if _monotone(m, max_suppressed)]
+        self.checked_limits = [m for m in limits if not _monotone(m, max_suppressed)]
         self.tables: dict[int, ClassTable] = {}
         # the kept tables' nodes, levels and rows as arrays: finding the source of a roll-up
         # is one vectorized comparison, not a Python loop over the tables
@@ -147,10 +156,19 @@ class NodeChecker:
             ok &= model.ok(view)
         classes = NodeClasses(levels, codes, sizes, ok)
         suppressed = classes.suppressed
-        anonymous = suppressed <= self.max_suppressed and all(
-            m.holds(sizes[ok]) for m in self.limits
+        kept = sizes[ok]
+        monotone_ok = suppressed <= self.max_suppressed and all(
+            m.holds(kept) for m in self.tagging_limits
         )
-        return Check(node, anonymous, suppressed, classes)
+        anonymous = monotone_ok and all(m.holds(kept) for m in self.checked_limits)
+        return Check(node, anonymous, suppressed, classes, monotone_ok=monotone_ok)
+
+
+def _monotone(limit: DatasetLimit, max_suppressed: int) -> bool:
+    return bool(
+        getattr(limit, "monotone", False)
+        or (max_suppressed == 0 and getattr(limit, "monotone_without_suppression", False))
+    )
 
 
 def _walk_up(lattice: Lattice, start: int, lb: np.ndarray, limit: float) -> list[int]:
@@ -203,9 +221,12 @@ class Search:
             return self.checks[node]
         lat = self.lattice
         res = self.checker.check(node)
+        if res.monotone_ok:
+            lat.tag_anonymous(node)
+        else:
+            lat.tag_not_anonymous(node)
         if res.anonymous:
             res.value = self.metric.value(res.classes)
-            lat.tag_anonymous(node)
             best = self.best
             if (
                 best is None
@@ -213,8 +234,6 @@ class Search:
                 or (res.value == best.loss and _before(lat, node, best.node))
             ):
                 self.best = res
-        else:
-            lat.tag_not_anonymous(node)
         res.post_bound = self.metric.post_bound(res.classes)
         if res.post_bound > -math.inf:
             box = lat.grid(self.lb)[lat.above(node)]
@@ -239,7 +258,7 @@ class Search:
             lo, hi = 0, len(path) - 1
             while lo <= hi:
                 mid = (lo + hi) // 2
-                if self._check(path[mid]).anonymous:
+                if self._check(path[mid]).monotone_ok:
                     hi = mid - 1
                 else:
                     lo = mid + 1
@@ -248,7 +267,11 @@ class Search:
     def settle(self) -> None:
         """Check the anonymous nodes left below the best loss, lowest bound first."""
         lat = self.lattice
-        if self.checker.max_suppressed == 0 and self.metric.monotone_without_suppression:
+        if (
+            self.checker.max_suppressed == 0
+            and self.metric.monotone_without_suppression
+            and not self.checker.checked_limits
+        ):
             candidates = lat.minimal_anonymous()
         else:
             candidates = np.nonzero(lat.state == ANONYMOUS)[0]

@@ -40,6 +40,11 @@ class OptimalGeneralization(Transform):
         "max_avg_risk": "largest average prosecutor risk of the release (classes / records)",
         "max_rp": "largest risk proportion of the release (share of records in classes < cell_min)",
         "cell_min": "class size below which records count at risk for max_rp (default: k, at least 2)",
+        "max_population_uniqueness": "largest share of the population estimated unique "
+        "(needs population or sampling_fraction; not monotone: checked at every candidate node)",
+        "population": "population size (for max_population_uniqueness)",
+        "sampling_fraction": "records / population size (for max_population_uniqueness)",
+        "population_estimator": "dankar (Dankar et al.'s rule), pitman, zayatz or snb",
     }
 
     def __init__(
@@ -62,6 +67,10 @@ class OptimalGeneralization(Transform):
         max_rp: float | None = None,
         cell_min: int | None = None,
         t_hierarchy: str | None = None,
+        max_population_uniqueness: float | None = None,
+        population: float | None = None,
+        sampling_fraction: float | None = None,
+        population_estimator: str = "dankar",
     ):
         self.keys = list(keys)
         self.hierarchies = hierarchies
@@ -81,6 +90,10 @@ class OptimalGeneralization(Transform):
         self.max_rp = max_rp
         self.cell_min = cell_min
         self.t_hierarchy = t_hierarchy
+        self.max_population_uniqueness = max_population_uniqueness
+        self.population = population
+        self.sampling_fraction = sampling_fraction
+        self.population_estimator = population_estimator
 
     def fit(self, frame: pd.DataFrame) -> OptimalGeneralization:
         if self.suppressed not in ("star", "drop"):
