@@ -220,3 +220,23 @@ def test_statistical_files_in_chunks_answer_as_read_table(name):
     for col in ref.columns:
         same_cells(eng.cell_counts([col]), ref.cell_counts([col]), [col])
     assert np.array_equal(eng.record_cell_sizes(ref.columns), ref.record_cell_sizes(ref.columns))
+
+
+def test_codes_are_int32_and_answer_as_read_table(tmp_path):
+    """Codes take four bytes a record while the distinct values fit (issue 17: memory), and the
+    answers built on them are read_table's."""
+    from hidekit.io.direct import code_dtype
+
+    source = direct_source(ADULT)
+    assert source is not None
+    codes = stream_codes(duckdb.connect(), source, ADULT_KEYS, batch_rows=4096)
+    assert {c.codes.dtype for c in codes.values()} == {np.dtype(np.int32)}
+    assert code_dtype(2**31 - 2) is np.int32 and code_dtype(2**31) is np.int64
+    eng, ref = pair(ADULT)
+    assert np.array_equal(eng.record_cell_sizes(ADULT_KEYS), ref.record_cell_sizes(ADULT_KEYS))
+    path = tmp_path / "gaps.csv"
+    path.write_text(EDGES)
+    eng, ref = pair(path)
+    assert np.allclose(eng.numeric_column("num"), ref.numeric_column("num"), equal_nan=True)
+    for k in ("num", "word", "txt"):
+        same_partition(eng.record_codes([k])[:, 0], ref.record_codes([k])[:, 0])
