@@ -143,6 +143,33 @@ def _span(cards) -> int | None:
     return span
 
 
+_NO_SENSITIVE = np.zeros(0, np.int64)
+
+
+class LevelMaps:
+    """Every key's level-to-level code maps in one flat array: ``flat[offset[j][a][b] + code]``
+    is key j's code at level b of its code at level a, ``cards[j][level]`` its number of codes.
+    A roll-up then passes a few offsets to the compiled kernel instead of concatenating maps."""
+
+    def __init__(self, ups, cards: list[list[int]]):
+        parts: list[np.ndarray] = []
+        self.offset: list[list[list[int]]] = []
+        pos = 0
+        for up in ups:  # up[a][b]: the map from level a to level b (None when b < a)
+            table = []
+            for row in up:
+                offsets = []
+                for m in row:
+                    offsets.append(-1 if m is None else pos)
+                    if m is not None:
+                        parts.append(np.asarray(m, dtype=np.int64))
+                        pos += len(m)
+                table.append(offsets)
+            self.offset.append(table)
+        self.flat = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+        self.cards = cards
+
+
 @dataclass(frozen=True)
 class ClassTable:
     """Rows of distinct (key codes…, sensitive code) with their record counts.
@@ -162,12 +189,25 @@ class ClassTable:
     def regroup(self, maps: list[np.ndarray], cards: list[int], sens_card: int = 0) -> ClassTable:
         """Recode key column j through ``maps[j]`` (to a coarser level with ``cards[j]`` values)
         and merge the rows that now agree."""
+        offsets = np.cumsum([0] + [len(mp) for mp in maps[:-1]]).astype(np.int64)
+        flat = np.concatenate(maps).astype(np.int64, copy=False) if maps else np.zeros(0, np.int64)
+        return self._merge(flat, offsets, cards, sens_card)
+
+    def roll_up(self, maps: LevelMaps, src, dst, sens_card: int = 0) -> ClassTable:
+        """``regroup`` from levels ``src`` to the coarser ``dst``, with maps prepared once."""
+        offsets = np.array(
+            [maps.offset[j][a][b] for j, (a, b) in enumerate(zip(src, dst, strict=True))],
+            dtype=np.int64,
+        )
+        cards = [maps.cards[j][b] for j, b in enumerate(dst)]
+        return self._merge(maps.flat, offsets, cards, sens_card)
+
+    def _merge(self, flat: np.ndarray, offsets: np.ndarray, cards, sens_card: int) -> ClassTable:
+        """Key column j is recoded by ``flat[offsets[j] + code]``; rows that agree are merged."""
         all_cards = list(cards) + ([sens_card] if self.sensitive is not None else [])
         span = _span(all_cards)
         if span is not None and self.rows:
-            offsets = np.cumsum([0] + [len(mp) for mp in maps[:-1]]).astype(np.int64)
-            flat = np.concatenate(maps).astype(np.int64, copy=False)
-            sens = self.sensitive if self.sensitive is not None else np.zeros(0, np.int64)
+            sens = self.sensitive if self.sensitive is not None else _NO_SENSITIVE
             codes, counts, sens = _regroup(
                 self.codes,
                 flat,
@@ -179,12 +219,12 @@ class ClassTable:
                 int(span),
             )
             return ClassTable(codes, counts, sens if self.sensitive is not None else None)
-        cols = [mp[c] for mp, c in zip(maps, self.codes, strict=True)]
+        cols = [flat[off + c] for off, c in zip(offsets, self.codes, strict=True)]
         cols += [self.sensitive] if self.sensitive is not None else []
         inverse, first, groups = group_keys(combine_codes(cols, all_cards), span)
         counts = np.bincount(inverse, weights=self.counts, minlength=groups).astype(np.int64)
         return ClassTable(
-            codes=np.stack([c[first] for c in cols[: len(maps)]]).astype(self.codes.dtype),
+            codes=np.stack([c[first] for c in cols[: len(offsets)]]).astype(self.codes.dtype),
             counts=counts,
             sensitive=None if self.sensitive is None else self.sensitive[first],
         )

@@ -31,8 +31,10 @@ class Lattice:
 
     def successors(self, node: int) -> list[int]:
         """Nodes one level more general on one key."""
-        lv = self.levels[node]
-        return [node + int(self.strides[j]) for j in range(len(lv)) if lv[j] < self.heights[j]]
+        lv = self.levels[node].tolist()
+        return [
+            node + st for v, h, st in zip(lv, self._heights, self._strides, strict=True) if v < h
+        ]
 
     def predecessors(self, node: int) -> list[int]:
         lv = self.levels[node].tolist()

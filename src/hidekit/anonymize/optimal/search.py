@@ -32,10 +32,11 @@ from hidekit.anonymize.optimal.lattice import ANONYMOUS, UNKNOWN, Lattice
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
 from hidekit.anonymize.optimal.metrics import Metric, NodeClasses
 from hidekit.anonymize.optimal.models import ClassView, DatasetLimit, PrivacyModel
-from hidekit.engines.classes import ClassTable
+from hidekit.engines.classes import ClassTable, LevelMaps
 
 CACHE_ROWS = 4_000_000  # rows of class tables kept for roll-ups (≈ 160 MB at 8 keys)
 EXACT_LIMIT = 2_000_000  # nodes; beyond this the lattice is searched heuristically
+_NO_ROWS = np.iinfo(np.int64).max  # a table that is not below the target: never the source
 
 
 @dataclass
@@ -91,6 +92,9 @@ class NodeChecker:
         limits = [m for m in models if not isinstance(m, PrivacyModel)]
         self.tagging_limits = [m for m in limits if _monotone(m, max_suppressed)]
         self.checked_limits = [m for m in limits if not _monotone(m, max_suppressed)]
+        self.maps = LevelMaps(
+            [q.up for q in qis], [[q.card(lv) for lv in range(q.height + 1)] for q in qis]
+        )
         self.tables: dict[int, ClassTable] = {}
         # the kept tables' nodes, levels and rows as arrays: finding the source of a roll-up
         # is one vectorized comparison, not a Python loop over the tables
@@ -125,15 +129,9 @@ class NodeChecker:
             return self.tables[node]
         target = self.lattice.levels[node]
         below = (self._levels <= target).all(axis=1)
-        pick = int(np.argmin(np.where(below, self._rows, np.iinfo(np.int64).max)))
-        best = int(self._nodes[pick])
-        src = self.tables[best]
-        maps = [
-            q.level_map(int(a), int(b))
-            for q, a, b in zip(self.qis, self._levels[pick], target, strict=True)
-        ]
-        cards = [q.card(int(b)) for q, b in zip(self.qis, target, strict=True)]
-        tab = src.regroup(maps, cards, self.sens_card)
+        pick = int(np.argmin(np.where(below, self._rows, _NO_ROWS)))
+        src = self.tables[int(self._nodes[pick])]
+        tab = src.roll_up(self.maps, self._levels[pick].tolist(), target.tolist(), self.sens_card)
         self._keep(node, tab)
         return tab
 
@@ -246,9 +244,15 @@ class Search:
         """Tag every node whose bound is below the best loss; False when the time ran out."""
         lat = self.lattice
         order = np.lexsort((self.bounds, lat.height_sum))
-        for start in order.tolist():
-            if lat.state[start] != UNKNOWN or self.lb[start] >= self.limit:
-                continue
+        pos = 0
+        while True:
+            # the next untagged node below the best loss, found in one pass over the rest
+            rest = order[pos:]
+            live = np.flatnonzero((lat.state[rest] == UNKNOWN) & (self.lb[rest] < self.limit))
+            if not live.size:
+                return True
+            pos += int(live[0]) + 1
+            start = int(order[pos - 1])
             if self._timed_out():
                 return False
             # without suppression anonymity sits high: walk to the top, so that one check of
@@ -262,7 +266,6 @@ class Search:
                     hi = mid - 1
                 else:
                     lo = mid + 1
-        return True
 
     def settle(self) -> None:
         """Check the anonymous nodes left below the best loss, lowest bound first."""
