@@ -11,8 +11,10 @@ cells, instead of trusting each cell's own weights as Benedetti–Franconi does.
 
 Expected re-identifications are the sum of E[1/F_k | f_k] over records (comparable to
 sdcMicro's sum of individual risks and to the truth Σ 1/F_k); τ1 the expected number of sample
-uniques that are population uniques. The interval is predictive: draws of the unseen population
-given the fitted model (parameter uncertainty not included).
+uniques that are population uniques. The interval includes the model's parameter uncertainty: a
+parametric bootstrap refits the model on samples drawn from the fit (the estimate's spread over
+refits), added to the spread of draws of the unseen population given the fit. Categories are renumbered by first appearance, so how an
+engine coded them changes nothing.
 
 The fit check compares the observed frequency of frequencies (how many cells have f = 1, 2, …)
 with the model's expectation: a model that expects far fewer (or more) sample uniques than seen
@@ -24,10 +26,12 @@ need a table of at most ``TABLE_LIMIT`` cells.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import combinations
 
 import numpy as np
+import pandas as pd
 
 from hidekit.engines.codes import combine, densify
 from hidekit.errors import OptionError
@@ -49,6 +53,7 @@ class LoglinearEstimate:
     fits: bool = True
     bootstrap: int = 0
     note: str = ""
+    refits: int = 0
 
     def to_dict(self) -> dict:
         return {
@@ -57,8 +62,9 @@ class LoglinearEstimate:
             "ci": list(self.ci),
             "ci_level": 0.95,
             "ci_method": (
-                f"predictive: {self.bootstrap} draws of the unseen population given the fit "
-                f"(the model's parameter uncertainty not included)"
+                f"parametric bootstrap: the estimate's spread over {self.refits} refits of the "
+                f"model on samples drawn from the fit, plus {self.bootstrap} draws of the unseen "
+                f"population given the fit"
             ),
             "population_uniques_among_sample_uniques": (
                 self.population_uniques_among_sample_uniques
@@ -96,26 +102,39 @@ def two_way_table(
     start: np.ndarray | None = None,
     weights: np.ndarray | None = None,
     iterations: int = 200,
-    tol: float = 1e-7,
+    tol: float = 1e-9,
 ) -> np.ndarray:
     """Fitted counts of the all-two-way-interactions model by iterative proportional fitting."""
     if shape is None:
         shape = tuple(int(codes[:, j].max()) + 1 for j in range(codes.shape[1]))
+    size = _table_size(shape)
+    targets = {}
+    for pair in _pairs(len(shape)):
+        dims = tuple(shape[j] for j in pair)
+        flat = np.ravel_multi_index(tuple(codes[:, j] for j in pair), dims)
+        counts = np.bincount(flat, weights=weights, minlength=int(np.prod(dims)))
+        targets[pair] = counts.reshape(dims)
+    table = np.full(shape, len(codes) / size) if start is None else start.copy()
+    return ipf(targets, table, iterations, tol)
+
+
+def _table_size(shape: tuple[int, ...]) -> int:
     size = int(np.prod(shape, dtype=np.float64))
     if size > TABLE_LIMIT:
         raise OptionError(
             f"the two-way log-linear model needs the full table: {size:,} cells is more than "
             f"{TABLE_LIMIT:,}; use the main-effects model or fewer/coarser keys"
         )
-    m = codes.shape[1]
-    pairs: list[tuple[int, ...]] = list(combinations(range(m), 2)) or [(0,)]
-    targets = {}
-    for pair in pairs:
-        dims = tuple(shape[j] for j in pair)
-        flat = np.ravel_multi_index(tuple(codes[:, j] for j in pair), dims)
-        counts = np.bincount(flat, weights=weights, minlength=int(np.prod(dims)))
-        targets[pair] = counts.reshape(dims)
-    table = np.full(shape, len(codes) / size) if start is None else start.copy()
+    return size
+
+
+def _pairs(m: int) -> list[tuple[int, ...]]:
+    return list(combinations(range(m), 2)) or [(0,)]
+
+
+def ipf(targets: dict, table: np.ndarray, iterations: int = 200, tol: float = 1e-9) -> np.ndarray:
+    """Scale ``table`` until its margins over each pair of axes equal ``targets``."""
+    m = table.ndim
     for _ in range(iterations):
         change = 0.0
         for pair, target in targets.items():
@@ -176,19 +195,66 @@ def _shape(codes: np.ndarray) -> tuple[int, ...]:
     return tuple(int(codes[:, j].max()) + 1 for j in range(codes.shape[1]))
 
 
-def _interval(fk, ids, nu, reps, rng) -> tuple[float, float]:
-    """95% predictive interval of Σ 1/F_k over records given the fitted model: the unseen
-    population F_k - f_k ~ Poisson(ν_k), one draw per cell. The model's own parameter
-    uncertainty is not included (a bootstrap of records breaks the cells it measures: resampled
-    duplicates change f_k, and margins that drop to zero make cells impossible)."""
+def parameter_draws(
+    codes: np.ndarray, cells: np.ndarray, model: str, table: np.ndarray | None, rng, draws: int
+) -> Iterator[np.ndarray]:
+    """μ of each cell (rows of ``cells``) refitted on samples drawn from the fitted model: the
+    parametric bootstrap of the model's parameters. Main effects: n* ~ Poisson(n) and each key's
+    margin ~ Multinomial(n*, p̂_j) (independent under the model); two-way: f* ~ Poisson(μ̂) over
+    the full table, refitted by proportional fitting started from the fit."""
+    n = len(codes)
+    if model == "main":
+        margins = _margins(codes)
+        for _ in range(draws):
+            n_star = int(rng.poisson(n))
+            mu = np.full(len(cells), float(n_star))
+            for j, p in enumerate(margins):
+                mu *= rng.multinomial(n_star, p)[cells[:, j]] / max(n_star, 1)
+            yield mu
+        return
+    assert table is not None  # the two-way model always has its table
+    m = table.ndim
+    for _ in range(draws):
+        f_star = rng.poisson(table).astype(np.float64)
+        targets = {
+            pair: f_star.sum(axis=tuple(j for j in range(m) if j not in pair)) for pair in _pairs(m)
+        }
+        yield ipf(targets, table.copy(), iterations=50, tol=1e-5)[tuple(cells.T)]
+
+
+def refits(model: str, table: np.ndarray | None, reps: int) -> int:
+    """How many parameter draws: 100 (a refit's spread, not a tail, is what they measure),
+    fewer for big two-way tables (each refit is a proportional fitting of the full table)."""
+    if model == "main" or table is None:
+        return max(min(reps, 100), 1)
+    work = table.size * max(len(_pairs(table.ndim)), 1)
+    return int(np.clip(2e7 // work, 10, max(min(reps, 100), 1)))
+
+
+def _interval(codes, fk, ids, nu, pi, model, table, reps, rng) -> tuple[tuple[float, float], int]:
+    """95% interval of Σ 1/F_k over the sample's records with the model's parameter uncertainty.
+
+    Two independent parts added to the estimate: the spread of the estimate over parameter
+    draws (:func:`parameter_draws`; centred on their mean, which removes the bootstrap's own
+    bias: resampled margins that drop to zero make observed cells impossible) and the spread of
+    Σ 1/F_k over draws of the unseen population F_k - f_k ~ Poisson(ν_k) given the fit.
+    Returns the interval and the refits used."""
     if reps <= 0:
-        return (float("nan"), float("nan"))
+        return (float("nan"), float("nan")), 0
     first = np.unique(ids, return_index=True)[1]
-    totals = np.empty(reps)
-    for b in range(reps):
-        unseen = rng.poisson(nu[first])
-        totals[b] = (1.0 / (fk + unseen[ids])).sum()
-    return float(np.percentile(totals, 2.5)), float(np.percentile(totals, 97.5))
+    f_cell = fk[first].astype(np.float64)
+    draws = refits(model, table, reps)
+    factor = (1.0 - pi) / pi
+    refit = np.array(
+        [
+            (f_cell * expected_inverse(f_cell, mu * factor)).sum()
+            for mu in parameter_draws(codes, codes[first], model, table, rng, draws)
+        ]
+    )
+    predicted = np.array([(f_cell / (f_cell + rng.poisson(nu[first]))).sum() for _ in range(reps)])
+    estimate = (f_cell * expected_inverse(f_cell, nu[first])).sum()
+    every = estimate + (refit - refit.mean())[np.arange(reps) % draws] + (predicted - estimate)
+    return (float(np.percentile(every, 2.5)), float(np.percentile(every, 97.5))), draws
 
 
 def default_reps(n: int) -> int:
@@ -224,7 +290,7 @@ def loglinear_estimate(
     tau1 = float(np.exp(-nu[fk == 1]).sum())
     total = float(risk.sum())
     bootstrap = default_reps(len(codes)) if bootstrap is None else int(bootstrap)
-    ci = _interval(fk, ids, nu, bootstrap, rng)
+    ci, n_refits = _interval(codes, fk, ids, nu, pi, model, table, bootstrap, rng)
     fit = frequency_fit(codes, table, rng)
     one = fit[0]
     fits = abs(one["observed"] - one["expected"]) <= 0.1 * max(one["observed"], 1) + 2 * np.sqrt(
@@ -237,13 +303,15 @@ def loglinear_estimate(
         "do not trust this estimate (try the two-way model or coarser keys)"
     )
     return LoglinearEstimate(
-        model, pi, total, ci, tau1, risk, fit, bool(fits), bootstrap, note
+        model, pi, total, ci, tau1, risk, fit, bool(fits), bootstrap, note, n_refits
     )  # fmt: skip
 
 
 def _recode(codes: np.ndarray) -> np.ndarray:
-    """Dense 0..c-1 codes per column (missing, -1, becomes a value of its own)."""
+    """Dense 0..c-1 codes per column numbered by first appearance in the records (missing, -1,
+    is a value of its own): the same whatever numbers an engine gave the categories, so the
+    estimate, its fit and its random draws do not depend on the coding."""
     out = np.empty_like(codes)
     for j in range(codes.shape[1]):
-        _, out[:, j] = np.unique(codes[:, j], return_inverse=True)
+        out[:, j] = pd.factorize(codes[:, j])[0]
     return out

@@ -16,9 +16,8 @@ sdcMicro evaluates Q and the ratio in single precision; the difference is below 
 
 Each variable's contribution is the share of the score coming from MSUs it is part of.
 
-The search: every subset of the keys up to ``max_size`` is counted once over all records (its
-cell ids built from its parent's, depth first), uniqueness is kept as one bit per sample-unique
-record and subset, and an MSU is a unique subset whose immediate subsets are all not unique.
+The search (``hidekit.risk.suda_search``, compiled) splits groups of records depth first and only
+follows groups that still hold a sample unique; see that module.
 """
 
 from __future__ import annotations
@@ -130,17 +129,11 @@ def suda2(
     weights = msu_weights(m_eff, max_size, scores)
     full_ids, full_card = _ids(codes, range(m))
     full_sizes = np.bincount(full_ids, minlength=full_card)
-    candidates = np.flatnonzero(full_sizes[full_ids] == 1)
-    unique = _unique_bits(codes, candidates, max_size)
-    score = np.zeros(n)
-    contrib = np.zeros((n, m))
-    msu_counts = np.zeros(max_size, dtype=np.int64)
-    if candidates.size:
-        c_score, c_contrib, msu_counts = _msu_scores(unique, m, max_size, weights)
-        score[candidates] = c_score
-        with np.errstate(invalid="ignore", divide="ignore"):
-            share = c_contrib / c_score[:, None]
-        contrib[candidates] = np.where(c_score[:, None] > 0, share, 0.0)
+    from hidekit.risk.suda_search import search  # numba: loaded when SUDA is asked for
+
+    score, raw, msu_counts = search(codes, full_ids, full_sizes, max_size, weights)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        contrib = np.where(score[:, None] > 0, raw / score[:, None], 0.0)
     pairs = 2 * int((full_sizes == 2).sum())
     dis = dis_scores(score, pairs, m_eff, dis_fraction)
     return SudaResult(keys, max_size, score, dis, contrib, msu_counts, dis_fraction, scores)
@@ -165,54 +158,3 @@ def _ids(codes: np.ndarray, columns) -> tuple[np.ndarray, int]:
     for j in columns:
         ids, card = combine(ids, card, codes[:, j] + 1, int(codes[:, j].max(initial=-1)) + 2)
     return densify(ids, card)
-
-
-def _unique_bits(codes: np.ndarray, candidates: np.ndarray, max_size: int) -> dict[int, np.ndarray]:
-    """For each subset (bit mask) up to max_size: which candidates are unique on it (and have
-    every value of it present)."""
-    n, m = codes.shape
-    present = codes[candidates] >= 0
-    out: dict[int, np.ndarray] = {}
-    # depth-first: a subset's cell ids extend its parent's by one more (higher) column
-    stack = [(0, np.zeros(n, dtype=np.int64), 1, -1, np.ones(candidates.size, dtype=bool))]
-    while stack:
-        mask, ids, card, last, ok = stack.pop()
-        for j in range(last + 1, m):
-            child_ids, child_card = combine(ids, card, codes[:, j] + 1, _width(codes, j))
-            child_ids, child_card = densify(child_ids, child_card)
-            child_ok = ok & present[:, j]
-            sizes = np.bincount(child_ids, minlength=child_card)
-            child = mask | (1 << j)
-            out[child] = (sizes[child_ids[candidates]] == 1) & child_ok
-            if child.bit_count() < max_size:
-                stack.append((child, child_ids, child_card, j, child_ok))
-    return out
-
-
-def _width(codes: np.ndarray, j: int) -> int:
-    return int(codes[:, j].max(initial=-1)) + 2
-
-
-def _msu_scores(unique: dict[int, np.ndarray], m: int, max_size: int, weights: np.ndarray):
-    """Score, per-variable raw contribution and MSU counts from the uniqueness bits."""
-    n_c = next(iter(unique.values())).size
-    score = np.zeros(n_c)
-    contrib = np.zeros((n_c, m))
-    counts = np.zeros(max_size, dtype=np.int64)
-    for mask, uniq in unique.items():
-        size = mask.bit_count()
-        msu = uniq.copy()
-        if size > 1:
-            for j in range(m):
-                if mask >> j & 1:
-                    msu &= ~unique[mask ^ (1 << j)]
-        hits = int(msu.sum())
-        if not hits:
-            continue
-        counts[size - 1] += hits
-        w = weights[size - 1]
-        score[msu] += w
-        for j in range(m):
-            if mask >> j & 1:
-                contrib[msu, j] += w
-    return score, contrib, counts
