@@ -92,7 +92,7 @@ def browser():
 def page(browser, studio):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, accept_downloads=True)
     pg = context.new_page()
-    pg.set_default_timeout(30_000)
+    pg.set_default_timeout(120_000)  # the machine may be loaded: the model loads, notes detect
     pg.goto(studio["url"])
     yield pg
     context.close()
@@ -250,7 +250,7 @@ def test_notes_correct_a_span_and_save_brat(page, studio):
     a_start, a_end = map(int, added.first.get_attribute("data-testid").split("-")[1:])
     assert text[a_start:a_end] == word
     page.get_by_test_id("save-brat").click()
-    page.get_by_test_id("saved").wait_for()
+    page.get_by_test_id("saved").wait_for(timeout=300_000)  # detects the unopened notes
     ann = (folder / "notes-reviewed" / f"{name}.ann").read_text()
     rows = [line.split("\t")[1].split() for line in ann.splitlines()]
     kept = {(lab, int(s), int(e)) for lab, s, e in rows}
