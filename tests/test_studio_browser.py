@@ -342,6 +342,13 @@ def test_hierarchy_editor_groups_and_bins(page, studio):
     previously = ["Divorced", "Widowed", "Separated"]
     assert steps[-2]["mapping"] == dict.fromkeys(previously, "Previously married")
     assert steps[-1] == {"use": "bin", "columns": ["age"], "edges": [30, 45, 65]}
+    # the release of this plan is refused (direct identifiers kept): one line in the page
+    page.locator("input[name='overwrite']").check()  # past the earlier release's folder
+    page.get_by_test_id("run-release").click()
+    error = page.locator("#error.shown [data-testid='error']")
+    error.wait_for()
+    assert "refused" in error.inner_text() and "Traceback" not in page.content()
+    assert page.locator("[data-testid='progress']").count() == 0
 
 
 def test_notes_retrain_with_progress_and_text_risk(page, studio):
