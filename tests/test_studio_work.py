@@ -202,3 +202,18 @@ def test_new_routes_are_guarded(folder, client):
         evil = client.post(path, data={"key": "sex"}, headers={"Origin": "http://evil.example"})
         assert evil.status_code == 403, path
     assert client.get("/api/task?id=unknown", headers={"X-Studio-Fragment": "1"}).status_code == 400
+
+
+def test_select_by_global_risk_uses_the_weight_role(client, folder):
+    client.post("/api/risk", data=roles(folder, ["sex"], w="weight"), headers=ORIGIN)
+    keys = ["sex", "age", "race"]
+    form = {"key": keys, "method": "forward", "stop": "0.2", "criterion": "global_risk"}
+    r = finished(client, client.post("/api/select", data=form, headers=ORIGIN))
+    assert r.status_code == 200, r.text
+    want = select_variables(
+        folder / "survey.csv", keys, stop=0.2, criterion="global_risk", weights="w"
+    )
+    assert "<th>global risk</th>" in r.text
+    assert f"global risk {want.final['global_risk']:.4f}" in r.text
+    chosen = re.search(r'data-testid="selected">Selected:(.*?)—', r.text, re.S).group(1)
+    assert re.findall(r"<code>([^<]+)</code>", chosen) == want.selected
