@@ -82,3 +82,39 @@ def test_crosswalk_rows_are_built_by_column_as_they_were_by_value():
     assert back["gaps"].tolist() == ["x", None, "z"]
     assert back["float"].tolist() == [1.5, None, 2.0] and back["int"].tolist() == [1, 2, 3]
     assert _json_rows(pd.DataFrame(index=range(2))) == [[], []]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(0, 40),
+    st.integers(1, 5),
+    st.integers(-1, 6),
+    st.sampled_from([np.int64, np.int32, np.int8]),
+    st.integers(0, 2**32 - 1),
+)
+def test_unique_rows_is_numpys_unique_along_rows(n, width, high, dtype, seed):
+    from hidekit.engines.codes import unique_rows
+
+    rows = np.random.default_rng(seed).integers(-1, high + 1, size=(n, width)).astype(dtype)
+    if n:
+        _, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+        got = unique_rows(rows)
+        assert np.array_equal(got[0], inverse.ravel()) and np.array_equal(got[1], counts)
+
+
+def test_unique_rows_too_wide_for_one_integer_sorts_the_rows():
+    from hidekit.engines.codes import unique_rows
+
+    rows = np.array([[2**40, 0, 2**40], [0, 2**40, 0], [2**40, 0, 2**40]], dtype=np.int64)
+    inverse, counts = unique_rows(rows)
+    assert inverse.tolist() == [1, 0, 1] and counts.tolist() == [1, 2]
+
+
+def test_unique_rows_sparse_ids_follow_the_same_order():
+    from hidekit.engines.codes import unique_rows
+
+    rows = np.random.default_rng(3).integers(-1, 10_000, size=(500, 3))
+    rows[::7] = rows[0]  # repeats
+    _, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+    got = unique_rows(rows)
+    assert np.array_equal(got[0], inverse.ravel()) and np.array_equal(got[1], counts)

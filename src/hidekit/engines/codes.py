@@ -77,3 +77,27 @@ def stats_from_counts(counts: np.ndarray, cell_min: int) -> tuple[int, int, int,
     small = hist[1:cell_min]
     at_risk = int((small * np.arange(1, len(small) + 1)).sum())
     return cells, k, uniques, at_risk
+
+
+def unique_rows(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each row's index among the distinct rows (in lexicographic order) and each distinct row's
+    count: ``np.unique(rows, axis=0, return_inverse=True, return_counts=True)[1:]``, computed
+    through one mixed-radix integer per row instead of sorting the rows themselves."""
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or rows.dtype.kind not in "iu" or 0 in rows.shape:
+        _, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+        return inverse.ravel(), counts
+    ids, bound = np.zeros(len(rows), dtype=np.int64), 1
+    for j in range(rows.shape[1]):
+        col = rows[:, j].astype(np.int64)
+        low = int(col.min())
+        span = int(col.max()) - low + 1
+        if bound * span >= INT64_LIMIT:  # too wide for one integer: sort the rows
+            _, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
+            return inverse.ravel(), counts
+        ids, bound = ids * span + (col - low), bound * span
+    if bound <= dense_limit(len(ids)):  # ids keep the rows' order: a count per possible id
+        present = np.bincount(ids, minlength=bound)
+        return (np.cumsum(present > 0) - 1)[ids], present[present > 0]
+    _, inverse, counts = np.unique(ids, return_inverse=True, return_counts=True)
+    return inverse.ravel(), counts

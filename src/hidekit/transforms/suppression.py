@@ -31,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.engines import COUNT_COLUMN, make_engine
+from hidekit.engines.codes import unique_rows
 from hidekit.errors import OptionError, PolicyError
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import as_columns
@@ -274,8 +275,7 @@ def local_suppression(
 
 def _spare(codes: np.ndarray, sizes: np.ndarray, k: int):
     """Cell id of each record and how many records each cell can give away and stay ≥ k."""
-    _, cell_of = np.unique(codes, axis=0, return_inverse=True)
-    cell_of = cell_of.ravel()
+    cell_of, _ = unique_rows(codes)
     return cell_of, dict(zip(cell_of.tolist(), (sizes - k).tolist(), strict=True))
 
 
@@ -337,8 +337,7 @@ def _fill_all_blank(cur: np.ndarray, k: int) -> None:
     if short <= 0:
         return
     free = np.flatnonzero(~(cur == -1).all(axis=1))
-    _, cell, sizes = np.unique(cur[free], axis=0, return_inverse=True, return_counts=True)
-    cell = cell.ravel()
+    cell, sizes = unique_rows(cur[free])
     order = np.argsort(-sizes, kind="stable")
     for c in order:
         give = min(int(sizes[c]) - k, short)
@@ -348,8 +347,7 @@ def _fill_all_blank(cur: np.ndarray, k: int) -> None:
         if short <= 0:
             return
     left = np.flatnonzero(~(cur == -1).all(axis=1))
-    _, cell, sizes = np.unique(cur[left], axis=0, return_inverse=True, return_counts=True)
-    cell = cell.ravel()
+    cell, sizes = unique_rows(cur[left])
     for c in np.argsort(sizes, kind="stable"):
         cur[left[cell == c]] = -1
         short -= int(sizes[c])
