@@ -159,12 +159,29 @@ def spark_mondrian(
 ):
     """A Spark DataFrame with ``keys`` generalized (strict Mondrian, k-anonymous, l-diverse)."""
     from pyspark.sql import functions as F
-    from pyspark.sql import types as T
 
     from hidekit.engines.spark_engine import get_spark
 
     spark = spark or get_spark()
     keys = list(keys)
+    rule = _check_options(sdf, keys, k, l, sensitive, l_kind, c)
+    hier, order = read_hierarchies(hierarchies), order or {}
+    original_cols = list(sdf.columns)
+    _refuse_missing(sdf, keys)
+    dims = []
+    for i, key in enumerate(keys):
+        lookup, dim = _encode(spark, sdf, key, hier.get(key), order.get(key))
+        sdf = sdf.join(F.broadcast(lookup.withColumnRenamed("__code", _code_col(i))), key, "left")
+        dims.append(dim)
+    if rule is not None:
+        sdf = _encode_sensitive(spark, sdf, str(sensitive), rule)
+    sdf = sdf.persist()
+    sdf = _driver_cuts(spark, sdf, dims, int(k), rule, driver_levels)
+    return _finish_partitions(sdf, dims, int(k), rule, keys, original_cols)
+
+
+def _check_options(sdf, keys: list[str], k, l, sensitive, l_kind: str, c) -> DiversityRule | None:  # noqa: E741
+    """The columns exist, 1 <= k <= records, l-diversity has a sensitive column: the rule."""
     missing = [col for col in keys + ([sensitive] if sensitive else []) if col not in sdf.columns]
     if missing:
         raise InputError(f"columns not in the data: {', '.join(map(repr, missing))}")
@@ -178,38 +195,42 @@ def spark_mondrian(
     rule = DiversityRule(int(l), l_kind, c) if l is not None else None
     if rule is not None and not sensitive:
         raise OptionError("l-diversity needs a sensitive column (--sensitive)")
-    hier, order = read_hierarchies(hierarchies), order or {}
-    original_cols = list(sdf.columns)
-    _refuse_missing(sdf, keys)
-    dims = []
-    for i, key in enumerate(keys):
-        lookup, dim = _encode(spark, sdf, key, hier.get(key), order.get(key))
-        sdf = sdf.join(F.broadcast(lookup.withColumnRenamed("__code", _code_col(i))), key, "left")
-        dims.append(dim)
-    if rule is not None:
-        values = sdf.select(sensitive).distinct().toPandas()[sensitive]
-        lookup = spark.createDataFrame(
-            pd.DataFrame({"__v": values.astype(object), SENS: np.arange(values.size)})
-        )
-        sdf = sdf.join(F.broadcast(lookup), sdf[sensitive].eqNullSafe(lookup["__v"]), "left").drop(
-            "__v"
-        )
-        counts = sdf.groupBy(SENS).count().toPandas()
-        from hidekit.anonymize.diversity import group_diverse
+    return rule
 
-        whole_ok = group_diverse(
-            np.zeros(len(counts), np.int64),
-            counts[SENS].to_numpy(np.int64),
-            counts["count"].to_numpy(np.int64),
-            1,
-            rule,
-        )[0]
-        if not whole_ok:
-            raise InputError(
-                f"the whole table does not meet {rule.describe()} on {sensitive!r}, so no release can be"
-            )
-    sdf = sdf.persist()
-    sdf = _driver_cuts(spark, sdf, dims, int(k), rule, driver_levels)
+
+def _encode_sensitive(spark, sdf, sensitive: str, rule: DiversityRule):
+    """The sensitive column as integer codes (column SENS); refuses a table that is not
+    l-diverse as a whole (no partition of it could be)."""
+    from pyspark.sql import functions as F
+
+    from hidekit.anonymize.diversity import group_diverse
+
+    values = sdf.select(sensitive).distinct().toPandas()[sensitive]
+    lookup = spark.createDataFrame(
+        pd.DataFrame({"__v": values.astype(object), SENS: np.arange(values.size)})
+    )
+    sdf = sdf.join(F.broadcast(lookup), sdf[sensitive].eqNullSafe(lookup["__v"]), "left").drop(
+        "__v"
+    )
+    counts = sdf.groupBy(SENS).count().toPandas()
+    whole_ok = group_diverse(
+        np.zeros(len(counts), np.int64),
+        counts[SENS].to_numpy(np.int64),
+        counts["count"].to_numpy(np.int64),
+        1,
+        rule,
+    )[0]
+    if not whole_ok:
+        raise InputError(
+            f"the whole table does not meet {rule.describe()} on {sensitive!r}, so no release can be"
+        )
+    return sdf
+
+
+def _finish_partitions(sdf, dims: list, kk: int, rule, keys: list[str], original_cols: list[str]):
+    """Each driver partition cut further by Mondrian in pandas (applyInPandas), its keys
+    replaced by their class labels; the original columns, keys as strings."""
+    from pyspark.sql import types as T
 
     fields = [
         T.StructField(f.name, T.StringType() if f.name in keys else f.dataType, True)
@@ -217,7 +238,6 @@ def spark_mondrian(
         if f.name in original_cols
     ]
     schema = T.StructType(fields)
-    kk = int(k)
 
     def finish(group: pd.DataFrame) -> pd.DataFrame:
         local = [

@@ -335,6 +335,62 @@ class _Selector:
             current = step.variables
 
 
+def _check_options(
+    method: str,
+    criterion: str,
+    weights: str | None,
+    missing: str,
+    stop: float,
+    remove_stop: float | None,
+    cell_min: int,
+) -> int:
+    """The options a selection needs checked before reading data; cell_min, checked."""
+    if method not in METHODS:
+        raise OptionError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
+    if criterion not in CRITERIA:
+        raise OptionError(f"unknown criterion {criterion!r} (choose from {', '.join(CRITERIA)})")
+    if weights is not None and criterion != GLOBAL_RISK:
+        raise OptionError("--weights is used by the global_risk criterion only")
+    check_missing_rule(missing)
+    require_fraction("stop", stop)
+    require_fraction("remove-stop", remove_stop)
+    return check_cell_min(cell_min)
+
+
+def _run_selection(
+    sel: _Selector,
+    method: str,
+    stop: float,
+    remove_stop: float | None,
+    weights: str | None,
+    group=None,
+) -> SelectionResult:
+    """One selection (forward, backward or stepwise) with its start and final figures."""
+    if method == "backward":
+        selected, reason = sel.backward(stop)
+        start_set = list(sel.keys)
+    else:
+        selected, reason = sel.forward(stop, remove_stop if method == "stepwise" else None)
+        start_set = sel.order(sel.forced)
+    start = {"variables": start_set, **sel.figures(start_set)}
+    final = {"variables": selected, **sel.figures(selected)}
+    return SelectionResult(
+        method,
+        sel.criterion,
+        sel.cell_min,
+        sel.forced,
+        sel.keys,
+        selected,
+        start,
+        sel.steps,
+        reason,
+        final,
+        group,
+        stop,
+        weights if sel.criterion == GLOBAL_RISK else None,
+    )
+
+
 def select_variables(
     data,
     keys: Sequence[str],
@@ -361,24 +417,10 @@ def select_variables(
     a column of sampling weights; 1/fk without; ``missing`` as in ``measure_risk``).
     With ``by``, returns one result per subgroup after the overall one.
     """
-    if method not in METHODS:
-        raise OptionError(f"unknown method {method!r} (choose from {', '.join(METHODS)})")
-    if criterion not in CRITERIA:
-        raise OptionError(f"unknown criterion {criterion!r} (choose from {', '.join(CRITERIA)})")
-    if weights is not None and criterion != GLOBAL_RISK:
-        raise OptionError("--weights is used by the global_risk criterion only")
-    check_missing_rule(missing)
-    require_fraction("stop", stop)
-    require_fraction("remove-stop", remove_stop)
-    cell_min = check_cell_min(cell_min)
+    cell_min = _check_options(method, criterion, weights, missing, stop, remove_stop, cell_min)
     keys = list(dict.fromkeys(list(force) + list(keys)))
     if not keys:
         raise OptionError("name at least one key variable")
-    if method == "stepwise":
-        if remove_stop is None:
-            raise OptionError("stepwise needs --remove-stop (the paper used 0.35 with --stop 0.55)")
-        if remove_stop <= 0:
-            raise OptionError("--remove-stop must be above 0 for stepwise")
     eng = engine if isinstance(engine, Engine) else make_engine(data, engine)
     eng.check_keys(keys + ([weights] if weights else []))
     if weights is not None and weights in keys:
@@ -390,29 +432,7 @@ def select_variables(
 
     def run(e: Engine, group=None) -> SelectionResult:
         sel = _Selector(e, keys, forced, cell_min, criterion, weight, progress, risk)
-        if method == "backward":
-            selected, reason = sel.backward(stop)
-            start_set = list(keys)
-        else:
-            selected, reason = sel.forward(stop, remove_stop if method == "stepwise" else None)
-            start_set = sel.order(forced)
-        start = {"variables": start_set, **sel.figures(start_set)}
-        final = {"variables": selected, **sel.figures(selected)}
-        return SelectionResult(
-            method,
-            criterion,
-            cell_min,
-            forced,
-            keys,
-            selected,
-            start,
-            sel.steps,
-            reason,
-            final,
-            group,
-            stop,
-            weights if criterion == GLOBAL_RISK else None,
-        )
+        return _run_selection(sel, method, stop, remove_stop, weights, group)
 
     if by is None:
         return run(eng)

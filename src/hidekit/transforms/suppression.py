@@ -176,24 +176,8 @@ def local_suppression(
     result states the share of cells blanked per key and warns above ``max_loss``."""
     keys = as_columns(keys)
     max_loss = require_max_loss(max_loss)
-    if missing not in MISSING_RULES:
-        raise OptionError(
-            f"suppress: missing must be one of {', '.join(MISSING_RULES)}, got {missing!r}"
-        )
-    if int(k) < 1:
-        raise OptionError(f"suppress: k must be at least 1, got {k}")
-    k = int(k)
-    make_engine(frame, engine).check_keys(keys)
-    if len(keys) > max_keys:
-        raise OptionError(f"suppress: {len(keys)} keys is more than {max_keys}; reduce the key set")
-    if importance is None:
-        order = default_importance(frame, keys)
-    else:
-        order = list(importance)
-        unknown = [v for v in order if v not in keys]
-        if unknown:
-            raise OptionError(f"suppress: importance names variables that are not keys: {unknown}")
-        order += [v for v in default_importance(frame, keys) if v not in order]
+    k = _check_options(frame, keys, k, engine, max_keys, missing)
+    order = _importance_order(frame, keys, importance)
     n = len(frame)
     result = SuppressionResult(
         frame=frame.copy(),
@@ -217,8 +201,52 @@ def local_suppression(
         return result
     if n < k:
         raise PolicyError(f"suppress: {n} records cannot be {k}-anonymous, whatever is suppressed")
+    cur = _suppress_codes(codes, sizes, k, order, keys, missing, engine)
+    _apply_blanks(result, codes, cur, engine)
+    return result
 
-    had_missing = codes == -1
+
+def _check_options(
+    frame: pd.DataFrame, keys: list[str], k: int, engine: str, max_keys: int, missing: str
+) -> int:
+    """k as an int, after checking the missing rule, k, the keys and their number."""
+    if missing not in MISSING_RULES:
+        raise OptionError(
+            f"suppress: missing must be one of {', '.join(MISSING_RULES)}, got {missing!r}"
+        )
+    if int(k) < 1:
+        raise OptionError(f"suppress: k must be at least 1, got {k}")
+    make_engine(frame, engine).check_keys(keys)
+    if len(keys) > max_keys:
+        raise OptionError(f"suppress: {len(keys)} keys is more than {max_keys}; reduce the key set")
+    return int(k)
+
+
+def _importance_order(
+    frame: pd.DataFrame, keys: list[str], importance: Sequence[str] | None
+) -> list[str]:
+    """The keys from most to least important: the given ones first, then the default order."""
+    if importance is None:
+        return default_importance(frame, keys)
+    order = list(importance)
+    unknown = [v for v in order if v not in keys]
+    if unknown:
+        raise OptionError(f"suppress: importance names variables that are not keys: {unknown}")
+    return order + [v for v in default_importance(frame, keys) if v not in order]
+
+
+def _suppress_codes(
+    codes: np.ndarray,
+    sizes: np.ndarray,
+    k: int,
+    order: list[str],
+    keys: list[str],
+    missing: str,
+    engine: str,
+) -> np.ndarray:
+    """The key codes with -1 where a cell is missing or blanked: patterns of keys (least
+    important first) are blanked in the records still below k until each matches k or more."""
+    n = codes.shape[0]
     cur = codes.copy()  # current state: -1 where missing or suppressed
     pool = np.flatnonzero(sizes < k)  # positions of records still below k
     col = {c: i for i, c in enumerate(keys)}
@@ -254,10 +282,18 @@ def local_suppression(
         cur[pool] = -1
         if missing == CATEGORY:
             _fill_all_blank(cur, k)
+    return cur
 
-    blank = (cur == -1) & ~had_missing  # a blank over a missing value changes nothing
+
+def _apply_blanks(
+    result: SuppressionResult, codes: np.ndarray, cur: np.ndarray, engine: str
+) -> None:
+    """Blank in ``result.frame`` the cells ``cur`` blanks (not those missing already), count
+    them, and check that every record now matches k or more."""
+    k, keys, missing = result.k, result.keys, result.missing
+    blank = (cur == -1) & ~(codes == -1)  # a blank over a missing value changes nothing
     out = result.frame
-    for c, i in col.items():
+    for c, i in {c: i for i, c in enumerate(keys)}.items():
         rows = np.flatnonzero(blank[:, i])
         result.suppressed[c] = int(rows.size)
         if rows.size:
@@ -270,7 +306,6 @@ def local_suppression(
             f"suppress: internal check failed, {int((counts < k).sum())} records "
             f"still match fewer than k={k}"
         )
-    return result
 
 
 def _spare(codes: np.ndarray, sizes: np.ndarray, k: int):
