@@ -14,31 +14,21 @@ PACKAGE = Path(hidekit.__file__).parent
 MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 
-# The packages measured. cli/ is being rewritten into thin commands over hidekit.jobs (issue 15,
-# the `jobs` helper); demo/, release/, testing/ are not yet measured.
-MEASURED = [
-    "anonymize",
-    "engines",
-    "evaluation",
-    "io",
-    "linking",
-    "report",
-    "risk",
-    "scan",
-    "selection",
-    "text",
-    "transforms",
-]
+# Everything is measured: every sub-package and every top-level module.
+MEASURED = sorted(
+    p.name
+    for p in PACKAGE.iterdir()
+    if (p.is_dir() and (p / "__init__.py").is_file()) or p.suffix == ".py"
+)
 
 # Modules allowed over the limit, with why.
 LONG_MODULES: dict[str, str] = {}
 
 # Functions allowed over the limit ("module:function"), with why.
 LONG_FUNCTIONS: dict[str, str] = {
-    # not split in time (issue 15): files other helpers were changing at the same time
-    "anonymize/spark_mondrian.py:spark_mondrian": "not split in time (Spark work under way)",
-    "transforms/suppression.py:local_suppression": "not split in time (suppression work under way)",
-    "selection/stepwise.py:select_variables": "not split in time (selection work under way)",
+    # a Typer command: 48 option declarations make most of it (the body is 63 lines); it shrinks
+    # when the optimal search's options become one shared decorator (as secret_options)
+    "cli/anonymize_cmd.py:anonymize": "Typer option declarations",
 }
 
 
@@ -46,7 +36,8 @@ def _measure(root: Path = PACKAGE, packages=MEASURED) -> tuple[dict[str, int], d
     """(module -> lines) and ("module:function" -> lines) for every offender under ``root``;
     a function's lines run from its ``def`` (decorators not counted) to its last line."""
     modules, functions = {}, {}
-    for path in sorted(p for pkg in packages for p in (root / pkg).rglob("*.py")):
+    where = [root / pkg for pkg in packages]
+    for path in sorted(p for w in where for p in ([w] if w.is_file() else w.rglob("*.py"))):
         rel = path.relative_to(root).as_posix()
         source = path.read_text(encoding="utf-8")
         if (n := len(source.splitlines())) > MAX_MODULE_LINES:
@@ -85,6 +76,12 @@ def test_no_function_over_the_limit():
     _, functions = _measure()
     bad = {f: n for f, n in functions.items() if f not in LONG_FUNCTIONS}
     assert not bad, "\n".join(f"{f}: {n} lines (max {MAX_FUNCTION_LINES})" for f, n in bad.items())
+
+
+def test_everything_is_measured():
+    assert {"cli", "demo", "jobs", "release", "studio", "testing", "text", "registry.py"} <= set(
+        MEASURED
+    )
 
 
 def test_the_allow_list_only_holds_offenders():

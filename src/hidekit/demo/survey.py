@@ -72,10 +72,6 @@ def generate_survey(n: int = 2000, seed: int = 7) -> pd.DataFrame:
     Vectorized over Faker's own name and street lists (weighted as Faker weights them), so a
     million rows take seconds, not minutes.
     """
-    from faker.providers.address.en_US import Provider as Address
-    from faker.providers.internet.en_US import Provider as Internet
-    from faker.providers.person.en_US import Provider as Person
-
     rng = np.random.default_rng(seed)
     sex = rng.choice(["F", "M"], size=n, p=[0.52, 0.48])
     age = np.clip(rng.gamma(5.0, 9.0, size=n).round().astype(int) + 18, 18, 104)
@@ -85,52 +81,10 @@ def generate_survey(n: int = 2000, seed: int = 7) -> pd.DataFrame:
     spread = np.where(urban, 0.03, 0.12)
     lat = np.array([p[3] for p in PLACES])[place] + rng.normal(0, 1, n) * spread
     lon = np.array([p[4] for p in PLACES])[place] + rng.normal(0, 1, n) * spread
-    female, pf = _weighted(Person.first_names_female)
-    male, pm = _weighted(Person.first_names_male)
-    lasts, pl = _weighted(Person.last_names)
-    first = np.where(sex == "F", rng.choice(female, size=n, p=pf), rng.choice(male, size=n, p=pm))
-    last = rng.choice(lasts, size=n, p=pl)
-    street_first, _ = _weighted(Person.first_names_female | Person.first_names_male)
-    street = (
-        rng.integers(1, 9999, size=n).astype(str).astype(object)
-        + " "
-        + rng.choice(np.concatenate([lasts, street_first]), size=n)
-        + " "
-        + rng.choice(np.array(Address.street_suffixes, dtype=object), size=n)
-    )
-    start = np.datetime64("2023-01-01")
-    visit = start + rng.integers(0, 730, size=n).astype("timedelta64[D]")
-    birth = (
-        np.datetime64("2024-06-30")
-        - (age * 365.25).astype("timedelta64[D]")
-        - rng.integers(0, 365, size=n).astype("timedelta64[D]")
-    )
-    area = rng.integers(1, 900, size=n)
-    area = np.where(area == 666, 665, area)  # SSA never issues area 666
-    ssn = (
-        np.char.zfill(area.astype(str), 3).astype(object)
-        + "-"
-        + _digits(rng, n, 2, 1).astype(object)
-        + "-"
-        + _digits(rng, n, 4, 1).astype(object)
-    )
-    phone = (
-        "("
-        + rng.integers(201, 990, size=n).astype(str).astype(object)
-        + ") "
-        + rng.integers(200, 999, size=n).astype(str).astype(object)
-        + "-"
-        + _digits(rng, n, 4).astype(object)
-    )
-    domains = np.array(Internet.free_email_domains, dtype=object)
-    email = (
-        np.char.lower(first.astype(str)).astype(object)
-        + "."
-        + np.char.lower(last.astype(str)).astype(object)
-        + rng.integers(1, 99, size=n).astype(str).astype(object)
-        + "@"
-        + rng.choice(domains, size=n)
-    )
+    first, last, street = _names_and_street(rng, n, sex)
+    visit, birth = _visit_and_birth(rng, n, age)
+    ssn, phone = _ssn(rng, n), _phone(rng, n)
+    email = _email(rng, n, first, last)
     frame = pd.DataFrame(
         {
             "record_id": np.arange(1, n + 1),
@@ -162,3 +116,74 @@ def generate_survey(n: int = 2000, seed: int = 7) -> pd.DataFrame:
         }
     )
     return frame
+
+
+# The draws below are made in this order (the same seed gives the same table).
+def _names_and_street(rng: np.random.Generator, n: int, sex: np.ndarray) -> tuple:
+    """First and last names (by sex, weighted as Faker weights them) and street addresses."""
+    from faker.providers.address.en_US import Provider as Address
+    from faker.providers.person.en_US import Provider as Person
+
+    female, pf = _weighted(Person.first_names_female)
+    male, pm = _weighted(Person.first_names_male)
+    lasts, pl = _weighted(Person.last_names)
+    first = np.where(sex == "F", rng.choice(female, size=n, p=pf), rng.choice(male, size=n, p=pm))
+    last = rng.choice(lasts, size=n, p=pl)
+    street_first, _ = _weighted(Person.first_names_female | Person.first_names_male)
+    street = (
+        rng.integers(1, 9999, size=n).astype(str).astype(object)
+        + " "
+        + rng.choice(np.concatenate([lasts, street_first]), size=n)
+        + " "
+        + rng.choice(np.array(Address.street_suffixes, dtype=object), size=n)
+    )
+    return first, last, street
+
+
+def _visit_and_birth(rng: np.random.Generator, n: int, age: np.ndarray) -> tuple:
+    """Visit dates in 2023-2024 and birth dates that give ``age`` on 30 June 2024."""
+    start = np.datetime64("2023-01-01")
+    visit = start + rng.integers(0, 730, size=n).astype("timedelta64[D]")
+    birth = (
+        np.datetime64("2024-06-30")
+        - (age * 365.25).astype("timedelta64[D]")
+        - rng.integers(0, 365, size=n).astype("timedelta64[D]")
+    )
+    return visit, birth
+
+
+def _ssn(rng: np.random.Generator, n: int) -> np.ndarray:
+    area = rng.integers(1, 900, size=n)
+    area = np.where(area == 666, 665, area)  # SSA never issues area 666
+    return (
+        np.char.zfill(area.astype(str), 3).astype(object)
+        + "-"
+        + _digits(rng, n, 2, 1).astype(object)
+        + "-"
+        + _digits(rng, n, 4, 1).astype(object)
+    )
+
+
+def _phone(rng: np.random.Generator, n: int) -> np.ndarray:
+    return (
+        "("
+        + rng.integers(201, 990, size=n).astype(str).astype(object)
+        + ") "
+        + rng.integers(200, 999, size=n).astype(str).astype(object)
+        + "-"
+        + _digits(rng, n, 4).astype(object)
+    )
+
+
+def _email(rng: np.random.Generator, n: int, first: np.ndarray, last: np.ndarray) -> np.ndarray:
+    from faker.providers.internet.en_US import Provider as Internet
+
+    domains = np.array(Internet.free_email_domains, dtype=object)
+    return (
+        np.char.lower(first.astype(str)).astype(object)
+        + "."
+        + np.char.lower(last.astype(str)).astype(object)
+        + rng.integers(1, 99, size=n).astype(str).astype(object)
+        + "@"
+        + rng.choice(domains, size=n)
+    )

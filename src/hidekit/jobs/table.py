@@ -179,7 +179,7 @@ def anonymize(
     (a warning above ``max_loss``), and in the HTML ``report`` when asked."""
     from hidekit.anonymize import mondrian
     from hidekit.engines import check_engine
-    from hidekit.io import read_table, write_table
+    from hidekit.io import read_table
     from hidekit.io.atomic import check_output_file
 
     secrets = secrets or SecretOptions()
@@ -213,17 +213,7 @@ def anonymize(
         on_level=on_level,
         max_loss=max_loss,
     )
-    released = replace(
-        ds.with_frame(result.released),
-        value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in keys},
-    )
-    write_table(released, target, protect=(data,), neutralize=neutralize)
-    if report is not None:
-        from hidekit.anonymize.mondrian_report import mondrian_report
-
-        name = Path(data).name
-        title = f"Mondrian de-identification of {name}"
-        save_report(mondrian_report(result, title), report, protect=(data,))
+    _write_anonymized(ds, result, keys, data, target, report, neutralize)
     return JobResult(
         "anonymize",
         {"data": data},
@@ -235,6 +225,24 @@ def anonymize(
         },
         secrets.insecure_warnings(),
     )
+
+
+def _write_anonymized(ds, result, keys, data, target: Path, report, neutralize: bool) -> None:
+    """The released table (value labels of the generalized keys dropped: their codes no longer
+    mean what the labels say) and, when asked, the HTML report."""
+    from hidekit.io import write_table
+
+    released = replace(
+        ds.with_frame(result.released),
+        value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in keys},
+    )
+    write_table(released, target, protect=(data,), neutralize=neutralize)
+    if report is not None:
+        from hidekit.anonymize.mondrian_report import mondrian_report
+
+        name = Path(data).name
+        title = f"Mondrian de-identification of {name}"
+        save_report(mondrian_report(result, title), report, protect=(data,))
 
 
 def utility(

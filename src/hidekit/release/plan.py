@@ -384,38 +384,10 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
     key (else it is read from [secrets] key_file / key_env)."""
     from hidekit.secrets import check_key, load_key
 
-    given_key = key
-
     path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"plan file not found: {path}") from None
-    except IsADirectoryError:
-        raise InputError(f"plan {path}: is a folder, expected a TOML file") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"plan {path}: not UTF-8 text (invalid byte at {exc.start})") from None
-    except OSError as exc:
-        raise InputError(f"plan {path}: cannot read: {exc.strerror or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"plan {path} is not valid TOML: {exc}") from None
-    unknown = sorted(set(raw) - _SECTIONS)
-    if unknown:
-        raise OptionError(
-            f"plan {path}: unknown section(s) {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(_SECTIONS))})"
-        )
+    raw = _read_toml(path)
+    _check_sections(raw, path)
     base = path.parent
-    for name in ("input", "output", "roles", "risk", "crosswalk"):
-        if not isinstance(raw.get(name, {}), dict):
-            raise OptionError(f"plan {path}: [{name}] must be a table of settings")
-    for name, known in _SECTION_KEYS.items():
-        extra = [k for k in raw.get(name, {}) if k not in known]
-        if extra:
-            raise OptionError(
-                f"plan {path.name}: unknown [{name}] setting(s) {', '.join(map(repr, extra))} "
-                f"(known: {', '.join(known)})"
-            )
     inp = raw.get("input", {})
     if not _typed(inp, "path", "str", "input"):
         raise OptionError(f"plan {path}: [input] path is required")
@@ -431,17 +403,7 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
         raise OptionError(f"plan {path}: [output] neutralize_formulas must be true or false")
     roles = raw.get("roles", {})
     risk = raw.get("risk", {})
-    k = _typed(risk, "k", "int", "risk", 5)
-    rp = _typed(risk, "rp", "float", "risk")
-    cell_min = _typed(risk, "cell_min", "int", "risk")
-    unknown_risk = sorted(set(risk) - _RISK_KEYS)
-    if unknown_risk:
-        raise OptionError(
-            f"plan {path.name}: unknown [risk] field(s) {', '.join(unknown_risk)} "
-            f"(known: {', '.join(sorted(_RISK_KEYS))})"
-        )
-    if cell_min is not None and cell_min < 1:
-        raise OptionError(f"plan {path}: [risk] cell_min must be at least 1, got {cell_min}")
+    k, rp, cell_min = _risk_settings(risk, path)
     for field_name in raw.get("crosswalk", {}):
         _typed(raw["crosswalk"], field_name, "str", "crosswalk")
     plan = Plan(
@@ -471,10 +433,72 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
         plan.private = Path(private) if Path(private).is_absolute() else base / private
     plan.private_folder()  # refuse a private folder inside the output now
     plan.key = (
-        check_key(bytes(given_key), "the key")
-        if given_key is not None
+        check_key(bytes(key), "the key")
+        if key is not None
         else load_key(plan.crosswalk.get("key_file"), plan.crosswalk.get("key_env"))
     )
+    _check_plan(plan, path)
+    for i, s in enumerate(_step_tables(raw, path), 1):
+        step = Step(str(s["use"]), _step_params(s, i, base, path))
+        step.make(plan.key)  # fail now, before reading data, on unknown steps or bad parameters
+        plan.steps.append(step)
+    return plan
+
+
+def _read_toml(path: Path) -> dict:
+    """The plan file's TOML, or one line saying why it cannot be read."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"plan file not found: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"plan {path}: is a folder, expected a TOML file") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"plan {path}: not UTF-8 text (invalid byte at {exc.start})") from None
+    except OSError as exc:
+        raise InputError(f"plan {path}: cannot read: {exc.strerror or exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"plan {path} is not valid TOML: {exc}") from None
+
+
+def _check_sections(raw: dict, path: Path) -> None:
+    """Known sections only, tables where a table is expected, known settings in each."""
+    unknown = sorted(set(raw) - _SECTIONS)
+    if unknown:
+        raise OptionError(
+            f"plan {path}: unknown section(s) {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(_SECTIONS))})"
+        )
+    for name in ("input", "output", "roles", "risk", "crosswalk"):
+        if not isinstance(raw.get(name, {}), dict):
+            raise OptionError(f"plan {path}: [{name}] must be a table of settings")
+    for name, known in _SECTION_KEYS.items():
+        extra = [k for k in raw.get(name, {}) if k not in known]
+        if extra:
+            raise OptionError(
+                f"plan {path.name}: unknown [{name}] setting(s) {', '.join(map(repr, extra))} "
+                f"(known: {', '.join(known)})"
+            )
+
+
+def _risk_settings(risk: dict, path: Path) -> tuple:
+    """k (default 5), rp and cell_min of [risk], typed; unknown [risk] fields refused."""
+    k = _typed(risk, "k", "int", "risk", 5)
+    rp = _typed(risk, "rp", "float", "risk")
+    cell_min = _typed(risk, "cell_min", "int", "risk")
+    unknown_risk = sorted(set(risk) - _RISK_KEYS)
+    if unknown_risk:
+        raise OptionError(
+            f"plan {path.name}: unknown [risk] field(s) {', '.join(unknown_risk)} "
+            f"(known: {', '.join(sorted(_RISK_KEYS))})"
+        )
+    if cell_min is not None and cell_min < 1:
+        raise OptionError(f"plan {path}: [risk] cell_min must be at least 1, got {cell_min}")
+    return k, rp, cell_min
+
+
+def _check_plan(plan: Plan, path: Path) -> None:
+    """k at least 1, rp and max_loss fractions, key variables named."""
     if plan.k < 1:
         raise OptionError(f"plan {path}: [risk] k must be at least 1, got {plan.k}")
     require_fraction("[risk] rp", plan.rp)
@@ -484,31 +508,37 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
         raise OptionError(
             f"plan {path}: [roles] keys must name the key variables (quasi-identifiers)"
         )
+
+
+def _step_tables(raw: dict, path: Path) -> list:
+    """The [[steps]] tables."""
     steps = raw.get("steps", [])
     if not isinstance(steps, list):
         raise OptionError(f"plan {path}: steps must be an array of tables ([[steps]])")
-    for i, s in enumerate(steps, 1):
-        if not isinstance(s, dict) or "use" not in s:
-            raise OptionError(f"plan {path}: step {i} has no 'use' (the step name)")
-        if not isinstance(s["use"], str):
-            raise OptionError(f"plan {path}: step {i}: use must be a step name (text)")
-        params = {k: v for k, v in s.items() if k != "use"}
-        if "key" in params or "passphrase" in params:
-            raise OptionError(
-                f"plan {path.name}: step {i} writes a secret in the plan, where the audit and "
-                "report would publish it: give [secrets] key_file or key_env instead"
-            )
-        for name in _FILE_PARAMS:  # file parameters are plan-relative
-            if name == "population" and isinstance(params.get(name), str):
-                params[name] = _confined(params[name], base, path, f"step {i} population")
-            elif isinstance(params.get(name), str) and not Path(params[name]).is_absolute():
-                params[name] = str(base / params[name])
-        if isinstance(params.get("hierarchies"), dict):  # {column: file} of the optimal step
-            params["hierarchies"] = {
-                col: str(base / f) if isinstance(f, str) and not Path(f).is_absolute() else f
-                for col, f in params["hierarchies"].items()
-            }
-        step = Step(str(s["use"]), params)
-        step.make(plan.key)  # fail now, before reading data, on unknown steps or bad parameters
-        plan.steps.append(step)
-    return plan
+    return steps
+
+
+def _step_params(s, i: int, base: Path, path: Path) -> dict:
+    """Step ``i``'s parameters: a step name given, no secret written in the plan, file
+    parameters made plan-relative."""
+    if not isinstance(s, dict) or "use" not in s:
+        raise OptionError(f"plan {path}: step {i} has no 'use' (the step name)")
+    if not isinstance(s["use"], str):
+        raise OptionError(f"plan {path}: step {i}: use must be a step name (text)")
+    params = {k: v for k, v in s.items() if k != "use"}
+    if "key" in params or "passphrase" in params:
+        raise OptionError(
+            f"plan {path.name}: step {i} writes a secret in the plan, where the audit and "
+            "report would publish it: give [secrets] key_file or key_env instead"
+        )
+    for name in _FILE_PARAMS:  # file parameters are plan-relative
+        if name == "population" and isinstance(params.get(name), str):
+            params[name] = _confined(params[name], base, path, f"step {i} population")
+        elif isinstance(params.get(name), str) and not Path(params[name]).is_absolute():
+            params[name] = str(base / params[name])
+    if isinstance(params.get("hierarchies"), dict):  # {column: file} of the optimal step
+        params["hierarchies"] = {
+            col: str(base / f) if isinstance(f, str) and not Path(f).is_absolute() else f
+            for col, f in params["hierarchies"].items()
+        }
+    return params

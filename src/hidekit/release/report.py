@@ -10,6 +10,8 @@ FIGURES = ["records", "cells", "k", "uniques", "at_risk", "rp", "cr"]
 
 
 def release_report(result) -> Report:
+    """The release's HTML report: verdict and information lost, risk before and after, the
+    steps, how the data were read, warnings."""
     plan = result.plan
     rep = Report(
         f"Release of {plan.input.name}",
@@ -17,7 +19,15 @@ def release_report(result) -> Report:
         + (f", RP ≤ {plan.rp}" if plan.rp is not None else "")
         + " · missing values are a category of their own",
     )
-    after = result.after
+    _verdict(rep, result)
+    _risk_figures(rep, result)
+    _steps(rep, result)
+    return rep
+
+
+def _verdict(rep: Report, result) -> None:
+    """Refused or released (with the information lost), and where the randomness came from."""
+    plan = result.plan
     ok = not result.problems
     if not ok:
         text, warn = "Release refused: " + "; ".join(result.problems), False
@@ -46,6 +56,11 @@ def release_report(result) -> Report:
         ),
         "note",
     )
+
+
+def _risk_figures(rep: Report, result) -> None:
+    """Risk figures before and after, records by class size, RP after each step."""
+    plan, after = result.plan, result.after
     rep.heading("Risk before and after")
     rows = [
         {
@@ -81,6 +96,10 @@ def release_report(result) -> Report:
                 hlines={"limit": float(plan.rp)} if plan.rp is not None else None,
             )
         )
+
+
+def _steps(rep: Report, result) -> None:
+    """The steps with their parameters and effects, how the data were read, warnings."""
     rep.heading("Steps")
     rep.table(
         [
@@ -123,7 +142,6 @@ def release_report(result) -> Report:
             "identifier step or reviewed): " + ", ".join(result.scan_flagged),
             "note",
         )
-    return rep
 
 
 INDIVIDUAL = [
