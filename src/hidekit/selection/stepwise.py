@@ -421,6 +421,11 @@ def select_variables(
     keys = list(dict.fromkeys(list(force) + list(keys)))
     if not keys:
         raise OptionError("name at least one key variable")
+    if method == "stepwise":
+        if remove_stop is None:
+            raise OptionError("stepwise needs --remove-stop (the paper used 0.35 with --stop 0.55)")
+        if remove_stop <= 0:
+            raise OptionError("--remove-stop must be above 0 for stepwise")
     eng = engine if isinstance(engine, Engine) else make_engine(data, engine)
     eng.check_keys(keys + ([weights] if weights else []))
     if weights is not None and weights in keys:
