@@ -38,7 +38,7 @@ def _mod97_check(country: str, bban: str) -> str:
 
 def iban(n: _Note) -> list[Segment]:
     """A valid IBAN (mod-97 check digits), of the patient's country when it has IBANs."""
-    country = n.pick(["GB", "IE", "GB", "DE", "FR", "NL", "ES"])
+    country = n.pick(templates("general.iban.1", "l"))
     letters = "".join(n.rng.choice("ABCDEFGHIJKLMNOPQRSTUVWXYZ") for _ in range(4))
     digits = {"GB": 14, "IE": 14, "DE": 18, "FR": 23, "NL": 10, "ES": 20}[country]
     body = "".join(str(n.rng.randint(0, 9)) for _ in range(digits))
@@ -55,7 +55,7 @@ def card(n: _Note) -> list[Segment]:
     length = 15 if head == "37" else 16
     digits = head + "".join(str(n.rng.randint(0, 9)) for _ in range(length - len(head) - 1))
     digits += W._luhn_digit(digits)
-    sep = n.pick([" ", "-", "", " "])
+    sep = n.pick(templates("general.card.1", "l"))
     groups = [4, 6, 5] if length == 15 else [4, 4, 4, 4]
     parts, pos = [], 0
     for g in groups:
@@ -100,13 +100,13 @@ def licence(n: _Note) -> list[Segment]:
 
 
 def military(n: _Note) -> list[Segment]:
-    box = n.pick(["PSC", "Unit", "CMR"])
+    box = n.pick(templates("general.military.1", "l"))
     out: list[Segment] = [
         (f"{box} {n.rng.randint(100, 9999)}, Box {n.rng.randint(1, 9999)}", "STREET")
     ]
-    out += [(", ", None), (n.pick(["APO", "FPO", "DPO"]), "CITY"), (" ", None)]
+    out += [(", ", None), (n.pick(templates("general.military.2", "l")), "CITY"), (" ", None)]
     return out + [
-        (n.pick(["AE", "AP", "AA"]), "STATE"),
+        (n.pick(templates("general.military.3", "l")), "STATE"),
         (" ", None),
         (f"{n.rng.choice(['09', '96', '34'])}{n.rng.randint(100, 999)}", "ZIP"),
     ]
@@ -162,7 +162,7 @@ def _chat(n: _Note) -> None:
     lines = templates("general.chat", "l")
     for _ in range(n.rng.randint(4, 9)):
         n.w.add(f"[{n.rng.randint(0, 23):02d}:{n.rng.randint(0, 59):02d}] ")
-        n.render(n.pick(["{username}: ", "{pt_first}: ", "Agent {staff_name}: ", "{username}: "]))
+        n.render(n.pick(templates("general.chat.1", "l")))
         n.render(n.pick(lines))
         n.w.add("\n")
 

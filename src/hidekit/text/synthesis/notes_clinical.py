@@ -18,11 +18,11 @@ from hidekit.text.synthesis.vocab import FINDINGS, SPECIMENS, STUDIES
 
 
 def _admission(n: _Note) -> None:
-    _header(n, n.pick(["Admission Note", "History and Physical", "Admission H&P"]))
+    _header(n, n.pick(templates("admission.1", "l")))
     _clinical_body(n, (3, 6))
     _section(
         n,
-        n.pick(["Assessment and Plan", "A/P", "Assessment/Plan"]),
+        n.pick(templates("admission.2", "l")),
         ["{pt_formal} is a {age_adj} {sexw} admitted with {dx}. "] + _PLAN,
         (3, 6),
     )
@@ -39,10 +39,10 @@ def _discharge(n: _Note) -> None:
         templates("discharge.3", "l"),
         (3, 7),
     )
-    _list_section(n, n.pick(["Discharge Medications", "Medications on Discharge"]), _MEDS, (2, 6))
+    _list_section(n, n.pick(templates("discharge.5", "l")), _MEDS, (2, 6))
     _section(
         n,
-        n.pick(["Follow-up", "Disposition", "Follow Up Appointments"]),
+        n.pick(templates("discharge.6", "l")),
         templates("discharge.4", "l"),
         (1, 3),
     )
@@ -50,35 +50,26 @@ def _discharge(n: _Note) -> None:
 
 
 def _progress(n: _Note) -> None:
-    n.w.add(
-        n.pick(
-            [
-                "PROGRESS NOTE\n",
-                "Progress Note - ",
-                "Daily Progress Note\n",
-                "SOAP NOTE\n",
-            ]
-        )
-    )
+    n.w.add(n.pick(templates("progress.5", "l")))
     n.render(  # the chart header names the patient even when the text does not
         n.pick(templates("progress.3", "l"))
     )
     n.render(n.pick(templates("progress.4", "l")))
     _section(
         n,
-        n.pick(["Subjective", "S"]),
+        n.pick(templates("progress.6", "l")),
         templates("progress.1", "l"),
         (1, 3),
     )
     _section(
         n,
-        n.pick(["Objective", "O"]),
+        n.pick(templates("progress.7", "l")),
         templates("progress.2", "l"),
         (1, 3),
     )
     _section(
         n,
-        n.pick(["Assessment/Plan", "A/P", "A&P"]),
+        n.pick(templates("progress.8", "l")),
         ["{age_adj} {sexw} with {dx}, hospital day {n}. "] + _PLAN,
         (2, 5),
     )
@@ -89,8 +80,8 @@ def _referral(n: _Note) -> None:
     n.render("{hosp}\n")
     n.render("{hosp_address}\n")
     n.render(n.pick(templates("referral.2", "l")))
-    n.render(n.pick(["\n{admit}\n\n", "\nDate: {admit}\n\n"]))
-    n.render(n.pick(["{dr2_sig}\n{hosp2}\n\n", ""]))
+    n.render(n.pick(templates("referral.6", "l")))
+    n.render(n.pick(templates("referral.7", "l")))
     n.render(n.pick(templates("referral.3", "l")))
     n.render(n.pick(templates("referral.4", "l")))
     for t in n.rng.sample(
@@ -105,7 +96,7 @@ def _referral(n: _Note) -> None:
 
 def _radiology(n: _Note) -> None:
     study, region = n.pick(STUDIES)
-    n.w.add(n.pick(["RADIOLOGY REPORT\n", "Imaging Report\n", "DIAGNOSTIC IMAGING\n"]))
+    n.w.add(n.pick(templates("radiology.8", "l")))
     n.render(n.pick(templates("radiology.1", "l")))
     n.render(n.pick(templates("radiology.2", "l")))
     n.render(n.pick(templates("radiology.3", "l")))
@@ -134,63 +125,27 @@ def _radiology(n: _Note) -> None:
 
 def _pathology(n: _Note) -> None:
     spec, dx = n.pick(SPECIMENS)
-    n.w.add(n.pick(["SURGICAL PATHOLOGY REPORT\n", "Pathology Report\n"]))
+    n.w.add(n.pick(templates("pathology.3", "l")))
     n.render("{hosp}\n")
-    n.render(
-        n.pick(
-            [
-                "Patient: {pt_header}   Med Rec: {mrn}   Acct: {acct}\n",
-                "Name: {pt_header}\nMRN: {mrn}\nAccount #: {acct}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("pathology.4", "l")))
     n.render(n.pick(templates("pathology.1", "l")))
-    n.render(n.pick(["Accession: {accession}\n", "Case #: {accession}\n"]))
-    n.render(
-        n.pick(
-            [
-                "Collected: {h_admit}   Received: {h_admit}   Reported: {h_discharge}\n",
-                "Date of procedure: {admit}\nDate reported: {discharge}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("pathology.5", "l")))
+    n.render(n.pick(templates("pathology.6", "l")))
     n.render(n.pick(templates("pathology.2", "l")))
     n.w.add(f"\nSPECIMEN: {spec}\n")
-    n.render(
-        n.pick(
-            [
-                "\nCLINICAL INFORMATION: {age_adj} {sexw} with {dx2}.\n",
-                "\nCLINICAL HISTORY: {eponym}; rule out malignancy.\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("pathology.7", "l")))
     n.w.add(f"\nDIAGNOSIS:\n{dx}\n")
-    n.render(
-        n.pick(
-            [
-                "\nGROSS: Received in formalin labeled with the patient's name and medical record number, "
-                "a tan-pink tissue measuring 1.1 x 0.6 x 0.3 cm. Submitted in toto in cassette A1.\n",
-                '\nGROSS DESCRIPTION: Labeled "{pt_header}", the specimen consists of {n} cores.\n',
-            ]
-        )
-    )
-    n.render(
-        n.pick(
-            [
-                "\nPathologist: {dr2_sig}\n",
-                "\nElectronically signed out by {dr2_sig} on {h_discharge}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("pathology.8", "l")))
+    n.render(n.pick(templates("pathology.9", "l")))
 
 
 def _ed(n: _Note) -> None:
-    _header(n, n.pick(["Emergency Department Note", "ED Provider Note", "ED Triage Note"]))
+    _header(n, n.pick(templates("ed.3", "l")))
     n.render(n.pick(templates("ed.2", "l")))
     _clinical_body(n, (2, 4))
     _section(
         n,
-        n.pick(["ED Course", "MDM"]),
+        n.pick(templates("ed.4", "l")),
         templates("ed.1", "l"),
         (2, 4),
     )
@@ -198,8 +153,8 @@ def _ed(n: _Note) -> None:
 
 
 def _phone_note(n: _Note) -> None:
-    n.render(n.pick(["TELEPHONE ENCOUNTER\n", "Phone Note\n", "Nurse Triage Call\n"]))
-    n.render(n.pick(["{pt_header}  MRN {mrn}  DOB {dob}\n", "Patient: {pt_header}\n"]))
+    n.render(n.pick(templates("phone_note.4", "l")))
+    n.render(n.pick(templates("phone_note.5", "l")))
     n.render(n.pick(templates("phone_note.2", "l")))
     for t in n.rng.sample(
         templates("phone_note.1", "l"),

@@ -16,7 +16,7 @@ def _letter(n: _Note) -> None:
     n.render("{hosp}\n{hosp_address}\n")
     n.render(n.pick(templates("letter.2", "l")))
     n.render("\n{h_admit}\n\n")
-    to = n.pick(["patient", "insurer", "employer"])
+    to = n.pick(templates("letter.5", "l"))
     if to == "patient":
         n.render("{pt_full}\n{address}\n\nOur ref: {mrn}\n\nDear {pt_formal},\n\n")
         body = templates("letter.1", "l")
@@ -29,7 +29,7 @@ def _letter(n: _Note) -> None:
         n.render("HR Department\n{org}\n\nRe: {pt_full} (our ref. {mrn})\n\nDear Sir or Madam,\n\n")
         body = templates("letter.4", "l")
     _lines(n, body, (2, len(body)))
-    n.render(n.pick(["\n\nYours sincerely,\n\n{dr_sig}\n", "\n\nKind regards,\n{dr_sig}\n"]))
+    n.render(n.pick(templates("letter.6", "l")))
     if n.chance(0.4):
         n.render("cc: {pcp}; {practice}\n")
 
@@ -75,17 +75,17 @@ def _thread(n: _Note) -> None:
             head = n.month_day(n.admit) + [(" ", None)] + head
         who = n.pick(speakers)
         if n.chance(0.3):
-            who = [(n.pick(["Dr ", "RN ", "Dr. ", ""]), None)] + who
+            who = [(n.pick(templates("thread.4", "l")), None)] + who
         for text, label in head + who:
             n.w.add(text, label)
-        n.w.add(n.pick([": ", " - ", " > "]))
+        n.w.add(n.pick(templates("thread.3", "l")))
         n.render(n.pick(templates("thread.2", "l")))
 
 
 def _home_health(n: _Note) -> None:
     _mini_header(
         n,
-        n.pick(["Home Health Visit", "District Nurse Visit", "Community Nursing Note"]),
+        n.pick(templates("home_health.2", "l")),
     )
     _lines(
         n,
@@ -96,17 +96,9 @@ def _home_health(n: _Note) -> None:
 
 
 def _registration(n: _Note) -> None:
-    n.w.add(
-        n.pick(
-            [
-                "PATIENT REGISTRATION\n",
-                "Demographics\n",
-                "NEW PATIENT REGISTRATION FORM\n",
-            ]
-        )
-    )
+    n.w.add(n.pick(templates("registration.3", "l")))
     n.render(n.pick(templates("registration.2", "l")))
-    n.render(n.pick(["Surname: {pt_last}\nForename(s): {pt_first}\n", "Name: {pt_header}\n"]))
+    n.render(n.pick(templates("registration.4", "l")))
     fields = templates("registration.1", "l")
     for t in fields:
         if n.chance(0.7):
@@ -114,7 +106,7 @@ def _registration(n: _Note) -> None:
 
 
 def _lab(n: _Note) -> None:
-    n.w.add(n.pick(["LABORATORY REPORT\n", "Clinical Chemistry\n", "Haematology Report\n"]))
+    n.w.add(n.pick(templates("lab.4", "l")))
     n.render("{hosp}\n")
     n.render(n.pick(templates("lab.1", "l")))
     n.render(n.pick(templates("lab.2", "l")))
@@ -144,14 +136,7 @@ def _discharge_letter(n: _Note) -> None:
     n.render(n.pick(templates("discharge_letter.2", "l")))
     n.render("\nDISCHARGE LETTER\n" if n.chance(0.5) else "\nDischarge Summary to GP\n")
     n.render("To: {pcp}, {practice}\n")
-    n.render(
-        n.pick(
-            [
-                "Patient: {pt_header}  DOB {dob}  {nat_id}  MRN {mrn}\n",
-                "{pt_header}, {address}\nHosp No {mrn}\n",
-            ]
-        )
-    )
+    n.render(n.pick(templates("discharge_letter.3", "l")))
     n.render("Admitted: {h_admit}   Discharged: {h_discharge}\nConsultant: {att}\n\n")
     _lines(
         n,

@@ -16,7 +16,7 @@ from hidekit.text.synthesis.sections import (
 
 
 def _nursing(n: _Note) -> None:
-    _mini_header(n, n.pick(["Nursing Note", "Nursing Progress Note", "Shift Report", "RN Note"]))
+    _mini_header(n, n.pick(templates("nursing.2", "l")))
     _lines(
         n,
         templates("nursing.1", "l"),
@@ -26,7 +26,7 @@ def _nursing(n: _Note) -> None:
 
 
 def _icu(n: _Note) -> None:
-    _mini_header(n, n.pick(["ICU Progress Note", "MICU Daily Note", "Critical Care Ward Round"]))
+    _mini_header(n, n.pick(templates("icu.3", "l")))
     n.render("Day {n} of ICU stay. Admitted {admit} from {hosp2}.\n")
     for title, items in [
         ("Neuro", templates("icu.1", "l")),
@@ -63,15 +63,15 @@ def _icu(n: _Note) -> None:
 
 
 def _operative(n: _Note) -> None:
-    _header(n, n.pick(["Operative Report", "Operation Note", "Brief Op Note"]))
+    _header(n, n.pick(templates("operative.5", "l")))
     n.render(n.pick(templates("operative.3", "l")))
     n.render("Surgeon: {dr_sig}\nAssistant: {dr}\n")
-    n.render(n.pick(["Anaesthetist: {dr}\n", "Anesthesia: {dr}, general endotracheal\n"]))
+    n.render(n.pick(templates("operative.6", "l")))
     n.render(n.pick(templates("operative.4", "l")))
     n.render("\nPreoperative diagnosis: {dx}\nProcedure: {proc}\n")
     _section(
         n,
-        n.pick(["Findings", "Operative Findings"]),
+        n.pick(templates("operative.7", "l")),
         templates("operative.1", "l"),
         (3, 6),
     )
@@ -87,7 +87,7 @@ def _operative(n: _Note) -> None:
 def _psychiatry(n: _Note) -> None:
     _header(
         n,
-        n.pick(["Psychiatric Assessment", "Psychiatry Consult", "Mental Health Review"]),
+        n.pick(templates("psychiatry.4", "l")),
     )
     _section(
         n,
@@ -97,7 +97,7 @@ def _psychiatry(n: _Note) -> None:
     )
     _section(
         n,
-        n.pick(["Mental State Examination", "MSE"]),
+        n.pick(templates("psychiatry.5", "l")),
         templates("psychiatry.2", "l"),
         (3, 5),
     )
@@ -113,7 +113,7 @@ def _psychiatry(n: _Note) -> None:
 def _paediatric(n: _Note) -> None:
     _header(
         n,
-        n.pick(["Paediatric Clinic Letter", "Pediatric Well Child Visit", "Paeds Review"]),
+        n.pick(templates("paediatric.3", "l")),
     )
     _section(
         n,
@@ -142,7 +142,7 @@ def _paediatric(n: _Note) -> None:
 
 
 def _palliative(n: _Note) -> None:
-    _mini_header(n, n.pick(["Palliative Care Review", "Hospice Visit", "Supportive Care Note"]))
+    _mini_header(n, n.pick(templates("palliative.2", "l")))
     _lines(
         n,
         templates("palliative.1", "l"),
@@ -154,13 +154,7 @@ def _palliative(n: _Note) -> None:
 def _therapy(n: _Note) -> None:
     _mini_header(
         n,
-        n.pick(
-            [
-                "Physiotherapy Note",
-                "Occupational Therapy Assessment",
-                "PT Treatment Note",
-            ]
-        ),
+        n.pick(templates("therapy.2", "l")),
     )
     _lines(
         n,
@@ -173,7 +167,7 @@ def _therapy(n: _Note) -> None:
 def _social_work(n: _Note) -> None:
     _mini_header(
         n,
-        n.pick(["Social Work Assessment", "Social Work Progress Note", "Case Management"]),
+        n.pick(templates("social_work.2", "l")),
     )
     _lines(
         n,
@@ -186,10 +180,10 @@ def _social_work(n: _Note) -> None:
 def _pharmacy(n: _Note) -> None:
     _mini_header(
         n,
-        n.pick(["Medication Reconciliation", "Pharmacy Note", "Medicines Reconciliation"]),
+        n.pick(templates("pharmacy.4", "l")),
     )
     n.render(n.pick(templates("pharmacy.2", "l")))
-    n.w.add(n.pick(["\nDrug | Dose | Freq | Comment\n", "\nMEDICATION LIST\n", "\nMeds:\n"]))
+    n.w.add(n.pick(templates("pharmacy.5", "l")))
     for _ in range(n.rng.randint(3, 7)):
         n.render(n.pick(templates("pharmacy.3", "l")))
     _lines(
@@ -197,4 +191,4 @@ def _pharmacy(n: _Note) -> None:
         templates("pharmacy.1", "l"),
         (1, 3),
     )
-    n.render(n.pick(["\n{pharmacist}\n", "\nReconciled by {pharmacist} {h_admit}\n"]))
+    n.render(n.pick(templates("pharmacy.6", "l")))

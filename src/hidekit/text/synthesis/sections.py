@@ -42,7 +42,7 @@ def _section(n: _Note, title: str, items: list[str], k: tuple[int, int], sep: st
 
 def _list_section(n: _Note, title: str, items: list[str], k: tuple[int, int]) -> None:
     n.w.add(n.pick([f"\n{title}:\n", f"\n{title.upper()}:\n"]))
-    bullet = n.pick(["- ", "1. ", "* ", ""])
+    bullet = n.pick(templates("list_section.1", "l"))
     for i in range(n.rng.randint(*k)):
         n.w.add(bullet if bullet != "1. " else f"{i + 1}. ")
         n.render(n.pick(items))
@@ -67,14 +67,7 @@ def _header(n: _Note, title: str) -> None:
     if title in ("Discharge Summary", "Admission Note", "Consultation"):
         n.render(n.pick(templates("header.1", "l")))
     if title == "Discharge Summary":
-        n.render(
-            n.pick(
-                [
-                    "Discharge Date: {h_discharge}\n",
-                    "Date of Discharge: {h_discharge}\n",
-                ]
-            )
-        )
+        n.render(n.pick(templates("header.3", "l")))
     elif n.chance(0.7):
         n.render(n.pick(templates("header.2", "l")))
 
@@ -82,14 +75,14 @@ def _header(n: _Note, title: str) -> None:
 def _clinical_body(n: _Note, hpi: tuple[int, int]) -> None:
     _section(
         n,
-        n.pick(["History of Present Illness", "HPI", "Chief Complaint / HPI"]),
+        n.pick(templates("clinical_body.3", "l")),
         _HPI,
         hpi,
     )
     if n.chance(0.8):
-        _list_section(n, n.pick(["Past Medical History", "PMH"]), _PMH, (2, 5))
+        _list_section(n, n.pick(templates("clinical_body.4", "l")), _PMH, (2, 5))
     if n.chance(0.7):
-        _list_section(n, n.pick(["Medications", "Home Medications", "Meds"]), _MEDS, (2, 6))
+        _list_section(n, n.pick(templates("clinical_body.5", "l")), _MEDS, (2, 6))
     if n.chance(0.6):
         _section(
             n,
@@ -98,11 +91,11 @@ def _clinical_body(n: _Note, hpi: tuple[int, int]) -> None:
             (1, 1),
         )
     if n.chance(0.7):
-        _section(n, n.pick(["Social History", "SH"]), _SOCIAL, (1, 4))
+        _section(n, n.pick(templates("clinical_body.6", "l")), _SOCIAL, (1, 4))
     if n.chance(0.5):
-        _section(n, n.pick(["Family History", "FH"]), _FAMILY, (1, 3))
+        _section(n, n.pick(templates("clinical_body.7", "l")), _FAMILY, (1, 3))
     if n.chance(0.7):
-        _section(n, n.pick(["Physical Exam", "Exam", "PE"]), _EXAM, (2, 6))
+        _section(n, n.pick(templates("clinical_body.8", "l")), _EXAM, (2, 6))
     if n.chance(0.6):
         _section(
             n,
