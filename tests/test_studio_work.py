@@ -12,8 +12,10 @@ import pytest
 pytest.importorskip("starlette", reason="the studio's web stack is not installed (make setup)")
 
 from hidekit.demo.survey import generate_survey
+from hidekit.engines import DuckDBEngine
 from hidekit.errors import InputError
 from hidekit.release import load_plan
+from hidekit.risk.records import assess_records
 from hidekit.selection import select_variables
 from hidekit.studio import plan as studio_plan
 from hidekit.studio.tasks import Task, TaskBoard
@@ -126,11 +128,20 @@ def test_weight_and_household_roles_go_into_the_plans_risk(client, folder):
         "/api/risk", data=roles(folder, ["sex", "age"], w="weight", hh="household"), headers=ORIGIN
     )
     assert 'data-testid="household-risk"' in r.text
+    step = {"use": "suppress", "params": 'keys = ["sex", "age"]\nk = 3'}
+    assert client.post("/api/step", data=step, headers=ORIGIN).status_code == 200
     text = client.get("/api/plan.toml").text
     path = folder / "survey-plan.toml"
     path.write_text(text)
     limits = load_plan(path).population
     assert (limits.weights, limits.household) == ("w", "hh")
+    released = finished(client, client.post("/api/release", data={}, headers=ORIGIN))
+    assert released.status_code == 200, released.text
+    out = pd.read_csv(folder / "survey-release" / "survey.csv")
+    after = assess_records(DuckDBEngine(out), ["sex", "age"], weights="w", household="hh")
+    line = re.search(r'data-testid="released-weighted">(.*?)</p>', released.text, re.S).group(1)
+    assert "weights <code>w</code>" in line
+    assert f"→ {after.summary.global_risk:.5f}" in line
 
 
 def test_plan_without_weight_has_no_weights(folder):
