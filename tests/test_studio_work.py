@@ -8,6 +8,8 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="the studio's web stack is not installed (make setup)")
 
@@ -17,6 +19,7 @@ from hidekit.errors import InputError
 from hidekit.release import load_plan
 from hidekit.risk.records import assess_records
 from hidekit.selection import select_variables
+from hidekit.studio import hierarchy
 from hidekit.studio import plan as studio_plan
 from hidekit.studio.tasks import Task, TaskBoard
 from hidekit.studio.workbench import Workbench
@@ -228,3 +231,37 @@ def test_select_by_global_risk_uses_the_weight_role(client, folder):
     assert f"global risk {want.final['global_risk']:.4f}" in r.text
     chosen = re.search(r'data-testid="selected">Selected:(.*?)—', r.text, re.S).group(1)
     assert re.findall(r"<code>([^<]+)</code>", chosen) == want.selected
+
+
+@pytest.fixture(scope="module")
+def small_bench(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("bins")
+    generate_survey(300, seed=8).to_csv(folder / "survey.csv", index=False)
+    bench = Workbench.open(folder / "survey.csv", "survey.csv")
+    bench.set_roles({c: "other" for c in bench.roles} | {"sex": "key", "age": "key"})
+    return bench
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(1, 100), min_size=1, max_size=6, unique=True), st.data())
+def test_bins_and_groups_only_merge_classes(small_bench, edges, data):
+    """Generalizing never splits a class: k after >= k before; every record keeps a value."""
+    bench = small_bench
+    k_before = bench.risk().report.k
+    text = ", ".join(str(e) for e in sorted(edges))
+    use, params = hierarchy.step_from_form(bench, {"column": "age", "edges": text}, [])
+    binned = hierarchy.preview(bench, use, params)
+    assert sum(n for _, n in binned.counts) == len(bench.frame)
+    assert len(binned.counts) <= len(edges) + 1
+    assert binned.risk.k >= k_before
+    values = [v for v, _, _ in hierarchy.editor_for(bench, "sex").values]
+    groups = data.draw(
+        st.lists(st.sampled_from(["", "G"]), min_size=len(values), max_size=len(values))
+    )
+    if any(groups):
+        pairs = [("v", v) for v in values] + [("g", g) for g in groups]
+        use, params = hierarchy.step_from_form(bench, {"column": "sex"}, pairs)
+        grouped = hierarchy.preview(bench, use, params)
+        assert grouped.risk.k >= k_before
+        assert sum(n for _, n in grouped.counts) == len(bench.frame)
+    assert bench.steps == []  # previews add nothing
