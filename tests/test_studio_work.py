@@ -265,3 +265,16 @@ def test_bins_and_groups_only_merge_classes(small_bench, edges, data):
         assert grouped.risk.k >= k_before
         assert sum(n for _, n in grouped.counts) == len(bench.frame)
     assert bench.steps == []  # previews add nothing
+
+
+def test_select_within_groups(client, folder):
+    keys = ["sex", "age", "race"]
+    form = {"key": keys, "method": "forward", "stop": "0.3", "by": "urban_rural"}
+    r = finished(client, client.post("/api/select", data=form, headers=ORIGIN))
+    assert r.status_code == 200, r.text
+    want = select_variables(folder / "survey.csv", keys, stop=0.3, by="urban_rural")
+    heads = re.findall(r'data-testid="selection-group">([^<]+)<', r.text)
+    assert heads == ["All records"] + [f"Group {w.group}" for w in want[1:]]
+    chosen = re.findall(r'data-testid="selected(?:-group)?">Selected:(.*?)—', r.text, re.S)
+    found = [re.findall(r"<code>([^<]+)</code>", c) for c in chosen]
+    assert found == [w.selected for w in want]

@@ -33,6 +33,7 @@ class SelectionRequest:
     remove_stop: float | None = None
     criterion: str = "alpha"
     weights: str | None = None
+    by: str | None = None  # a variable: the selection again within each of its groups
 
     @classmethod
     def from_form(cls, bench: Workbench, form: Mapping[str, object], pairs) -> SelectionRequest:
@@ -48,6 +49,9 @@ class SelectionRequest:
         if not keys and not force:
             raise OptionError("tick at least one candidate key variable")
         weights = [c for c in bench.columns_with("weight") if c in columns]
+        by = str(form.get("by") or "") or None
+        if by is not None and by not in columns:
+            raise OptionError(f"no column {by!r} to select within")
         return cls(
             keys=keys,
             force=force,
@@ -56,6 +60,7 @@ class SelectionRequest:
             remove_stop=_fraction(form, "remove_stop", None) if method == "stepwise" else None,
             criterion=criterion,
             weights=weights[0] if weights and criterion == GLOBAL_RISK else None,
+            by=by,
         )
 
 
@@ -73,10 +78,13 @@ def _fraction(form: Mapping[str, object], name: str, default: float | None) -> f
         raise OptionError(f"{name.replace('_', ' ')} must be a number, got {raw!r}") from None
 
 
-def run_selection(bench: Workbench, ask: SelectionRequest, task: Task) -> SelectionResult:
-    """The selection on the current table; ``task`` hears of each step."""
+def run_selection(bench: Workbench, ask: SelectionRequest, task: Task) -> list[SelectionResult]:
+    """The selection on the current table (all records first, then each group of ``by``);
+    ``task`` hears of each step."""
     frame = bench.frame
-    task(0, total=max(1, len(ask.keys) + len(ask.force)), completed=0, description="selection")
+    groups = 1 + (int(frame[ask.by].nunique(dropna=False)) if ask.by else 0)
+    steps = groups * max(1, len(ask.keys) + len(ask.force))
+    task(0, total=steps, completed=0, description="selection")
     result = select_variables(
         None,
         ask.keys,
@@ -87,11 +95,11 @@ def run_selection(bench: Workbench, ask: SelectionRequest, task: Task) -> Select
         cell_min=bench.cell_min,
         criterion=ask.criterion,
         weights=ask.weights,
+        by=ask.by,
         engine=DuckDBEngine(frame),
         progress=task.step,
     )
-    assert isinstance(result, SelectionResult)  # no ``by``: one result
-    return result
+    return result if isinstance(result, list) else [result]
 
 
 def selection_chart(result: SelectionResult) -> Markup:
@@ -99,11 +107,17 @@ def selection_chart(result: SelectionResult) -> Markup:
     return Markup(rp_cr_chart(result, result.stop))  # noqa: S704 - hidekit.report.svg escapes
 
 
-def selection_view(result: SelectionResult) -> dict:
-    """What the result fragment shows: the summary of steps and each step's candidates."""
+def selection_view(results: list[SelectionResult]) -> dict:
+    """What the result fragment shows for all records and each group: the keys chosen, the
+    summary of steps, each step's candidates, the plot."""
     return {
-        "result": result,
-        "rows": step_rows(result),
-        "chart": selection_chart(result),
-        "warning": result.limit_warning() if result.above_limit else None,
+        "parts": [
+            {
+                "result": r,
+                "rows": step_rows(r),
+                "chart": selection_chart(r),
+                "warning": r.limit_warning() if r.above_limit else None,
+            }
+            for r in results
+        ]
     }
