@@ -34,6 +34,7 @@ class Retrained:
     shipped: dict  # evaluate_spans of the shipped model against the corrected notes
     cross_validated: dict | None  # the new model's pooled k-fold predictions, same gold
     resubstituted: dict  # the new model on the notes it was trained on (optimistic)
+    cross_validated_risk: dict | None = None  # text risk of the cross-validated predictions
 
     def types(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -62,11 +63,12 @@ def retrain(reviewed: Path, model_path: Path, shipped_model: str, task: Task) ->
     if not any(d.spans for d in gold):
         raise InputError("the corrected notes hold no span: accept or add spans, then save")
     folds = RETRAIN_FOLDS if len(gold) >= RETRAIN_FOLDS else 0
-    job = train(
+    cv, cv_risk = cross_validated(gold, folds, task) if folds else (None, None)
+    train(
         reviewed,
         model_path,
         fmt="brat",
-        folds=folds,
+        folds=0,  # cross-validated above, where its predictions are kept for the text risk
         n_jobs=1,
         max_iterations=RETRAIN_ITERATIONS,
         progress=task,
@@ -76,8 +78,21 @@ def retrain(reviewed: Path, model_path: Path, shipped_model: str, task: Task) ->
         evaluate_spans(gold, predict(load_model(m).detect, gold, task))
         for m in (shipped_model, model_path)
     ]
-    cv = job.figures.get("cv")
-    return Retrained(model_path, len(gold), folds, scores[0], cv, scores[1])
+    return Retrained(model_path, len(gold), folds, scores[0], cv, scores[1], cv_risk)
+
+
+def cross_validated(gold: list[Document], folds: int, task: Task) -> tuple[dict, dict]:
+    """k-fold cross-validation of a model trained as ``retrain`` trains it (each note predicted
+    by a model that never saw it): its scores, and the text risk those predictions leave."""
+    from hidekit.evaluation.text_risk import assess_text_risk
+    from hidekit.text.detection.cross_validation import cross_validate
+
+    task(0, total=folds, completed=0, description="cross-validation folds")
+    cv = cross_validate(
+        gold, None, folds, n_jobs=1, progress=task, max_iterations=RETRAIN_ITERATIONS
+    )
+    risk = assess_text_risk(gold, cv.predictions, draws=TEXT_RISK_DRAWS)
+    return cv.to_dict(), risk.to_dict()
 
 
 def text_risk(gold: list[Document], detect: Detect, task: Task) -> dict:
