@@ -18,7 +18,8 @@ memory from ``/usr/bin/time``.
 
     python benchmarks/bench_optimal.py            # Adult and 1M
     python benchmarks/bench_optimal.py --quick    # Adult only
-    python benchmarks/bench_optimal.py --quick --spark-rows 10000000   # + Spark at 10M
+    python benchmarks/bench_optimal.py --no-adult            # 1M only
+    python benchmarks/bench_optimal.py --quick --no-adult --spark-rows 10000000   # Spark at 10M
 
 With ``--spark-rows N``, Adult is resampled to N records in a Parquet file that Spark (local
 mode) reads and counts itself; the search then runs on the class counts on the driver. Time and
@@ -210,6 +211,7 @@ def spark_scale(frame: pd.DataFrame, hier: dict, rows: int, tmp: Path) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="Adult only (skip 1,000,000 records)")
+    ap.add_argument("--no-adult", action="store_true", help="skip the 30,162-record runs")
     ap.add_argument("--spark-rows", type=int, default=0, help="also count N records on Spark")
     args = ap.parse_args()
     adult = shared_data("adult/adult.csv")
@@ -222,25 +224,29 @@ def main() -> int:
     print(f"load average at start: {os.getloadavg()[0]:.2f}")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        end_to_end(adult, hier, tmp)
-        arx = run_arx(adult, prefix, tmp / "arx_adult.json", "4g")
-        compare("Adult", frame, loaded, arx)
-        secs, mb = peak_memory_mb(_memory_probe, str(adult), hier)
-        print(f"hidekit peak RSS (read + one search, k=5, 5 %, loss): {mb:.0f} MB")
+        if not args.no_adult:
+            end_to_end(adult, hier, tmp)
+            arx = run_arx(adult, prefix, tmp / "arx_adult.json", "4g")
+            compare("Adult", frame, loaded, arx)
+            secs, mb = peak_memory_mb(_memory_probe, str(adult), hier)
+            print(f"hidekit peak RSS (read + one search, k=5, 5 %, loss): {mb:.0f} MB")
         if args.spark_rows:
             spark_scale(frame, hier, args.spark_rows, tmp)
-        if args.quick:
-            return 0
-        big = frame.sample(n=1_000_000, replace=True, random_state=1).reset_index(drop=True)
-        big_csv = tmp / "adult_1m.csv"
-        big.to_csv(big_csv, sep=";", index=False)
-        end_to_end(big_csv, hier, tmp)
-        arx = run_arx(big_csv, prefix, tmp / "arx_1m.json", "8g")
-        compare("Adult resampled", big, loaded, arx)
-        secs, mb = peak_memory_mb(_memory_probe, str(big_csv), hier)
-        print(f"hidekit peak RSS at 1M (read + one search, k=5, 5 %, loss): {mb:.0f} MB")
+        if not args.quick:
+            million(frame, hier, loaded, prefix, tmp)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
     return 0
+
+
+def million(frame: pd.DataFrame, hier: dict, loaded: dict, prefix: str, tmp: Path) -> None:
+    big = frame.sample(n=1_000_000, replace=True, random_state=1).reset_index(drop=True)
+    big_csv = tmp / "adult_1m.csv"
+    big.to_csv(big_csv, sep=";", index=False)
+    end_to_end(big_csv, hier, tmp)
+    arx = run_arx(big_csv, prefix, tmp / "arx_1m.json", "8g")
+    compare("Adult resampled", big, loaded, arx)
+    secs, mb = peak_memory_mb(_memory_probe, str(big_csv), hier)
+    print(f"hidekit peak RSS at 1M (read + one search, k=5, 5 %, loss): {mb:.0f} MB")
 
 
 if __name__ == "__main__":
