@@ -85,18 +85,21 @@ def _group_into(keys, span, inverse, first):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True)
+def _radix_add(keys, values, card):  # pragma: no cover - compiled
+    """keys ← keys · card + values: one more column of a mixed-radix key."""
+    for i in range(keys.shape[0]):
+        keys[i] = keys[i] * card + values[i]
+
+
+@numba.njit(cache=True)
 def _regroup(codes, maps, offsets, cards, sens, sens_card, counts, span):  # pragma: no cover
     """Recode, key, group and sum counts in one pass; returns the merged table."""
     d, m = codes.shape
     keys = np.zeros(m, dtype=np.int64)
     for j in range(d):
-        off = offsets[j]
-        card = cards[j]
-        for i in range(m):
-            keys[i] = keys[i] * card + maps[off + codes[j, i]]
+        _radix_add(keys, maps[offsets[j] + codes[j]], cards[j])
     if sens_card > 0:
-        for i in range(m):
-            keys[i] = keys[i] * sens_card + sens[i]
+        _radix_add(keys, sens, sens_card)
     inverse = np.empty(m, dtype=np.int32)
     first = np.empty(m, dtype=np.int32)
     groups = _group_into(keys, span, inverse, first)
@@ -122,6 +125,35 @@ def _group(keys, span):  # pragma: no cover - compiled
     first = np.empty(m, dtype=np.int64)
     groups = _group_into(keys, span, inverse, first)
     return inverse, first[:groups], groups
+
+
+@numba.njit(cache=True)
+def _count_cells(columns, cards, span):  # pragma: no cover - compiled
+    """One pass over the records: mixed-radix key of their codes, grouped and counted."""
+    n = columns[0].shape[0]
+    keys = np.zeros(n, dtype=np.int64)
+    for j in range(len(columns)):
+        _radix_add(keys, columns[j], cards[j])
+    inverse = np.empty(n, dtype=np.int32)
+    first = np.empty(n, dtype=np.int64)
+    groups = _group_into(keys, span, inverse, first)
+    counts = np.zeros(groups, dtype=np.int64)
+    for i in range(n):
+        counts[inverse[i]] += 1
+    return first[:groups], counts
+
+
+def count_cells(
+    columns: list[np.ndarray], cards: list[int]
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """The cells of records given as code columns (0 ≤ code < card): the first record of each
+    cell and its size, in one compiled pass; None when the key would not fit 62 bits (or there
+    are no records), for the caller's slower path."""
+    span = _span(cards)
+    if span is None or not columns or len(columns[0]) == 0 or len(columns[0]) >= 1 << 31:
+        return None
+    cols = tuple(np.ascontiguousarray(c, dtype=np.int64) for c in columns)
+    return _count_cells(cols, np.asarray(cards, dtype=np.int64), int(span))
 
 
 def group_keys(keys: np.ndarray, span: int | None = None) -> tuple[np.ndarray, np.ndarray, int]:

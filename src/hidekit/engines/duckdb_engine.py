@@ -29,6 +29,7 @@ from hidekit.engines.base import (
     numeric_values,
     register_engine,
 )
+from hidekit.engines.classes import count_cells
 from hidekit.engines.codes import (
     INT64_LIMIT,
     combine,
@@ -152,16 +153,23 @@ class DuckDBEngine(Engine):
         keys = self.check_keys(keys)
         if not keys:
             return super().cell_codes(keys)
-        ids, card = self.cell_ids(keys)
-        first = _first_rows(ids, card)
-        present = first >= 0
-        sizes = np.bincount(ids, minlength=card)[present]
-        first = first[present]
+        coded = [self.codes(key) for key in keys]
+        counted = count_cells([c for c, _ in coded], [n for _, n in coded])
+        if counted is not None:
+            first, sizes = counted
+        else:  # keys too wide for one 62-bit id: the cached cell ids
+            ids, card = self.cell_ids(keys)
+            first = _first_rows(ids, card)
+            present = first >= 0
+            sizes, first = np.bincount(ids, minlength=card)[present], first[present]
         values, table = [], np.empty((len(keys), len(first)), dtype=np.int64)
-        for j, key in enumerate(keys):
-            codes, n = self.codes(key)
+        for j, (key, (codes, n)) in enumerate(zip(keys, coded, strict=True)):
             table[j] = codes[first]
-            values.append(self._frame[key].iloc[_first_rows(codes, n)].reset_index(drop=True))
+            # one record per value: the first record of some cell that holds it (codes are
+            # dense, so every value is in a cell)
+            record = np.empty(n, dtype=np.int64)
+            record[table[j]] = first
+            values.append(self._frame[key].iloc[record].reset_index(drop=True))
         return values, table, sizes.astype(np.int64, copy=False)
 
     def class_sizes(self, keys: Sequence[str]) -> np.ndarray:
