@@ -375,7 +375,11 @@ def test_notes_retrain_with_progress_and_text_risk(page, studio):
     assert model.is_file() and model.stat().st_mode & 0o077 == 0
     assert float(page.get_by_test_id("train-f1").inner_text()) > 0
     assert 0 <= float(page.get_by_test_id("cv-f1").inner_text()) <= 1
-    assert page.get_by_test_id("retrained-direct-verdict").inner_text().startswith("Direct identifiers:")
+    assert (
+        page.get_by_test_id("retrained-direct-verdict")
+        .inner_text()
+        .startswith("Direct identifiers:")
+    )
     page.get_by_test_id("retrained").scroll_into_view_if_needed()
     shot(page, "studio-retrain")
     page.get_by_test_id("text-risk").click()
