@@ -186,40 +186,11 @@ def postcode(world: Faker, region: str) -> str:
     return g.zipcode() if region == "US" else g.postcode()
 
 
-LOCAL_STREET_FORMS: dict[str, list[str]] = words("world.LOCAL_STREET_FORMS", "dl")
-
-
-def local_street(g: Faker, rng: random.Random, region: str, base: str) -> str:
-    """A street line in a form Faker does not write: Irish townlands ("Knockbeg", "12 Ard na
-    Drumbane"), Indian house numbers, buildings and landmarks ("Flat 304, Sai Apartments, …,
-    near the bus stand"), Australian and New Zealand units and abbreviated suffixes ("Unit
-    4/12 Smith St")."""
-    heads, tails = words("world.IRISH_PLACE_HEADS"), words("world.IRISH_PLACE_TAILS")
-
-    def irish() -> str:
-        return rng.choice(heads) + rng.choice(tails)
-
-    name = g.last_name() if region in ("AU", "NZ") else ""
-    return rng.choice(LOCAL_STREET_FORMS[region]).format(
-        n=rng.randint(1, 40),
-        d=rng.randint(1, 9),
-        num=rng.randint(1, 250),
-        base=base.replace("\n", ", "),
-        base_short=f" {name} {rng.choice(words('world.AU_SUFFIXES'))}",
-        irish=irish(),
-        irish2=irish(),
-        bldg=rng.choice(words("world.INDIAN_BUILDINGS")),
-        landmark=rng.choice(words("world.INDIAN_LANDMARKS")),
-    )
-
-
 def street(world: Faker, rng: random.Random, region: str) -> str:
-    """A street line, sometimes with a flat/unit or as a PO box, or in a local form."""
+    """A street line, sometimes with a flat/unit or as a PO box."""
     g = world[REGIONS[region][0]]
     base = g.street_address() if region != "US" else g.street_address().split(" Apt.")[0]
     base = base.split(" Suite ")[0]
-    if region in LOCAL_STREET_FORMS and rng.random() < 0.35:
-        return local_street(g, rng, region, base)
     r = rng.random()
     num = rng.randint(1, 40)
     if r < 0.08:
