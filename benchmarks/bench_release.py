@@ -48,7 +48,8 @@ def bench_suppression() -> None:
 def bench_plan(records: int) -> None:
     from hidekit.demo.survey import generate_survey
     from hidekit.io import write_table
-    from hidekit.release import load_plan, run_plan
+    from hidekit.jobs.release import run_plan
+    from hidekit.release import load_plan
 
     t = time.perf_counter()
     frame = generate_survey(records, 7)

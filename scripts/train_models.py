@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from hidekit.jobs.files import save_model
 from hidekit.text.corpus import read_brat_dir
 from hidekit.text.detection.detector import shipped_model_path
 from hidekit.text.detection.training import augment_documents, train_model
@@ -75,10 +76,10 @@ def train_es(measure: bool, out: Path) -> dict:
         info["train_seconds_train_only"] = round(time.perf_counter() - t, 1)
         info["dev"] = _figures(dev, [det.detect_document(d) for d in dev])
         # kept for honest dev-side examples (text risk on dev must not use a model that saw dev)
-        info["train_only_model"] = str(det.save(out / "es-train-only.model"))
+        info["train_only_model"] = str(save_model(det, out / "es-train-only.model"))
     source = {"data": "MEDDOCAN train + dev (PlanTL-GOB-ES SPACCC_MEDDOCAN, CC BY 4.0)"}
     det = train_model(train + dev, "es", info=source, **PARAMS["es"])
-    path = det.save(out / "es.model")
+    path = save_model(det, out / "es.model")
     info.update(model=str(path), bytes=path.stat().st_size, direct=det.config["direct"])
     return info
 
@@ -102,7 +103,7 @@ def train_en(measure: bool, out: Path) -> dict:
         f"augment_documents(seed={EN_SEED + 1}, {_kw(EN_GENERAL_CASE)})"
     }
     det = train_model(docs, "en", info=source, **PARAMS["en"])
-    path = det.save(out / "en.model")
+    path = save_model(det, out / "en.model")
     info = {"model": str(path), "bytes": path.stat().st_size, "direct": det.config["direct"]}
     if measure:
         test = generate_notes(300, seed=EN_TEST_SEED)

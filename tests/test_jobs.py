@@ -14,8 +14,9 @@ import pytest
 from hidekit import jobs
 from hidekit.errors import HidekitError
 from hidekit.jobs import JobResult, SecretOptions
+from hidekit.jobs.corpus import write_brat_dir
 from hidekit.secrets import new_key_file
-from hidekit.text.corpus import Document, Span, write_brat_dir
+from hidekit.text.corpus import Document, Span
 from hidekit.transforms.generalize import Bin
 
 

@@ -214,7 +214,8 @@ def _hostile_corpora(tmp: Path) -> tuple[Path, Path]:
     """A gold corpus and a tool's output missing some spans, in folders named by payloads,
     with documents named by payloads, and payloads in the texts."""
     from hidekit.evaluation.text_risk_corpus import drop_spans
-    from hidekit.text.corpus import Document, Span, write_brat_dir
+    from hidekit.jobs.corpus import write_brat_dir
+    from hidekit.text.corpus import Document, Span
 
     docs = []
     for i in range(30):

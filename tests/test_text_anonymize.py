@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
-from hidekit.jobs.corpus import anonymize_corpus
-from hidekit.text.corpus import read_brat_dir, read_jsonl, write_brat_dir, write_jsonl
+from hidekit.jobs.corpus import anonymize_corpus, write_brat_dir, write_jsonl
+from hidekit.text.corpus import read_brat_dir, read_jsonl
 from hidekit.text.synthesis import generate_notes
 
 runner = CliRunner()

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hidekit.cli.main import app
-from hidekit.text.corpus import write_brat_dir, write_jsonl
+from hidekit.jobs.corpus import write_brat_dir, write_jsonl
 from hidekit.text.spans import Document, Span
 
 runner = CliRunner()

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
-from hidekit.text.corpus import write_brat_dir
+from hidekit.jobs.corpus import write_brat_dir
 from hidekit.text.detection.detector import load_model
 from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
 from hidekit.text.detection.recognizers.identifiers import iban_valid, luhn_valid

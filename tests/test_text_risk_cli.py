@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.evaluation.text_risk_corpus import drop_spans
-from hidekit.text.corpus import read_brat_dir, write_brat_dir, write_jsonl
+from hidekit.jobs.corpus import write_brat_dir, write_jsonl
+from hidekit.text.corpus import read_brat_dir
 
 runner = CliRunner()
 

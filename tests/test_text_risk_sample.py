@@ -18,7 +18,7 @@ from hidekit.evaluation.text_risk import (
     wilson_interval,
 )
 from hidekit.evaluation.text_risk_report import text_risk_report
-from hidekit.text.corpus import write_brat_dir
+from hidekit.jobs.corpus import write_brat_dir
 from hidekit.text.spans import Document, Span
 
 runner = CliRunner()

@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import InputError
-from hidekit.text.corpus import parse_ann, read_brat_dir, write_brat_dir
+from hidekit.jobs.corpus import write_brat_dir
+from hidekit.text.corpus import parse_ann, read_brat_dir
 from hidekit.text.detection.detector import load_model
 from hidekit.text.detection.termlists import TermLists, read_terms
 from hidekit.text.spans import Document, Span

@@ -131,7 +131,7 @@ def test_train_command_reports_cv_and_saves(tmp_path, fixtures):
 
 def test_pre_annotation_loop(tmp_path, tiny, meddocan):
     """HIDE's loop: detect -> export brat for correction -> retrain on the corrected files."""
-    from hidekit.text.corpus import write_brat_dir
+    from hidekit.jobs.corpus import write_brat_dir
 
     raw = tmp_path / "raw"
     raw.mkdir()

@@ -76,14 +76,14 @@ _EXPORTS: dict[str, str] = {
     "augment_documents": "hidekit.text.detection.training",
     "learn_clusters": "hidekit.text.detection.training",
     "read_brat_dir": "hidekit.text.corpus",
-    "write_brat_dir": "hidekit.text.corpus",
+    "write_brat_dir": "hidekit.jobs.corpus",
     "evaluate_spans": "hidekit.text.span_metrics",
     "get_operator": "hidekit.text.anonymization.operators",
     "anonymize_documents": "hidekit.text.anonymization.operators",
     "anonymize_corpus": "hidekit.jobs.corpus",
     "generate_notes": "hidekit.text.synthesis",
     "generate_patient_notes": "hidekit.text.synthesis",
-    "write_synthetic_corpus": "hidekit.text.synthesis",
+    "write_synthetic_corpus": "hidekit.jobs.corpus",
     "assess_text_risk": "hidekit.evaluation.text_risk",
     "di_risk": "hidekit.evaluation.text_risk",
     "qi_risk": "hidekit.evaluation.text_risk",
@@ -114,7 +114,7 @@ if TYPE_CHECKING:
     from hidekit.evaluation.text_risk import assess_text_risk, di_risk, qi_risk
     from hidekit.evaluation.text_risk_report import text_risk_report
     from hidekit.io import Dataset, read_table, write_table
-    from hidekit.jobs.corpus import anonymize_corpus
+    from hidekit.jobs.corpus import anonymize_corpus, write_brat_dir, write_synthetic_corpus
     from hidekit.jobs.files import save_model, save_report
     from hidekit.jobs.identifiers import write_partition
     from hidekit.jobs.release import run_plan
@@ -127,16 +127,12 @@ if TYPE_CHECKING:
     from hidekit.secrets import load_key, new_key_file
     from hidekit.selection import SelectionResult, select_variables
     from hidekit.text.anonymization.operators import anonymize_documents, get_operator
-    from hidekit.text.corpus import read_brat_dir, write_brat_dir
+    from hidekit.text.corpus import read_brat_dir
     from hidekit.text.detection.cross_validation import cross_validate
     from hidekit.text.detection.detector import load_model
     from hidekit.text.detection.training import augment_documents, learn_clusters, train_model
     from hidekit.text.span_metrics import evaluate_spans
-    from hidekit.text.synthesis import (
-        generate_notes,
-        generate_patient_notes,
-        write_synthetic_corpus,
-    )
+    from hidekit.text.synthesis import generate_notes, generate_patient_notes
     from hidekit.transforms import Transform, get_transform
     from hidekit.transforms.generalize import Bin, CoarsenDate, Hierarchy, MapValues
     from hidekit.transforms.geo import Jitter

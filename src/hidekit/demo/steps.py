@@ -170,7 +170,7 @@ def step_release(out: Path, ctx: dict) -> str:
 
 def step_text_detect(out: Path, ctx: dict) -> str:
     """PHI in seeded synthetic notes found by the shipped en model; brat written; scored."""
-    from hidekit.text.corpus import write_brat_dir
+    from hidekit.jobs.corpus import write_brat_dir
     from hidekit.text.detection.detector import load_model
     from hidekit.text.span_metrics import evaluate_spans
     from hidekit.text.synthesis import generate_notes
@@ -190,7 +190,7 @@ def step_text_anonymize(out: Path, ctx: dict) -> str:
     """Notes about the first survey respondents, then consistent surrogates (the ``text
     anonymize`` job) from the shipped English model when present, else the notes' own spans."""
     from hidekit.errors import InputError
-    from hidekit.text.corpus import write_brat_dir
+    from hidekit.jobs.corpus import write_brat_dir
     from hidekit.text.detection.detector import load_model
     from hidekit.text.synthesis import generate_patient_notes
 
@@ -248,7 +248,7 @@ def step_text_risk(out: Path, ctx: dict) -> str:
 def step_link(out: Path, ctx: dict) -> str:
     """300 survey persons × 3 synthetic notes linked by file name (the ``link`` job), k = 5 on
     (sex, age, zip), 2-diverse diagnosis, written back into the notes; HIDE's Figure 3."""
-    from hidekit.text.corpus import write_brat_dir
+    from hidekit.jobs.corpus import write_brat_dir
     from hidekit.text.synthesis import generate_patient_notes
 
     out = Path(out)

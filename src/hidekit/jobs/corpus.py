@@ -1,14 +1,16 @@
-"""Corpora from and to disk: a corpus anonymized (``hidekit text anonymize``) and its files, the
-texts, the audit trail and the protected mapping. The library rewrites documents in memory
-(``hidekit.text.anonymization``); the files are read and written here."""
+"""Corpora from and to disk: brat folders and JSONL files, a corpus anonymized (``hidekit text
+anonymize``: the texts, the audit trail, the protected mapping) and a synthetic corpus (``hidekit
+text synth``). The library reads, rewrites and generates documents in memory (``hidekit.text``);
+the files are written here."""
 
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
-from hidekit.errors import OptionError
-from hidekit.io.atomic import atomic_dir, check_output_dir, write_text_atomic
+from hidekit.errors import InputError, OptionError
+from hidekit.io.atomic import atomic_dir, check_output_dir, check_output_file, write_text_atomic
 from hidekit.jobs.files import secret_or_new_key, write_private_frame
 from hidekit.secrets import as_randomness, load_key
 from hidekit.text.anonymization.operators import (
@@ -21,8 +23,24 @@ from hidekit.text.anonymization.operators import (
     mapping_frame,
     propagate_spans,
 )
-from hidekit.text.corpus import brat_names, read_documents, write_brat_dir, write_jsonl
+from hidekit.text.corpus import brat_files, brat_names, jsonl_text, read_documents
 from hidekit.transforms.private import private_dir_for
+
+
+def write_brat_dir(docs, folder, write_text: bool = True) -> Path:
+    """Write ``name.txt`` + ``name.ann`` per document into ``folder`` (made if missing), names
+    from ``brat_names`` (ids that are not safe file names, or repeat, are renamed: nothing is
+    written outside ``folder``); each file atomically."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, content in brat_files(docs, write_text):
+        write_text_atomic(folder / name, content)
+    return folder
+
+
+def write_jsonl(docs, path) -> Path:
+    """``docs`` as one JSONL file (id, text, patient, spans), atomically."""
+    return write_text_atomic(path, jsonl_text(docs))
 
 
 def save_anonymized(
@@ -142,4 +160,62 @@ def anonymize_corpus(
         "profile": profile,
         "files": files,
         "renamed_ids": renamed,
+    }
+
+
+def write_synthetic_corpus(
+    n: int,
+    seed: int,
+    out_path,
+    fmt: str = "brat",
+    notes_per_patient: int = 1,
+    patients=None,
+    locale: str = "en_US",
+    overwrite: bool = False,
+) -> dict:
+    """Generate (``hidekit.text.synthesis``) and write a corpus (brat folder, or JSONL); a
+    JSON-ready summary.
+
+    ``patients``: a table file (CSV, Parquet, …) whose rows the notes are about."""
+    from hidekit.io import read_table
+    from hidekit.text.synthesis import generate_notes
+
+    out_path = Path(out_path)
+    if fmt not in ("brat", "jsonl"):
+        raise OptionError(f"unknown format {fmt!r} (brat or jsonl)")
+    protect = (patients,)
+    one_file = fmt == "jsonl" and out_path.suffix == ".jsonl"
+    if one_file:
+        check_output_file(out_path, protect)
+    else:
+        check_output_dir(out_path, overwrite=overwrite, protect=protect)
+    if n < 1:
+        raise OptionError(f"--n must be at least 1, got {n}")
+    rows = None
+    if patients is not None:
+        rows = read_table(patients).frame
+        if len(rows) == 0:
+            raise InputError(f"{patients}: the table has no rows")
+    docs = generate_notes(n, seed, locale, patients=rows, notes_per_patient=notes_per_patient)
+    if one_file:
+        if out_path.exists() and not overwrite:
+            raise OptionError(f"{out_path} exists (use --overwrite)")
+        target = write_jsonl(docs, out_path)
+    else:
+        with atomic_dir(out_path, overwrite=overwrite, protect=protect) as tmp:
+            if fmt == "brat":
+                write_brat_dir(docs, tmp)
+            else:
+                write_jsonl(docs, tmp / "notes.jsonl")
+        target = out_path if fmt == "brat" else out_path / "notes.jsonl"
+    labels = Counter(s.label for d in docs for s in d.spans)
+    return {
+        "documents": len(docs),
+        "patients": len({d.patient for d in docs}),
+        "characters": sum(len(d.text) for d in docs),
+        "spans": sum(labels.values()),
+        "by_label": dict(sorted(labels.items())),
+        "seed": seed,
+        "format": fmt,
+        "out": str(target),
     }

@@ -27,13 +27,13 @@ import pandas as pd
 from hidekit.errors import OptionError
 from hidekit.io import atomic_dir, read_table, write_table, write_text_atomic
 from hidekit.io.jsonout import to_json
+from hidekit.jobs.corpus import write_brat_dir
 from hidekit.jobs.files import save_report, write_private_frame
 from hidekit.jobs.result import JobResult
 from hidekit.jobs.secrets import SecretOptions
 from hidekit.linking.link import Linked
 from hidekit.linking.link import link as link_records
 from hidekit.linking.release import LinkedRelease, release
-from hidekit.text.corpus import write_brat_dir
 
 
 def link(

@@ -43,7 +43,8 @@ def detect(
     (hipaa, i2b2, strict, general) what counts as PHI. ``engine="spark"``: notes from JSONL or Parquet
     over a Spark DataFrame, spans to ``out/predictions.parquet`` (``hidekit.text.spark_detect``)."""
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
-    from hidekit.text.corpus import brat_names, read_documents, write_brat_dir, write_jsonl
+    from hidekit.jobs.corpus import write_brat_dir, write_jsonl
+    from hidekit.text.corpus import brat_names, read_documents
     from hidekit.text.detection.detector import load_model
     from hidekit.text.detection.termlists import read_terms
 
@@ -260,9 +261,7 @@ def synth(
 ) -> JobResult:
     """Synthetic clinical notes with annotated PHI into ``out`` (a brat folder, or JSONL);
     ``patients``: a table whose rows the notes are about. Synthetic, so a plain seed is fine."""
-    # TODO(phi, issue 15): the writer lives in text/synth.py until `phi` moves synthesis to
-    # text/synthesis/; then its file writing moves here.
-    from hidekit.text.synthesis import write_synthetic_corpus
+    from hidekit.jobs.corpus import write_synthetic_corpus
 
     summary = write_synthetic_corpus(
         n, seed, out, fmt, notes_per_patient, patients, locale, overwrite

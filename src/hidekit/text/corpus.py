@@ -14,7 +14,6 @@ import unicodedata
 from pathlib import Path
 
 from hidekit.errors import InputError
-from hidekit.io.atomic import write_text_atomic
 from hidekit.text.spans import Document, Span
 
 
@@ -143,18 +142,18 @@ def brat_names(docs) -> tuple[list[str], list[dict]]:
     return names, renamed
 
 
-def write_brat_dir(docs, folder, write_text: bool = True) -> Path:
-    """Write ``name.txt`` + ``name.ann`` per document, names from ``brat_names`` (ids that are
-    not safe file names, or repeat, are renamed: nothing is written outside ``folder``)."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+def brat_files(docs, write_text: bool = True) -> list[tuple[str, str]]:
+    """The brat files of ``docs`` as (file name, content): ``name.txt`` (unless not
+    ``write_text``) and ``name.ann`` per document, names from ``brat_names`` (ids that are not
+    safe file names, or repeat, are renamed). ``hidekit.jobs.corpus.write_brat_dir`` writes them."""
     docs = list(docs)
     names, _ = brat_names(docs)
+    files = []
     for d, name in zip(docs, names, strict=True):
         if write_text:
-            write_text_atomic(folder / f"{name}.txt", d.text)
-        write_text_atomic(folder / f"{name}.ann", write_ann(d))
-    return folder
+            files.append((f"{name}.txt", d.text))
+        files.append((f"{name}.ann", write_ann(d)))
+    return files
 
 
 def _kind(value) -> str:
@@ -215,7 +214,8 @@ def read_jsonl(path, check: bool = True) -> list[Document]:
     return docs
 
 
-def write_jsonl(docs, path) -> Path:
+def jsonl_text(docs) -> str:
+    """``docs`` as JSONL (id, text, patient, spans; one document a line)."""
     lines = [
         json.dumps(
             {
@@ -228,7 +228,7 @@ def write_jsonl(docs, path) -> Path:
         )
         for d in docs
     ]
-    return write_text_atomic(path, "\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def read_corpus(source, fmt: str | None = None, check: bool = True) -> list[Document]:

@@ -3,13 +3,10 @@ the patient (``patient``), one note being written (``note``, ``writer``), the sl
 fills (``slots``, with ``people``, ``places``, ``identifiers``, ``clinical``), the builders of each
 kind of note (``notes_clinical``, ``notes_ward``, ``notes_letters``, ``general``), the world it
 draws places, names and numbers from (``world``), and its word lists and templates as data files
-(``data/*.json``, read by ``data_files``, named in ``vocab``)."""
+(``data/*.json``, read by ``data_files``, named in ``vocab``). The synth job
+(``hidekit.jobs.corpus.write_synthetic_corpus``) writes a corpus to disk."""
 
-from hidekit.text.synthesis.generator import (
-    generate_notes,
-    generate_patient_notes,
-    write_synthetic_corpus,
-)
+from hidekit.text.synthesis.generator import generate_notes, generate_patient_notes
 from hidekit.text.synthesis.vocab import LABELS, NOTE_TYPES
 
 __all__ = [
@@ -17,5 +14,4 @@ __all__ = [
     "NOTE_TYPES",
     "generate_notes",
     "generate_patient_notes",
-    "write_synthetic_corpus",
 ]
