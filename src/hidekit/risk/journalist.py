@@ -115,16 +115,25 @@ def population_count_column(table: pd.DataFrame, keys: Sequence[str], count: str
 
 def canonical(series: pd.Series) -> pd.Series:
     """Key values as text that matches across files: 30, 30.0 and "30" all read "30"."""
-    values = series.astype(object)
-    out = []
-    for v in values:
-        if v is None or (isinstance(v, float) and np.isnan(v)) or v is pd.NA or v is pd.NaT:
-            out.append(_NA)
-        elif isinstance(v, (float, np.floating)) and float(v).is_integer():
-            out.append(str(int(v)))
-        else:
-            out.append(str(v))
-    return pd.Series(out, index=series.index, dtype=object)
+    kind = series.dtype.kind
+    if kind in "iub" and not series.isna().any():
+        return series.astype(str).astype(object)
+    if kind == "f" and isinstance(series.dtype, np.dtype):
+        values = series.to_numpy(dtype=np.float64)
+        whole = (np.abs(values) < 2**53) & (values == np.round(values))
+        out = series.astype(str).to_numpy(dtype=object)
+        out[whole] = values[whole].astype(np.int64).astype(str)
+        out[np.isnan(values)] = _NA
+        return pd.Series(out, index=series.index, dtype=object)
+    return series.astype(object).map(_canonical_value)
+
+
+def _canonical_value(v) -> str:
+    if v is None or v is pd.NA or v is pd.NaT or (isinstance(v, float) and np.isnan(v)):
+        return _NA
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
 
 
 def match_population(
