@@ -51,13 +51,14 @@ ARX = ROOT.parent / "shared" / "tools" / "arx" / "arx-optimal"
 METRICS = {"loss_default": "loss", "discernability": "discernibility", "precision": "precision"}
 
 
-def timed_process(cmd: list[str], env: dict | None = None) -> tuple[int, str]:
-    """Run ``cmd`` under /usr/bin/time: (exit code, "wall s, CPU s (user + sys), peak RSS")."""
+def timed_process(cmd: list[str], env: dict | None = None, stdout=subprocess.DEVNULL):
+    """Run ``cmd`` under /usr/bin/time: (exit code, "wall s, CPU s (user + sys), peak RSS");
+    the peak is the largest of the process and the children it waited for (a JVM)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         code = subprocess.call(
             ["/usr/bin/time", "-o", tf.name, "-f", "%e %U %S %M", *cmd],
             env=env,
-            stdout=subprocess.DEVNULL,
+            stdout=stdout,
             stderr=subprocess.DEVNULL,
         )
         wall, user, system, rss = tf.read().split()[-4:]
@@ -169,43 +170,81 @@ def _memory_probe(path: str, hier: dict) -> None:
     optimal_generalization(frame, ADULT_KEYS, hier, k=5, suppression=0.05, metric="loss")
 
 
-def _spark_search(path: str, hier: dict) -> None:
-    t = time.perf_counter()
-    res = optimal_generalization(path, ADULT_KEYS, hier, k=5, suppression=0.05, engine="spark")
+def _search_file(path: str, hier: dict, engine: str) -> None:
+    """One search (k 5, 5 %, Loss) counted by ``engine`` from the file: run in a child process
+    under /usr/bin/time, so its peak memory includes Spark's JVM."""
+    t, c = time.perf_counter(), time.process_time()
+    res = optimal_generalization(path, ADULT_KEYS, hier, k=5, suppression=0.05, engine=engine)
+    assert res.transformation is not None
     print(
-        f"Spark: k=5, 5 %, loss: {time.perf_counter() - t:.1f} s end to end (count on Spark, "
-        f"search {res.seconds:.2f} s, {res.transformations_checked} checked), "
-        f"loss {res.information_loss:.6f}, levels {list(res.transformation.values())}"
+        f"{engine}: {time.perf_counter() - t:.1f} s wall in the driver ({time.process_time() - c:.1f} s "
+        f"driver CPU): count, then search {res.seconds:.3f} s ({res.transformations_checked} checked); "
+        f"loss {res.information_loss!r}, levels {list(res.transformation.values())}, "
+        f"suppressed {res.suppressed:,} of {res.records:,}",
+        flush=True,
     )
+    if engine == "spark":
+        cpu, peak = _children_usage()
+        print(f"spark: the JVM so far: {cpu:.1f} s CPU, peak RSS {peak:,.0f} MB", flush=True)
+
+
+def _children_usage(pid: int | None = None) -> tuple[float, float]:
+    """CPU seconds and the largest peak RSS (MB) of this process's living descendants (Spark's
+    JVM), read from /proc before they exit: /usr/bin/time does not see a JVM it never waits for."""
+    pid = pid or os.getpid()
+    cpu, peak = 0.0, 0.0
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return cpu, peak
+    tick = os.sysconf("SC_CLK_TCK")
+    for child in map(int, children):
+        try:
+            stat = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()
+            status = Path(f"/proc/{child}/status").read_text()
+        except OSError:
+            continue
+        cpu += (int(stat[11]) + int(stat[12])) / tick  # utime, stime
+        hwm = [line.split()[1] for line in status.splitlines() if line.startswith("VmHWM")]
+        peak = max(peak, int(hwm[0]) / 1024 if hwm else 0.0)
+        sub_cpu, sub_peak = _children_usage(child)
+        cpu, peak = cpu + sub_cpu, max(peak, sub_peak)
+    return cpu, peak
 
 
 def spark_scale(frame: pd.DataFrame, hier: dict, rows: int, tmp: Path) -> None:
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
-        print("SKIP Spark: pyspark not installed")
-        return
-    if shutil.which("java") is None:
-        print("SKIP Spark: java not found")
-        return
-    path = tmp / "adult_big.parquet"
-    rng = np.random.default_rng(7)
-    chunk = 1_000_000
+    """Adult resampled to ``rows`` records in Parquet; Spark (local[2]) counts it with one
+    groupBy and the search runs on the counts; DuckDB reading the same file, for comparison."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    path = tmp / "adult_big.parquet"
+    rng = np.random.default_rng(7)
     writer = None
-    for start in range(0, rows, chunk):
-        part = frame.iloc[rng.integers(0, len(frame), min(chunk, rows - start))]
+    for start in range(0, rows, 1_000_000):
+        part = frame.iloc[rng.integers(0, len(frame), min(1_000_000, rows - start))]
         table = pa.Table.from_pandas(part.reset_index(drop=True), preserve_index=False)
         writer = writer or pq.ParquetWriter(path, table.schema)
         writer.write_table(table)
+    assert writer is not None
     writer.close()
-    print(
-        f"\nSpark, local mode: Adult resampled to {rows:,} records ({path.stat().st_size / 1e6:.0f} MB Parquet)"
-    )
-    secs, mb = peak_memory_mb(_spark_search, str(path), hier)
-    print(f"driver process: {secs:.1f} s, peak RSS {mb:.0f} MB (Spark's JVM not included)")
+    print(f"\nAdult resampled to {rows:,} records ({path.stat().st_size / 1e6:.0f} MB Parquet)")
+    for engine in ("spark", "duckdb"):
+        if engine == "spark" and (shutil.which("java") is None or not _has_pyspark()):
+            print("SKIP Spark: pyspark or java not found")
+            continue
+        cmd = [sys.executable, __file__, "--search-file", str(path), "--engine", engine]
+        code, figures = timed_process(cmd, stdout=None)
+        print(f"{engine} process (start-up, count, search): {figures}"
+              + (f" — FAILED (exit {code})" if code else ""))  # fmt: skip
+
+
+def _has_pyspark() -> bool:
+    try:
+        import pyspark  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def main() -> int:
@@ -213,12 +252,17 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="Adult only (skip 1,000,000 records)")
     ap.add_argument("--no-adult", action="store_true", help="skip the 30,162-record runs")
     ap.add_argument("--spark-rows", type=int, default=0, help="also count N records on Spark")
+    ap.add_argument("--search-file", help=argparse.SUPPRESS)  # the child of spark_scale
+    ap.add_argument("--engine", default="spark", help=argparse.SUPPRESS)
     args = ap.parse_args()
     adult = shared_data("adult/adult.csv")
     if adult is None:
         return 0
     prefix = str(adult.parent / "adult_hierarchy_")
     hier = {q: f"{prefix}{q}.csv" for q in ADULT_KEYS}
+    if args.search_file:
+        _search_file(args.search_file, hier, args.engine)
+        return 0
     loaded = read_hierarchies(hier)  # read once, as ARX's Hierarchy.create before its timing
     frame = pd.read_csv(adult, sep=";", dtype=str)
     print(f"load average at start: {os.getloadavg()[0]:.2f}")

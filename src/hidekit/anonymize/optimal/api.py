@@ -294,6 +294,7 @@ def prepare(
     base = ClassTable(np.stack(leaf_cols).astype(np.int32), counts, sens).regroup(
         [q.level_map(0, 0) for q in qis], [q.card(0) for q in qis], sens_card
     )
+    base = _canonical(base)
     freqs = [
         np.bincount(col, weights=base.counts, minlength=q.card(0))
         for q, col in zip(qis, base.codes, strict=True)
@@ -314,6 +315,19 @@ def prepare(
         n=n,
         max_suppressed=int(math.floor(float(suppression) * n)),
         suppression=float(suppression),
+    )
+
+
+def _canonical(base: ClassTable) -> ClassTable:
+    """The rows in one order whatever the engine counted them in: sums of floats (the losses,
+    cut at 10 decimals as ARX does) then add up in the same order, so every engine gives the
+    same loss to the bit."""
+    rows = [*base.codes] + ([base.sensitive] if base.sensitive is not None else [])
+    order = np.lexsort(rows[::-1]) if base.rows else np.zeros(0, np.int64)
+    return ClassTable(
+        np.ascontiguousarray(base.codes[:, order]),
+        base.counts[order],
+        None if base.sensitive is None else base.sensitive[order],
     )
 
 
