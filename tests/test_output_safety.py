@@ -170,9 +170,10 @@ def output_commands() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
 
     def walk(cmd, path=()):
-        if isinstance(cmd, click.Group):
-            for name, sub in cmd.commands.items():
-                walk(sub, (*path, name))
+        if isinstance(cmd, click.Group):  # click's API: the app loads commands lazily
+            ctx = click.Context(cmd)
+            for name in cmd.list_commands(ctx):
+                walk(cmd.get_command(ctx, name), (*path, name))
             return
         opts = {o for p in cmd.params for o in getattr(p, "opts", []) if o.startswith("--")}
         if opts & OUTPUT_OPTIONS:
