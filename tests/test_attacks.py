@@ -96,11 +96,10 @@ def _encode_attack(released_codes: pd.Series, truth: pd.Series, seed: int) -> fl
 
 def _demo_release(tmp_path, extra_steps: str = ""):
     """The demo's release plan on a small synthetic survey, with the demo's own secret key."""
-    from hidekit.demo.steps import DEMO_PLAN
+    from hidekit.demo.steps import DEMO_PLAN, demo_key
     from hidekit.demo.survey import generate_survey
     from hidekit.jobs.release import run_plan
     from hidekit.release import load_plan
-    from hidekit.secrets import demo_key
 
     survey = generate_survey(600, seed=7)
     survey.to_csv(tmp_path / "survey.csv", index=False)

@@ -33,9 +33,6 @@ EXCEPTIONS = {
     # the JVM reads its log settings from a file: a scratch file in the temp folder, not a
     # user's file, rewritten only when it differs
     "engines/spark_engine.py:_quiet_log_config": "Spark's log settings in the temp folder",
-    # a new key is made only when asked (new-key, the demo, a mapping's fresh key) and never
-    # overwrites; it stays beside the key's reader, where `hidekit.secrets` documents it
-    "secrets.py:new_key_file": "a new secret key file, never overwriting one",
 }
 
 # Calls that write, whatever they are called on (Path methods and hidekit.io's writers).

@@ -15,7 +15,7 @@ from hidekit import jobs
 from hidekit.errors import HidekitError
 from hidekit.jobs import JobResult, SecretOptions
 from hidekit.jobs.corpus import write_brat_dir
-from hidekit.secrets import new_key_file
+from hidekit.jobs.files import new_key_file
 from hidekit.text.corpus import Document, Span
 from hidekit.transforms.generalize import Bin
 

@@ -81,8 +81,7 @@ def _write_notes(folder: Path) -> Path:
 @pytest.fixture
 def work(tmp_path):
     """work/keep.txt (unrelated) and work/data/: the inputs every case reads, plus unrelated.txt."""
-    from hidekit.jobs.files import write_crosswalk
-    from hidekit.transforms.crosswalk import new_key_file
+    from hidekit.jobs.files import new_key_file, write_crosswalk
 
     root = tmp_path / "work"
     data = root / "data"
@@ -394,7 +393,8 @@ def test_concurrent_encodes_lose_no_update_and_share_no_code(tmp_path):
     """Two processes encode disjoint ids against one crosswalk at the same time, each in a loop:
     every id ends up in the crosswalk once, no two ids share a code, and every output agrees
     with the final crosswalk. (Without the lock this fails: checked by hand.)"""
-    from hidekit.transforms.crosswalk import new_key_file, read_crosswalk
+    from hidekit.jobs.files import new_key_file
+    from hidekit.transforms.crosswalk import read_crosswalk
 
     key = new_key_file(tmp_path / "k.key")
     cw = tmp_path / "cw.hkcw"

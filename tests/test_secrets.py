@@ -111,7 +111,7 @@ def plan_dir(tmp_path):
             "longitude": np.linspace(10, 11, 20),
         }
     ).to_csv(tmp_path / "data.csv", index=False)
-    from hidekit.secrets import new_key_file
+    from hidekit.jobs.files import new_key_file
 
     new_key_file(tmp_path / "plan.key")
     return tmp_path

@@ -32,7 +32,8 @@ def _audit(folder):
 
 
 def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, notes):
-    from hidekit.transforms.crosswalk import new_key_file, read_crosswalk
+    from hidekit.jobs.files import new_key_file
+    from hidekit.transforms.crosswalk import read_crosswalk
 
     out = tmp_path / "out"
     key = new_key_file(tmp_path / "k.key")

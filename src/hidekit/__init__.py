@@ -95,7 +95,7 @@ _EXPORTS: dict[str, str] = {
     "link": "hidekit.linking.link",
     "hide_figure3": "hidekit.linking",
     "load_key": "hidekit.secrets",
-    "new_key_file": "hidekit.secrets",
+    "new_key_file": "hidekit.jobs.files",
     "generate_survey": "hidekit.demo.survey",
 }
 
@@ -115,7 +115,7 @@ if TYPE_CHECKING:
     from hidekit.evaluation.text_risk_report import text_risk_report
     from hidekit.io import Dataset, read_table, write_table
     from hidekit.jobs.corpus import anonymize_corpus, write_brat_dir, write_synthetic_corpus
-    from hidekit.jobs.files import save_model, save_report
+    from hidekit.jobs.files import new_key_file, save_model, save_report
     from hidekit.jobs.identifiers import write_partition
     from hidekit.jobs.release import run_plan
     from hidekit.linking import hide_figure3
@@ -124,7 +124,7 @@ if TYPE_CHECKING:
     from hidekit.risk import RiskResult, measure_risk
     from hidekit.risk.suppression import RiskSuppression
     from hidekit.scan import ScanResult, scan_table
-    from hidekit.secrets import load_key, new_key_file
+    from hidekit.secrets import load_key
     from hidekit.selection import SelectionResult, select_variables
     from hidekit.text.anonymization.operators import anonymize_documents, get_operator
     from hidekit.text.corpus import read_brat_dir

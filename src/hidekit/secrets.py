@@ -98,35 +98,6 @@ def load_key(key_file=None, key_env: str | None = None) -> bytes | None:
     return None if key is None else check_key(key, "the key")
 
 
-def new_key_file(path) -> Path:
-    """A fresh key file: 32 random bytes, base64, owner-only. Never overwrites."""
-    import base64
-
-    from hidekit.io.atomic import write_text_atomic
-
-    p = Path(path)
-    if p.exists():
-        raise OptionError(
-            f"{p} exists: refusing to overwrite a key (data encrypted with it would be lost)"
-        )
-    key = base64.b64encode(os.urandom(32)).decode("ascii")
-    return write_text_atomic(p, key + "\n", private=True)
-
-
-DEMO_KEY = "demo.key"
-
-
-def demo_key(out) -> bytes:
-    """The demo's secret key, ``out/demo.key`` (made on first use, owner-only): a real key, so
-    the demo shows the practice it preaches; it sits beside the released folders, never inside."""
-    path = Path(out) / DEMO_KEY
-    if not path.exists():
-        new_key_file(path)
-    key = load_key(path)
-    assert key is not None  # the file exists: load_key reads it or raises
-    return key
-
-
 @dataclass(frozen=True)
 class Randomness:
     """Where a run's random choices come from; see the module docstring.

@@ -16,8 +16,8 @@ from hidekit import jobs
 from hidekit.demo.survey import KEYS, generate_survey
 from hidekit.io import write_table
 from hidekit.jobs import SecretOptions
-from hidekit.jobs.files import save_report
-from hidekit.secrets import DEMO_KEY, demo_key, public_path
+from hidekit.jobs.files import new_key_file, save_report
+from hidekit.secrets import load_key, public_path
 
 Step = Callable[[Path, dict], str]
 
@@ -39,6 +39,20 @@ DEMO_DROP = [
     "visit_date",
     "age_group",
 ]
+
+
+DEMO_KEY = "demo.key"
+
+
+def demo_key(out) -> bytes:
+    """The demo's secret key, ``out/demo.key`` (made on first use, owner-only): a real key, so
+    the demo shows the practice it preaches; it sits beside the released folders, never inside."""
+    path = Path(out) / DEMO_KEY
+    if not path.exists():
+        new_key_file(path)
+    key = load_key(path)
+    assert key is not None  # the file exists: load_key reads it or raises
+    return key
 
 
 def _keyed(out: Path) -> SecretOptions:

@@ -1,17 +1,32 @@
-"""Writing what the library only computes: encrypted crosswalks and mappings (owner-only, in the
-private folder), report pages and trained models. The formats and the private folder's place are the library's
+"""Writing what the library only computes: new key files, encrypted crosswalks and mappings
+(owner-only, in the private folder), report pages and trained models. The formats and the private folder's place are the library's
 (``hidekit.transforms.crosswalk``, ``hidekit.transforms.private``, ``hidekit.report``); the
 writing is here, atomic (``hidekit.io.atomic``)."""
 
 from __future__ import annotations
 
+import base64
+import os
 from pathlib import Path
 
 import pandas as pd
 
+from hidekit.errors import OptionError
 from hidekit.io import write_bytes_atomic, write_text_atomic
+from hidekit.secrets import load_key
 from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, encrypt_frame
 from hidekit.transforms.private import NEW_KEY_NAME
+
+
+def new_key_file(path) -> Path:
+    """A fresh key file: 32 random bytes, base64, owner-only. Never overwrites."""
+    p = Path(path)
+    if p.exists():
+        raise OptionError(
+            f"{p} exists: refusing to overwrite a key (data encrypted with it would be lost)"
+        )
+    key = base64.b64encode(os.urandom(32)).decode("ascii")
+    return write_text_atomic(p, key + "\n", private=True)
 
 
 def write_crosswalk(
@@ -34,8 +49,6 @@ def secret_or_new_key(secret: dict | None, folder: Path) -> tuple[dict, str | No
     ``folder`` (the private folder being built). Returns the secret and the new key's name."""
     if secret:
         return secret, None
-    from hidekit.secrets import load_key, new_key_file
-
     return {"key_file": load_key(new_key_file(Path(folder) / NEW_KEY_NAME))}, NEW_KEY_NAME
 
 

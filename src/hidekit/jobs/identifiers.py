@@ -126,7 +126,7 @@ def crosswalk(
 
 def new_key(out, *, progress: Callable[..., None] | None = None) -> JobResult:
     """A new key file of 32 random bytes (owner-only); never overwrites."""
-    from hidekit.transforms.crosswalk import new_key_file
+    from hidekit.jobs.files import new_key_file
 
     new_key_file(out)
     return JobResult("new-key", {}, {"key_file": out}, {"key_file": str(out)})

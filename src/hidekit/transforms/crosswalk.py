@@ -17,12 +17,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError
-from hidekit.secrets import (  # noqa: F401 - new_key_file and read_secret_file re-exported
-    KEY_MIN_BYTES,
-    check_key,
-    new_key_file,
-    read_secret_file,
-)
+from hidekit.secrets import KEY_MIN_BYTES, read_secret_file
 
 FORMAT = "hidekit-crosswalk"
 CROSSWALK_SUFFIX = ".hkcw"
