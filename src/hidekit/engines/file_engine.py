@@ -88,7 +88,8 @@ class FileEngine(Engine):
         todo = [c for c in columns if c not in self._coded]
         if todo:
             self._coded.update(stream_codes(self._con, self.source, todo))
-            frame = pd.DataFrame({c: cc.codes for c, cc in self._coded.items()})
+            # copy=False: the frame keeps the code arrays themselves (no second copy of them)
+            frame = pd.DataFrame({c: cc.codes for c, cc in self._coded.items()}, copy=False)
             self._inner = self._frame_engine(frame, threads=self._threads)
             self._n = len(frame)
         assert self._inner is not None
