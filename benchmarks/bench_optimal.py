@@ -19,11 +19,14 @@ memory from ``/usr/bin/time``.
     python benchmarks/bench_optimal.py            # Adult and 1M
     python benchmarks/bench_optimal.py --quick    # Adult only
     python benchmarks/bench_optimal.py --no-adult            # 1M only
-    python benchmarks/bench_optimal.py --quick --no-adult --spark-rows 10000000   # Spark at 10M
+    python benchmarks/bench_optimal.py --quick --no-adult --spark-rows 10000000 --k 1650
 
-With ``--spark-rows N``, Adult is resampled to N records in a Parquet file that Spark (local
-mode) reads and counts itself; the search then runs on the class counts on the driver. Time and
-peak memory of the driver process are printed.
+With ``--spark-rows N``, Adult is resampled to N records in a Parquet file that Spark (local[2])
+reads and counts itself with one groupBy; the search (``--k``, 5 %, Loss) then runs on the class
+counts on the driver. DuckDB counts the same file for comparison. Each runs in a child process
+under /usr/bin/time; Spark's JVM CPU and peak memory are read from /proc. Resampled records repeat
+(every Adult record about N / 30,162 times), so a k of 5 · N / 30,162 asks as much as k = 5 of
+Adult itself.
 """
 
 from __future__ import annotations
@@ -170,11 +173,11 @@ def _memory_probe(path: str, hier: dict) -> None:
     optimal_generalization(frame, ADULT_KEYS, hier, k=5, suppression=0.05, metric="loss")
 
 
-def _search_file(path: str, hier: dict, engine: str) -> None:
-    """One search (k 5, 5 %, Loss) counted by ``engine`` from the file: run in a child process
-    under /usr/bin/time, so its peak memory includes Spark's JVM."""
+def _search_file(path: str, hier: dict, engine: str, k: int) -> None:
+    """One search (k, 5 %, Loss) counted by ``engine`` from the file: run in a child process
+    under /usr/bin/time."""
     t, c = time.perf_counter(), time.process_time()
-    res = optimal_generalization(path, ADULT_KEYS, hier, k=5, suppression=0.05, engine=engine)
+    res = optimal_generalization(path, ADULT_KEYS, hier, k=k, suppression=0.05, engine=engine)
     assert res.transformation is not None
     print(
         f"{engine}: {time.perf_counter() - t:.1f} s wall in the driver ({time.process_time() - c:.1f} s "
@@ -212,7 +215,7 @@ def _children_usage(pid: int | None = None) -> tuple[float, float]:
     return cpu, peak
 
 
-def spark_scale(frame: pd.DataFrame, hier: dict, rows: int, tmp: Path) -> None:
+def spark_scale(frame: pd.DataFrame, hier: dict, rows: int, tmp: Path, k: int) -> None:
     """Adult resampled to ``rows`` records in Parquet; Spark (local[2]) counts it with one
     groupBy and the search runs on the counts; DuckDB reading the same file, for comparison."""
     import pyarrow as pa
@@ -234,6 +237,7 @@ def spark_scale(frame: pd.DataFrame, hier: dict, rows: int, tmp: Path) -> None:
             print("SKIP Spark: pyspark or java not found")
             continue
         cmd = [sys.executable, __file__, "--search-file", str(path), "--engine", engine]
+        cmd += ["--k", str(k)]
         code, figures = timed_process(cmd, stdout=None)
         print(f"{engine} process (start-up, count, search): {figures}"
               + (f" — FAILED (exit {code})" if code else ""))  # fmt: skip
@@ -254,6 +258,7 @@ def main() -> int:
     ap.add_argument("--spark-rows", type=int, default=0, help="also count N records on Spark")
     ap.add_argument("--search-file", help=argparse.SUPPRESS)  # the child of spark_scale
     ap.add_argument("--engine", default="spark", help=argparse.SUPPRESS)
+    ap.add_argument("--k", type=int, default=5, help="k of the --spark-rows search")
     args = ap.parse_args()
     adult = shared_data("adult/adult.csv")
     if adult is None:
@@ -261,7 +266,7 @@ def main() -> int:
     prefix = str(adult.parent / "adult_hierarchy_")
     hier = {q: f"{prefix}{q}.csv" for q in ADULT_KEYS}
     if args.search_file:
-        _search_file(args.search_file, hier, args.engine)
+        _search_file(args.search_file, hier, args.engine, args.k)
         return 0
     loaded = read_hierarchies(hier)  # read once, as ARX's Hierarchy.create before its timing
     frame = pd.read_csv(adult, sep=";", dtype=str)
@@ -275,7 +280,7 @@ def main() -> int:
             secs, mb = peak_memory_mb(_memory_probe, str(adult), hier)
             print(f"hidekit peak RSS (read + one search, k=5, 5 %, loss): {mb:.0f} MB")
         if args.spark_rows:
-            spark_scale(frame, hier, args.spark_rows, tmp)
+            spark_scale(frame, hier, args.spark_rows, tmp, args.k)
         if not args.quick:
             million(frame, hier, loaded, prefix, tmp)
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
