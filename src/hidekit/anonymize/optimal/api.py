@@ -323,7 +323,13 @@ def _canonical(base: ClassTable) -> ClassTable:
     cut at 10 decimals as ARX does) then add up in the same order, so every engine gives the
     same loss to the bit."""
     rows = [*base.codes] + ([base.sensitive] if base.sensitive is not None else [])
-    order = np.lexsort(rows[::-1]) if base.rows else np.zeros(0, np.int64)
+    if not base.rows:
+        return base
+    cards = [int(r.max()) + 1 for r in rows]
+    if math.prod(cards) < 1 << 62:  # one mixed-radix key sorts as the rows do, and faster
+        order = np.argsort(combine_codes(rows, cards), kind="stable")
+    else:
+        order = np.lexsort(rows[::-1])
     return ClassTable(
         np.ascontiguousarray(base.codes[:, order]),
         base.counts[order],
