@@ -118,3 +118,24 @@ def test_unique_rows_sparse_ids_follow_the_same_order():
     _, inverse, counts = np.unique(rows, axis=0, return_inverse=True, return_counts=True)
     got = unique_rows(rows)
     assert np.array_equal(got[0], inverse.ravel()) and np.array_equal(got[1], counts)
+
+
+def test_plan_table_risk_over_the_key_columns_equals_the_whole_frames():
+    from hidekit.release.tables import LocalTable
+    from hidekit.risk import measure_risk
+
+    from conftest import ADULT
+
+    frame = read_table(ADULT).frame
+    keys = ["sex", "age", "race"]
+    got = LocalTable(frame).risk(keys, 3)
+    whole = measure_risk(frame, keys, cell_min=3).overall
+    assert (got.k, got.cells, got.uniques, got.at_risk, got.rp) == (
+        whole.k,
+        whole.cells,
+        whole.uniques,
+        whole.at_risk,
+        whole.rp,
+    )
+    with pytest.raises(InputError, match="'nope'.*available: .*'workclass'"):
+        LocalTable(frame).risk(["sex", "nope"], 3)

@@ -48,7 +48,11 @@ class LocalTable:
         return LocalTable(new), cells_changed(self.frame, new)
 
     def risk(self, keys: list[str], cell_min: int) -> RiskReport:
-        return measure_risk(self.frame, keys, cell_min=cell_min).overall
+        """Counted over the key columns only: the engine checks and encodes what it is given."""
+        wanted = list(dict.fromkeys(keys))
+        whole = not set(wanted) <= set(self.frame.columns)  # then the engine names what is missing
+        frame = self.frame if whole else self.frame[wanted]
+        return measure_risk(frame, keys, cell_min=cell_min).overall
 
     def to_pandas(self) -> pd.DataFrame:
         return self.frame
