@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 from math import factorial
+from unittest.mock import patch
 
 import numpy as np
 import pandas as pd
@@ -12,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hidekit.errors import OptionError
+from hidekit.risk import suda_search
 from hidekit.risk.suda import dis_scores, msu_weights, suda2
 
 # x, y, z: r0 has MSU {x,z}; r1 {z}; r2 {x,y}; r3 {y}  (weights: size 1 → 2! = 2, size 2 → 1)
@@ -101,3 +103,19 @@ def test_scores_equal_the_brute_force(rows, max_size):
     r = suda2(codes, list("abcd"), max_size=max_size)
     np.testing.assert_allclose(r.score, brute_force(codes, max_size))
     assert ((r.dis >= 0) & (r.dis <= 1)).all()
+
+
+@pytest.mark.parametrize("small", [0, 3, 62])  # groups split by moving records / as bit masks
+@given(
+    st.integers(2, 60).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(-1, 3), min_size=5, max_size=5), min_size=n, max_size=n
+        )
+    ),
+    st.integers(1, 5),
+)
+def test_both_group_searches_equal_the_brute_force(small, rows, max_size):
+    codes = np.array(rows)
+    with patch.object(suda_search, "SMALL_GROUP", small):
+        r = suda2(codes, list("abcde"), max_size=max_size)
+    np.testing.assert_allclose(r.score, brute_force(codes, max_size))
