@@ -81,3 +81,12 @@ def test_hipaa_scores_without_professions_on_both_sides():
         "PROFESSION",
     ]
     assert "PROFESSION" in PROFILES["hipaa"].keep_labels
+
+
+def test_profiles_add_cued_lower_case_names_where_the_model_found_nothing():
+    text = "pt seen w/ her daughter ama. dr okafor aware."
+    found = [(s.label, s.text) for s in apply_profile(text, [], "hipaa")]
+    assert ("NAME", "ama") in found and ("DOCTOR", "okafor") in found
+    # a model span already there wins: nothing is added over it
+    kept = apply_profile(text, [Span(24, 27, "NAME", "ama")], "hipaa")
+    assert [(s.label, s.text) for s in kept].count(("NAME", "ama")) == 1

@@ -70,6 +70,9 @@ SUPPLEMENTS = (
     "military_address",
     "named_ward",
     "room_bed",
+    # names after a cue in any case ("dr okafor", "her daughter ama"): lower-case notes
+    "person_cue_any_en",
+    "clinician_cue_any_en",
 )
 
 
