@@ -6,7 +6,7 @@ Two phases, as in ARX's Flash:
    it; if not, no specialization is. Starting from the least generalized untagged node, walk up
    one key at a time to the top, binary-search the walk for the first anonymous node, and tag
    everything above each anonymous node and below each non-anonymous one. Each check regroups
-   the class counts of the nearest checked node below (``ClassTable.regroup``), never the records.
+   the class counts of the nearest checked node below (``ClassTable.roll_up``), never the records.
 2. *Find the least loss among anonymous nodes.* Nodes are visited in order of a lower bound of
    their loss; the search stops when the bound reaches the best loss found. Without suppression,
    a monotone metric is minimal at a minimal anonymous node, so only those are looked at.
