@@ -33,6 +33,10 @@ class Recognizer:
     def applies_to(self, language: str | None) -> bool:
         return not self.languages or language is None or language in self.languages
 
+    def emits(self, label: str) -> bool:
+        """Whether ``label`` is one this recognizer gives (its ``label``; a family may give more)."""
+        return label == self.label
+
 
 @dataclass
 class PatternRecognizer(Recognizer):

@@ -228,6 +228,9 @@ class WordBandRecognizer(Recognizer):
     """Each word of two letters or more that is in the English frequency list, labelled with its
     band (``BAND5`` …): the CRF's common-word feature."""
 
+    def emits(self, label: str) -> bool:
+        return label.startswith(self.label) and label[len(self.label) :].isdigit()
+
     def find(self, text: str) -> list[Span]:
         bands = word_bands()
         w = _words(text)
