@@ -139,3 +139,114 @@ def test_every_exception_still_writes():
 
 def test_every_writing_package_exists():
     assert all((PACKAGE / pkg).is_dir() for pkg in WRITING_PACKAGES)
+
+
+# ---------------------------------------------------------------- reading
+# Reading a user's file is the file layer's job too: outside the same packages, no call opens a
+# file or reads one (``open``, ``Path.read_text``/``read_bytes``, ``json.load``, pandas' and
+# numpy's readers); the library calls ``hidekit.io`` (``hidekit.io.files``: text, bytes, a
+# sampled table) and parses what it gets. Package data read through ``importlib.resources``
+# (``resources.files(...) / "data" / name``) is part of hidekit, not a user's file, and passes.
+# Looking at a path (``exists``, ``is_dir``, ``glob``) reads nothing and passes.
+
+# Single functions outside those packages allowed to read ("module:function"), with why.
+READ_EXCEPTIONS = {
+    "engines/spark_engine.py:_quiet_log_config": "Spark's log settings it wrote in the temp folder",
+    # crfsuite's trainer can only write its model to a path: a scratch file in a temporary
+    # folder the function makes and removes, read back as bytes (not a user's file)
+    "text/detection/training.py:_fit": "crfsuite's model from the temp folder _fit owns",
+}
+READING_CALLS = {"read_text", "read_bytes"}
+READING_MODULE_CALLS = {
+    "json": {"load"},
+    "tomllib": {"load"},
+    "pickle": {"load"},
+    "pd": {"read_csv", "read_parquet", "read_excel", "read_json", "read_stata", "read_spss"},
+    "pandas": {"read_csv", "read_parquet", "read_excel", "read_json", "read_stata", "read_spss"},
+    "np": {"load", "loadtxt", "genfromtxt", "fromfile"},
+    "pq": {"read_table", "ParquetFile"},
+}
+
+
+def _is_package_resource(node: ast.expr) -> bool:
+    """Whether ``node`` is built on ``resources.files(...)`` (package data, not a user's file)."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Call):
+            f = inner.func
+            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", None)
+            if name == "files":
+                return True
+    return False
+
+
+def _reads(node: ast.Call) -> str | None:
+    """What the call reads with, or None when it reads no file."""
+    f = node.func
+    if isinstance(f, ast.Name) and f.id == "open":
+        return "open()"
+    if not isinstance(f, ast.Attribute):
+        return None
+    if f.attr == "open" and (
+        not node.args
+        or (isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str))
+    ):  # path.open() / path.open("rb"); a zip member (z.open(name)) or Engine.open(data) is no file
+        return "path.open()"
+    if f.attr in READING_CALLS and not _is_package_resource(f.value):
+        return f.attr
+    module = f.value.id if isinstance(f.value, ast.Name) else ""
+    if f.attr in READING_MODULE_CALLS.get(module, ()):
+        return f"{module}.{f.attr}"
+    return None
+
+
+def _readers(root: Path = PACKAGE, allowed=tuple(WRITING_PACKAGES)) -> dict[str, list[str]]:
+    """("module:function" -> the reading calls in it) for every module outside ``allowed``."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in allowed:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        owner = {}
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for inner in ast.walk(fn):
+                    owner.setdefault(id(inner), fn.name)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and (how := _reads(node)):
+                key = f"{rel.as_posix()}:{owner.get(id(node), '<module>')}"
+                found.setdefault(key, []).append(f"line {node.lineno}: {how}")
+    return found
+
+
+def test_the_walk_sees_reads(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "m.py").write_text(
+        "import json, zipfile\nimport pandas as pd\nfrom importlib import resources\n"
+        "def a(p):\n    return open(p).read()\n"
+        "def b(p):\n    return p.read_text(encoding='utf-8')\n"
+        "def c(p):\n    return p.read_bytes()\n"
+        "def d(fh):\n    return json.load(fh)\n"
+        "def e(p):\n    return pd.read_csv(p)\n"
+        "def f(p):\n    with p.open('rb') as fh:\n        return fh.read()\n"
+        "def g():\n    return (resources.files('hidekit') / 'data' / 'x.txt').read_text()\n"
+        "def h(z, name):\n    with z.open(name) as fh:\n        return fh.read()\n"  # zip member
+        "def i(engine, data):\n    return engine.open(data)\n"  # Engine.open: no file read
+        "def j(s):\n    return json.loads(s)\n"  # parses text: reads nothing
+        "def k(p):\n    return p.exists() and p.is_dir()\n"  # looks, reads nothing
+    )
+    found = _readers(tmp_path, allowed=())
+    assert set(found) == {f"lib/m.py:{n}" for n in "abcdef"}, found
+
+
+def test_only_the_file_layer_and_jobs_read_files():
+    found = _readers()
+    bad = {k: v for k, v in found.items() if k not in READ_EXCEPTIONS}
+    assert not bad, "read through hidekit.io (the library takes data):\n" + "\n".join(
+        f"{k}: {', '.join(v)}" for k, v in sorted(bad.items())
+    )
+
+
+def test_every_read_exception_still_reads():
+    stale = sorted(set(READ_EXCEPTIONS) - set(_readers()))
+    assert not stale, f"no longer reads, remove from READ_EXCEPTIONS: {stale}"

@@ -230,7 +230,9 @@ def test_streamed_csv_sample_counts_every_row(tmp_path, monkeypatch):
     b = scan_table(path, sample=500, seed=1)
     assert (a.rows_total, a.rows_scanned) == (3000, 500)
     assert a.to_dict() == b.to_dict() and a["mail"].identifier == "email"
-    frame, total = scanner_mod._stream_csv(path, 500, 1, None)
+    from hidekit.io.files import sample_csv_rows
+
+    frame, total = sample_csv_rows(path, 500, 1, None)
     assert total == 3000 and frame.index.is_monotonic_increasing and frame["id"].nunique() == 500
 
 

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from hidekit.errors import InputError, OptionError
+from hidekit.io.files import read_file_bytes
 
 KEY_MIN_BYTES = 32
 INSECURE_NOTE = "insecure seed: anyone who knows it can undo the masking (not for release)"
@@ -41,7 +42,7 @@ def read_secret_file(path, what: str = "passphrase") -> bytes:
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{what} file {p.name}: no such file")
-    data = p.read_bytes().rstrip(b"\r\n")
+    data = read_file_bytes(p).rstrip(b"\r\n")
     if not data:
         raise OptionError(f"{what} file {p.name} is empty")
     return data

@@ -198,6 +198,7 @@ class SparkEngine(Engine):
     @classmethod
     def from_path(cls, path, sep: str | None = None, spark=None) -> SparkEngine:
         """Read CSV or Parquet with Spark itself, for files larger than the driver's memory."""
+        from hidekit.io.files import read_head_text
         from hidekit.io.readers import detect_delimiter
 
         spark = spark or get_spark()
@@ -206,8 +207,7 @@ class SparkEngine(Engine):
             raise InputError(f"{path}: no such file")
         if path.endswith((".parquet", ".pq")):
             return cls(spark.read.parquet(path), spark)
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            head = fh.read(65536)
+        head = read_head_text(path)
         if not head.strip():
             raise InputError(f"{path}: the file is empty")
         # every column as text: leading zeros of ZIP codes and IDs are part of the value

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hidekit.errors import InputError, OptionError
+from hidekit.io.files import read_utf8
 
 HIPAA_DIRECT = [
     "NAME", "PATIENT", "DOCTOR", "PERSON", "USERNAME",
@@ -101,7 +102,7 @@ def load_type_map(source: str | Path | Mapping | TypeMap | None = None) -> TypeM
             f"{path}: type map not found (a JSON file or one of {', '.join(DEFAULT_MAPS)})"
         )
     try:
-        obj = json.loads(path.read_text(encoding="utf-8"))
+        obj = json.loads(read_utf8(path))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: not a JSON type map ({exc})") from exc
     if not isinstance(obj, Mapping):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hidekit.errors import InputError, OptionError, check_separator, require_fraction
+from hidekit.io.files import read_utf8
 from hidekit.transforms.base import get_transform
 from hidekit.transforms.loss import DEFAULT_MAX_LOSS
 
@@ -448,7 +449,7 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
 def _read_toml(path: Path) -> dict:
     """The plan file's TOML, or one line saying why it cannot be read."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_utf8(path))
     except FileNotFoundError:
         raise InputError(f"plan file not found: {path}") from None
     except IsADirectoryError:

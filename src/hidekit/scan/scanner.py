@@ -19,7 +19,8 @@ import pandas as pd
 
 from hidekit.errors import OptionError
 from hidekit.io import Dataset, read_table
-from hidekit.io.readers import NUMBER, detect_delimiter, detect_format
+from hidekit.io.files import sample_csv_rows
+from hidekit.io.readers import NUMBER, detect_format
 from hidekit.scan import patterns as P
 from hidekit.scan.keywords import match_keywords
 from hidekit.scan.table3 import NONE, SEVERITY, TYPES
@@ -122,32 +123,6 @@ def _sample_rows(frame: pd.DataFrame, sample: int | None, seed: int) -> pd.DataF
     return frame.iloc[idx]
 
 
-def _stream_csv(path: Path, sample: int, seed: int, sep: str | None) -> tuple[pd.DataFrame, int]:
-    """One pass, bounded memory: keep the rows with the ``sample`` smallest seeded random keys."""
-    with open(path, "rb") as fh:
-        head = fh.read(65536).decode("utf-8", errors="replace")
-    rng = np.random.default_rng(seed)
-    keep: pd.DataFrame | None = None
-    total = 0
-    reader = pd.read_csv(
-        path,
-        sep=sep or detect_delimiter(head),
-        dtype=str,
-        keep_default_na=False,
-        na_values=[""],
-        chunksize=250_000,
-        encoding="utf-8",
-        encoding_errors="replace",
-    )
-    for chunk in reader:
-        total += len(chunk)
-        chunk = chunk.assign(_hk_key=rng.random(len(chunk)))
-        both = chunk if keep is None else pd.concat([keep, chunk])
-        keep = both.nsmallest(sample, "_hk_key")
-    frame = keep.sort_index().drop(columns="_hk_key") if keep is not None else pd.DataFrame()
-    return frame, total
-
-
 def _load(data, sample: int | None, seed: int, sep: str | None) -> tuple[Dataset, int, str]:
     if isinstance(data, (str, os.PathLike)):
         path = Path(data)
@@ -157,7 +132,7 @@ def _load(data, sample: int | None, seed: int, sep: str | None) -> tuple[Dataset
             and detect_format(path) == "csv"
             and path.stat().st_size > STREAM_BYTES
         ):
-            frame, total = _stream_csv(path, sample, seed, sep)
+            frame, total = sample_csv_rows(path, sample, seed, sep)
             return Dataset(frame, "csv", path), total, str(path)
     ds = read_table(data, sep=sep)
     source = str(ds.path) if ds.path else f"<{type(data).__name__}>"

@@ -14,21 +14,8 @@ import unicodedata
 from pathlib import Path
 
 from hidekit.errors import InputError
+from hidekit.io.files import read_text_file
 from hidekit.text.spans import Document, Span
-
-
-def read_text_file(path: Path, keep_bom: bool = True) -> str:
-    """UTF-8 text; anything else is an error naming the file.
-
-    A byte-order mark is kept as U+FEFF by default: brat counts it as a character, so dropping
-    it would shift every offset by one (MEDDOCAN has such files).
-    """
-    raw = Path(path).read_bytes()
-    try:
-        text = raw.decode("utf-8" if keep_bom else "utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {exc.start})") from exc
-    return text
 
 
 def parse_ann(ann_text: str, text: str, where: str = "", check: bool = True) -> list[Span]:

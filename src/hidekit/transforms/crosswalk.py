@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError
+from hidekit.io.files import read_file_bytes
 from hidekit.secrets import KEY_MIN_BYTES, read_secret_file
 
 FORMAT = "hidekit-crosswalk"
@@ -262,4 +263,6 @@ def read_crosswalk(path, *, passphrase=None, key_file=None) -> pd.DataFrame:
     p = Path(path)
     if not p.is_file():
         raise InputError(f"crosswalk {p}: no such file")
-    return decrypt_frame(p.read_bytes(), passphrase=passphrase, key_file=key_file, source=str(p))
+    return decrypt_frame(
+        read_file_bytes(p), passphrase=passphrase, key_file=key_file, source=str(p)
+    )

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError, require_columns
+from hidekit.io.files import read_utf8
 from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import value_key
@@ -73,7 +74,7 @@ def read_boundaries(path) -> list[list[list[np.ndarray]]]:
     """GeoJSON features as polygons: per area, a list of polygons, each [outer ring, holes...]."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_utf8(path))
     except FileNotFoundError:
         raise InputError(f"boundary file not found: {path}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -50,6 +50,7 @@ from pathlib import Path
 import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
+from hidekit.io.files import read_file_bytes
 from hidekit.text.corpus import attach_spans
 from hidekit.text.detection import crf_decode
 from hidekit.text.detection.boundaries import (
@@ -399,7 +400,7 @@ def load_model(
             raise OptionError(f"{key}: no such model (use en, es or the path of a model file)")
         if path.is_dir():
             raise OptionError(f"{key}: is a folder, not a model file")
-    crf, config = read_model_bytes(path.read_bytes(), str(path))
+    crf, config = read_model_bytes(read_file_bytes(path), str(path))
     try:
         return Detector(crf, config, allow, deny, profile)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:

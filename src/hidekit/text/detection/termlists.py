@@ -32,7 +32,7 @@ def read_terms(path, labelled: bool = False) -> list[str] | dict[str, str] | Non
     blank lines and lines starting with ``#`` are skipped. A missing file is a one-line error."""
     if path is None:
         return None
-    from hidekit.text.corpus import read_text_file
+    from hidekit.io.files import read_text_file
 
     path = Path(path)
     if not path.exists():

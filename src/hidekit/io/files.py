@@ -1,0 +1,75 @@
+"""Reading a user's files: the one place below the jobs layer that opens them (issue 15).
+
+The library takes what these return (text, bytes, frames) and parses it; each reader keeps the
+exceptions of the plain read (``FileNotFoundError``, ``UnicodeDecodeError``…) so that callers
+turn them into the same one-line errors as before. Package data shipped inside hidekit is read
+with ``importlib.resources`` where it is used: that is not a user's file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from hidekit.errors import InputError
+from hidekit.io.readers import detect_delimiter
+
+
+def read_text_file(path, keep_bom: bool = True) -> str:
+    """UTF-8 text; anything else is an error naming the file.
+
+    A byte-order mark is kept as U+FEFF by default: brat counts it as a character, so dropping
+    it would shift every offset by one (MEDDOCAN has such files).
+    """
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8" if keep_bom else "utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {exc.start})") from exc
+    return text
+
+
+def read_utf8(path) -> str:
+    """The file as UTF-8 text; the read's own exceptions pass through for the caller to word."""
+    return Path(path).read_text(encoding="utf-8")
+
+
+def read_file_bytes(path) -> bytes:
+    """The file's bytes; the read's own exceptions pass through for the caller to word."""
+    return Path(path).read_bytes()
+
+
+def read_head_text(path, chars: int = 65536) -> str:
+    """The first ``chars`` characters of a text file (bad bytes replaced): enough to sniff."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        return fh.read(chars)
+
+
+def sample_csv_rows(
+    path: Path, sample: int, seed: int, sep: str | None
+) -> tuple[pd.DataFrame, int]:
+    """One pass, bounded memory: keep the rows with the ``sample`` smallest seeded random keys;
+    and the number of rows read."""
+    with open(path, "rb") as fh:
+        head = fh.read(65536).decode("utf-8", errors="replace")
+    rng = np.random.default_rng(seed)
+    keep: pd.DataFrame | None = None
+    total = 0
+    reader = pd.read_csv(
+        path,
+        sep=sep or detect_delimiter(head),
+        dtype=str,
+        keep_default_na=False,
+        na_values=[""],
+        chunksize=250_000,
+        encoding="utf-8",
+        encoding_errors="replace",
+    )
+    for chunk in reader:
+        total += len(chunk)
+        chunk = chunk.assign(_hk_key=rng.random(len(chunk)))
+        both = chunk if keep is None else pd.concat([keep, chunk])
+        keep = both.nsmallest(sample, "_hk_key")
+    frame = keep.sort_index().drop(columns="_hk_key") if keep is not None else pd.DataFrame()
+    return frame, total
