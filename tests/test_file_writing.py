@@ -86,8 +86,8 @@ def _writes(node: ast.Call) -> str | None:
     return None
 
 
-def _writers(root: Path = PACKAGE, allowed=tuple(WRITING_PACKAGES)) -> dict[str, list[str]]:
-    """("module:function" -> the writing calls in it) for every module outside ``allowed``."""
+def _calls(what, root: Path, allowed) -> dict[str, list[str]]:
+    """("module:function" -> the calls ``what`` names in it) for every module outside ``allowed``."""
     found: dict[str, list[str]] = {}
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root)
@@ -100,10 +100,15 @@ def _writers(root: Path = PACKAGE, allowed=tuple(WRITING_PACKAGES)) -> dict[str,
                 for inner in ast.walk(fn):
                     owner.setdefault(id(inner), fn.name)  # outermost function first
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and (how := _writes(node)):
+            if isinstance(node, ast.Call) and (how := what(node)):
                 key = f"{rel.as_posix()}:{owner.get(id(node), '<module>')}"
                 found.setdefault(key, []).append(f"line {node.lineno}: {how}")
     return found
+
+
+def _writers(root: Path = PACKAGE, allowed=tuple(WRITING_PACKAGES)) -> dict[str, list[str]]:
+    """("module:function" -> the writing calls in it) for every module outside ``allowed``."""
+    return _calls(_writes, root, allowed)
 
 
 def test_the_walk_sees_writes(tmp_path):
@@ -201,22 +206,7 @@ def _reads(node: ast.Call) -> str | None:
 
 def _readers(root: Path = PACKAGE, allowed=tuple(WRITING_PACKAGES)) -> dict[str, list[str]]:
     """("module:function" -> the reading calls in it) for every module outside ``allowed``."""
-    found: dict[str, list[str]] = {}
-    for path in sorted(root.rglob("*.py")):
-        rel = path.relative_to(root)
-        if rel.parts[0] in allowed:
-            continue
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        owner = {}
-        for fn in ast.walk(tree):
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for inner in ast.walk(fn):
-                    owner.setdefault(id(inner), fn.name)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and (how := _reads(node)):
-                key = f"{rel.as_posix()}:{owner.get(id(node), '<module>')}"
-                found.setdefault(key, []).append(f"line {node.lineno}: {how}")
-    return found
+    return _calls(_reads, root, allowed)
 
 
 def test_the_walk_sees_reads(tmp_path):
