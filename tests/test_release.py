@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -15,7 +16,7 @@ from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError, PolicyError
 from hidekit.io import read_table
 from hidekit.jobs.release import run_plan
-from hidekit.release import load_plan
+from hidekit.release import load_plan, parse_plan
 
 ADULT = Path("tests/fixtures/adult").resolve()
 KEYS = ["sex", "age", "race", "marital-status", "education"]
@@ -136,6 +137,25 @@ def test_refuses_when_a_direct_identifier_remains(tmp_path):
     with pytest.raises(PolicyError, match="PII scan flags .*email"):
         run_plan(plan)
     assert not (tmp_path / "release").exists()
+
+
+def test_a_plan_parsed_from_its_text_is_the_plan_read_from_its_file(tmp_path):
+    """``load_plan`` reads the file (through hidekit.io) and ``parse_plan`` does the rest: the
+    TOML's text or table with the plan's path gives the same plan, and the same errors."""
+    import tomllib
+
+    path = _plan(tmp_path, GOOD_STEPS)
+    text = path.read_text(encoding="utf-8")
+    read = load_plan(path).to_dict()
+    assert (
+        parse_plan(text, path).to_dict() == read == parse_plan(tomllib.loads(text), path).to_dict()
+    )
+    with pytest.raises(
+        InputError, match=re.escape(f"plan {tmp_path / 'x.toml'} is not valid TOML")
+    ):
+        parse_plan("[input\npath = 'x'", tmp_path / "x.toml")
+    with pytest.raises(InputError, match="plan file not found"):
+        load_plan(tmp_path / "missing.toml")
 
 
 def test_bad_plans_are_clear_errors(tmp_path):

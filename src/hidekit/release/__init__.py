@@ -1,7 +1,7 @@
 """Release plans: a TOML file of roles, steps and a risk limit, applied and checked in memory
 (``apply_plan``); the release job (``hidekit.jobs.release``: ``run_plan``) writes the folder."""
 
-from hidekit.release.plan import IDENTIFIER_STEPS, Plan, Step, load_plan
+from hidekit.release.plan import IDENTIFIER_STEPS, Plan, Step, load_plan, parse_plan
 from hidekit.release.runner import ReleaseResult, apply_plan
 from hidekit.release.tables import cells_changed
 
@@ -13,4 +13,5 @@ __all__ = [
     "cells_changed",
     "apply_plan",
     "load_plan",
+    "parse_plan",
 ]

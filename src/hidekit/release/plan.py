@@ -382,11 +382,22 @@ def _confined(value: str, base: Path, path: Path, what: str) -> str:
 
 def load_plan(path, output: str | Path | None = None, key: bytes | None = None) -> Plan:
     """Read and check a plan file; ``output`` overrides its output folder, ``key`` its secret
-    key (else it is read from [secrets] key_file / key_env)."""
+    key (else it is read from [secrets] key_file / key_env). The file is read through
+    ``hidekit.io``; ``parse_plan`` does the rest."""
+    path = Path(path)
+    return parse_plan(_read_toml(path), path, output=output, key=key)
+
+
+def parse_plan(
+    raw: dict | str, path, output: str | Path | None = None, key: bytes | None = None
+) -> Plan:
+    """A checked plan from its TOML (the text, or the table ``tomllib`` made of it). ``path`` is
+    where the plan sits: its relative paths are taken against that folder and errors name it."""
     from hidekit.secrets import check_key, load_key
 
     path = Path(path)
-    raw = _read_toml(path)
+    if isinstance(raw, str):
+        raw = _parse_toml(raw, path)
     _check_sections(raw, path)
     base = path.parent
     inp = raw.get("input", {})
@@ -449,7 +460,7 @@ def load_plan(path, output: str | Path | None = None, key: bytes | None = None) 
 def _read_toml(path: Path) -> dict:
     """The plan file's TOML, or one line saying why it cannot be read."""
     try:
-        return tomllib.loads(read_utf8(path))
+        text = read_utf8(path)
     except FileNotFoundError:
         raise InputError(f"plan file not found: {path}") from None
     except IsADirectoryError:
@@ -458,6 +469,12 @@ def _read_toml(path: Path) -> dict:
         raise InputError(f"plan {path}: not UTF-8 text (invalid byte at {exc.start})") from None
     except OSError as exc:
         raise InputError(f"plan {path}: cannot read: {exc.strerror or exc}") from None
+    return _parse_toml(text, path)
+
+
+def _parse_toml(text: str, path: Path) -> dict:
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"plan {path} is not valid TOML: {exc}") from None
 
