@@ -89,7 +89,7 @@ _TIMINGS = [
 
 def _masked(path: Path, root: Path) -> bytes:
     if path.suffix == ".hkcw":  # encrypted: salts and nonces differ, compare what they hold
-        from hidekit.transforms.crosswalk import read_crosswalk
+        from hidekit.jobs.files import read_crosswalk
 
         frame = read_crosswalk(path, key_file=root / "demo" / "demo.key")
         return frame.to_csv(index=False).encode("utf-8")

@@ -171,7 +171,7 @@ def test_partition_same_identifiers_share_one_id():
 
 
 def test_write_partition_is_encrypted_private_and_all_or_nothing(tmp_path):
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
 
     secret = {"passphrase": b"correct horse"}
     p = partition(CITIES, ["City"], insecure_seed=True, seed=1)

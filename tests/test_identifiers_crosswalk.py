@@ -11,9 +11,8 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError
-from hidekit.jobs.files import new_key_file, write_crosswalk
+from hidekit.jobs.files import new_key_file, read_crosswalk, write_crosswalk
 from hidekit.jobs.identifiers import encode_file
-from hidekit.transforms.crosswalk import read_crosswalk
 
 FRAME = pd.DataFrame(
     {

@@ -315,7 +315,7 @@ def test_a_passphrase_in_memory_is_used_never_shown(ws):
     plan.write_text(plan.read_text() + '[[steps]]\nuse = "encode"\ncolumns = ["record_id"]\n')
     job = jobs.release(plan, secrets=secrets)
     assert job.outputs["private"] == "rel.private"
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
 
     cw = read_crosswalk(
         ws / "rel.private" / "crosswalk.hkcw", passphrase="correct horse battery staple"

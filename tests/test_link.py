@@ -245,8 +245,7 @@ def inputs(tmp_path_factory, survey, notes):
 
 
 def test_cli_end_to_end_outputs_private_and_same_key_same_bytes(tmp_path, inputs):
-    from hidekit.jobs.files import new_key_file
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import new_key_file, read_crosswalk
 
     key = new_key_file(tmp_path / "link.key")
     args = [

@@ -346,7 +346,7 @@ def test_encode_refuses_out_equal_to_crosswalk_or_key(work):
 
 
 def test_encode_failure_leaves_the_crosswalk_untouched(work):
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
 
     data = work / D
     cw = work / "shared.hkcw"
@@ -393,8 +393,7 @@ def test_concurrent_encodes_lose_no_update_and_share_no_code(tmp_path):
     """Two processes encode disjoint ids against one crosswalk at the same time, each in a loop:
     every id ends up in the crosswalk once, no two ids share a code, and every output agrees
     with the final crosswalk. (Without the lock this fails: checked by hand.)"""
-    from hidekit.jobs.files import new_key_file
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import new_key_file, read_crosswalk
 
     key = new_key_file(tmp_path / "k.key")
     cw = tmp_path / "cw.hkcw"

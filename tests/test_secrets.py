@@ -224,7 +224,7 @@ def test_jitter_cli_seed_refused_key_reproduces_insecure_warns(plan_dir, tmp_pat
 
 
 def test_partition_with_a_key_encrypts_the_original_too(plan_dir, tmp_path):
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
 
     r = runner.invoke(
         app,
@@ -280,8 +280,8 @@ PARTITION_STEP = (
 
 
 def test_plan_partition_keeps_the_link_encrypted_in_the_private_folder(plan_dir):
+    from hidekit.jobs.files import read_crosswalk
     from hidekit.jobs.release import run_plan
-    from hidekit.transforms.crosswalk import read_crosswalk
 
     plan = _plan(plan_dir, f'[secrets]\nkey_file = "plan.key"\n{PARTITION_STEP}')
     result = run_plan(plan)

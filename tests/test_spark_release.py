@@ -22,9 +22,9 @@ def test_the_demo_plan_gives_identical_files_on_both_engines(spark, tmp_path):
     from hidekit.demo.steps import DEMO_PLAN
     from hidekit.demo.survey import generate_survey
     from hidekit.io import write_table
+    from hidekit.jobs.files import read_crosswalk
     from hidekit.jobs.release import run_plan
     from hidekit.release import load_plan
-    from hidekit.transforms.crosswalk import read_crosswalk
 
     write_table(generate_survey(400, 7), tmp_path / "survey.csv")
     results = {}

@@ -32,8 +32,7 @@ def _audit(folder):
 
 
 def test_surrogate_cli_writes_text_audit_and_private_mapping(tmp_path, brat, notes):
-    from hidekit.jobs.files import new_key_file
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import new_key_file, read_crosswalk
 
     out = tmp_path / "out"
     key = new_key_file(tmp_path / "k.key")
@@ -223,7 +222,7 @@ def test_with_the_detector(tmp_path, notes):
 
 
 def test_mapping_encrypted_as_crosswalk(tmp_path, brat):
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
 
     res = anonymize_corpus(
         brat, tmp_path / "o", "surrogate", spans=brat, passphrase="correct horse"
@@ -242,7 +241,7 @@ def test_mapping_encrypted_as_crosswalk(tmp_path, brat):
 
 
 def test_without_a_secret_the_mapping_is_encrypted_under_a_new_private_key(tmp_path, brat):
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
 
     res = anonymize_corpus(brat, tmp_path / "o", "surrogate", spans=brat)
     folder = tmp_path / "o.private"

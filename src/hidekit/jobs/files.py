@@ -1,7 +1,8 @@
-"""Writing what the library only computes: new key files, encrypted crosswalks and mappings
-(owner-only, in the private folder), report pages and trained models. The formats and the private folder's place are the library's
-(``hidekit.transforms.crosswalk``, ``hidekit.transforms.private``, ``hidekit.report``); the
-writing is here, atomic (``hidekit.io.atomic``)."""
+"""Writing what the library only computes, and reading it back: new key files, encrypted
+crosswalks and mappings (owner-only, in the private folder), report pages and trained models.
+The formats and the private folder's place are the library's (``hidekit.transforms.crosswalk``,
+``hidekit.transforms.private``, ``hidekit.report``); the files are written here, atomically
+(``hidekit.io.atomic``), and a crosswalk is read back here (``read_crosswalk``)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from hidekit.errors import OptionError
+from hidekit.errors import InputError, OptionError
 from hidekit.io import write_bytes_atomic, write_text_atomic
+from hidekit.io.files import read_file_bytes
 from hidekit.secrets import load_key
-from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, encrypt_frame
+from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, decrypt_frame, encrypt_frame
 from hidekit.transforms.private import NEW_KEY_NAME
 
 
@@ -63,3 +65,14 @@ def save_model(model, path, protect: tuple = ()) -> Path:
     """A trained detector (``to_bytes()``) written owner-only (0600): a model's feature names
     hold words of its training notes."""
     return write_bytes_atomic(Path(path), model.to_bytes(), private=True, protect=protect)
+
+
+def read_crosswalk(path, *, passphrase=None, key_file=None) -> pd.DataFrame:
+    """An encrypted crosswalk or mapping file (``write_crosswalk``) as its frame; the decryption
+    is the library's (``hidekit.transforms.crosswalk.decrypt_frame``)."""
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(f"crosswalk {p}: no such file")
+    return decrypt_frame(
+        read_file_bytes(p), passphrase=passphrase, key_file=key_file, source=str(p)
+    )

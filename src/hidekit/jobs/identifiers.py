@@ -104,7 +104,7 @@ def crosswalk(
 ) -> JobResult:
     """Decrypt the crosswalk at ``path``; with ``export``, write it there (owner-only)."""
     from hidekit.io import write_table
-    from hidekit.transforms.crosswalk import read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
 
     secrets = secrets or SecretOptions()
     frame = read_crosswalk(path, **secrets.crosswalk())
@@ -217,7 +217,8 @@ def encode_file(
     from hidekit.io.checked import read_for_output
     from hidekit.io.locking import file_lock
     from hidekit.io.writers import table_writer
-    from hidekit.transforms.crosswalk import encrypt_frame, read_crosswalk
+    from hidekit.jobs.files import read_crosswalk
+    from hidekit.transforms.crosswalk import encrypt_frame
 
     if (passphrase is None) == (key_file is None):
         raise OptionError("give exactly one of a passphrase or a key file for the crosswalk")

@@ -11,13 +11,11 @@ from __future__ import annotations
 import base64
 import json
 import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError, OptionError
-from hidekit.io.files import read_file_bytes
 from hidekit.secrets import KEY_MIN_BYTES, read_secret_file
 
 FORMAT = "hidekit-crosswalk"
@@ -257,12 +255,3 @@ def decrypt_frame(
         return pd.DataFrame(payload["data"], columns=payload["columns"], dtype=object)
     except (KeyError, TypeError, ValueError):
         raise InputError(f"{source}: the decrypted crosswalk is not a table") from None
-
-
-def read_crosswalk(path, *, passphrase=None, key_file=None) -> pd.DataFrame:
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"crosswalk {p}: no such file")
-    return decrypt_frame(
-        read_file_bytes(p), passphrase=passphrase, key_file=key_file, source=str(p)
-    )

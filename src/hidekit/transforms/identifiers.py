@@ -110,8 +110,7 @@ def _check_crosswalk(cw) -> pd.DataFrame:
         return pd.DataFrame(columns=CROSSWALK_COLUMNS, dtype=object)
     if not isinstance(cw, pd.DataFrame):
         raise OptionError(
-            "crosswalk must be a DataFrame (read it with hidekit.transforms."
-            "crosswalk.read_crosswalk)"
+            "crosswalk must be a DataFrame (read it with hidekit.jobs.files.read_crosswalk)"
         )
     missing = [c for c in CROSSWALK_COLUMNS if c not in cw.columns]
     if missing:
