@@ -7,6 +7,7 @@ with ``importlib.resources`` where it is used: that is not a user's file."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -73,3 +74,26 @@ def sample_csv_rows(
         keep = both.nsmallest(sample, "_hk_key")
     frame = keep.sort_index().drop(columns="_hk_key") if keep is not None else pd.DataFrame()
     return frame, total
+
+
+def brat_folder_files(folder, ann: str = "require") -> Iterator[tuple[str, str, str | None, str]]:
+    """The texts of a brat folder, one ``.txt`` at a time in name order, as (name, text, the
+    ``.ann``'s text or None, the ``.ann``'s path for messages); ``hidekit.text.corpus`` parses
+    them. ``ann``: "require" (a missing ``.ann`` is an error), "optional" or "skip" (not read).
+    One file at a time, so the first bad file is the one named, as when reading and parsing
+    went together."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise InputError(f"{folder}: not a folder")
+    txts = sorted(folder.glob("*.txt"))
+    if not txts:
+        raise InputError(f"{folder}: no .txt files")
+    for txt in txts:
+        text = read_text_file(txt)
+        path = txt.with_suffix(".ann")
+        ann_text = None
+        if ann != "skip" and path.exists():
+            ann_text = read_text_file(path, keep_bom=False)
+        elif ann == "require":
+            raise InputError(f"{path}: missing (every .txt needs its .ann)")
+        yield txt.stem, text, ann_text, str(path)

@@ -14,7 +14,7 @@ import unicodedata
 from pathlib import Path
 
 from hidekit.errors import InputError
-from hidekit.io.files import read_text_file
+from hidekit.io.files import brat_folder_files, read_text_file
 from hidekit.text.spans import Document, Span
 
 
@@ -54,24 +54,12 @@ def parse_ann(ann_text: str, text: str, where: str = "", check: bool = True) -> 
 
 
 def read_brat_dir(folder, check: bool = True, require_ann: bool = True) -> list[Document]:
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise InputError(f"{folder}: not a folder")
-    txts = sorted(folder.glob("*.txt"))
-    if not txts:
-        raise InputError(f"{folder}: no .txt files")
-    docs = []
-    for txt in txts:
-        text = read_text_file(txt)
-        ann = txt.with_suffix(".ann")
-        if ann.exists():
-            spans = parse_ann(read_text_file(ann, keep_bom=False), text, str(ann), check)
-        elif require_ann:
-            raise InputError(f"{ann}: missing (every .txt needs its .ann)")
-        else:
-            spans = []
-        docs.append(Document(txt.stem, text, spans))
-    return docs
+    """A brat folder's documents (the files read by ``hidekit.io.files.brat_folder_files``)."""
+    files = brat_folder_files(folder, "require" if require_ann else "optional")
+    return [
+        Document(name, text, [] if ann is None else parse_ann(ann, text, where, check))
+        for name, text, ann, where in files
+    ]
 
 
 def write_ann(doc: Document) -> str:
@@ -160,9 +148,14 @@ def _offset(span: dict, field: str, where: str) -> int:
 
 
 def read_jsonl(path, check: bool = True) -> list[Document]:
-    path = Path(path)
+    """A JSONL file's documents: read by ``hidekit.io``, parsed by ``parse_jsonl``."""
+    return parse_jsonl(read_text_file(path, keep_bom=False), str(path), check)
+
+
+def parse_jsonl(content: str, path: str = "<jsonl>", check: bool = True) -> list[Document]:
+    """Documents from JSONL text; errors name ``path`` and the line."""
     docs = []
-    for lineno, line in enumerate(read_text_file(path, keep_bom=False).splitlines(), 1):
+    for lineno, line in enumerate(content.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -247,10 +240,8 @@ def read_documents(
             raise InputError("--column applies to a table file, not a folder")
         if annotations:
             return read_brat_dir(source, require_ann=False), "brat"
-        txts = sorted(source.glob("*.txt"))
-        if not txts:
-            raise InputError(f"{source}: no .txt files")
-        return [Document(t.stem, read_text_file(t)) for t in txts], "brat"
+        files = brat_folder_files(source, "skip")
+        return [Document(name, text) for name, text, _, _ in files], "brat"
     if column:
         from hidekit.errors import require_columns
         from hidekit.io import read_table
