@@ -39,3 +39,16 @@ def test_brat_folder_files_are_read_one_at_a_time_with_the_old_errors(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(InputError, match="no .txt files"):
         list(brat_folder_files(tmp_path / "empty"))
+
+
+def test_predictions_as_ann_files_alone_take_the_gold_texts(tmp_path):
+    from hidekit.text.corpus import read_predictions
+    from hidekit.text.spans import Document
+
+    gold = [Document("a", "Ana Ruiz")]
+    (tmp_path / "a.ann").write_text("T1\tNAME 4 8\tRuiz\n", encoding="utf-8")
+    (pred,) = read_predictions(tmp_path, gold)
+    assert (pred.id, pred.text, [s.text for s in pred.spans]) == ("a", "Ana Ruiz", ["Ruiz"])
+    (tmp_path / "a.ann").unlink()
+    with pytest.raises(InputError, match=r"no \.ann or \.txt files$"):
+        read_predictions(tmp_path, gold)

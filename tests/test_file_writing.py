@@ -152,7 +152,8 @@ def test_every_writing_package_exists():
 # numpy's readers); the library calls ``hidekit.io`` (``hidekit.io.files``: text, bytes, a
 # sampled table) and parses what it gets. Package data read through ``importlib.resources``
 # (``resources.files(...) / "data" / name``) is part of hidekit, not a user's file, and passes.
-# Looking at a path (``exists``, ``is_dir``, ``glob``) reads nothing and passes.
+# Listing a folder (``glob``, ``iterdir``, ``os.walk``…) is reading it too (``files_matching``);
+# looking at one path (``exists``, ``is_dir``) reads nothing and passes.
 
 # Single functions outside those packages allowed to read ("module:function"), with why.
 READ_EXCEPTIONS = {
@@ -161,7 +162,7 @@ READ_EXCEPTIONS = {
     # folder the function makes and removes, read back as bytes (not a user's file)
     "text/detection/training.py:_fit": "crfsuite's model from the temp folder _fit owns",
 }
-READING_CALLS = {"read_text", "read_bytes"}
+READING_CALLS = {"read_text", "read_bytes", "glob", "rglob", "iterdir"}
 READING_MODULE_CALLS = {
     "json": {"load"},
     "tomllib": {"load"},
@@ -170,6 +171,7 @@ READING_MODULE_CALLS = {
     "pandas": {"read_csv", "read_parquet", "read_excel", "read_json", "read_stata", "read_spss"},
     "np": {"load", "loadtxt", "genfromtxt", "fromfile"},
     "pq": {"read_table", "ParquetFile"},
+    "os": {"listdir", "scandir", "walk"},
 }
 
 
@@ -224,9 +226,11 @@ def test_the_walk_sees_reads(tmp_path):
         "def i(engine, data):\n    return engine.open(data)\n"  # Engine.open: no file read
         "def j(s):\n    return json.loads(s)\n"  # parses text: reads nothing
         "def k(p):\n    return p.exists() and p.is_dir()\n"  # looks, reads nothing
+        "def m(p):\n    return sorted(p.glob('*.txt'))\n"
+        "import os\ndef n(p):\n    return os.listdir(p)\n"
     )
     found = _readers(tmp_path, allowed=())
-    assert set(found) == {f"lib/m.py:{n}" for n in "abcdef"}, found
+    assert set(found) == {f"lib/m.py:{n}" for n in "abcdefmn"}, found
 
 
 def test_only_the_file_layer_and_jobs_read_files():

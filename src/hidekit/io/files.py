@@ -97,3 +97,8 @@ def brat_folder_files(folder, ann: str = "require") -> Iterator[tuple[str, str, 
         elif ann == "require":
             raise InputError(f"{path}: missing (every .txt needs its .ann)")
         yield txt.stem, text, ann_text, str(path)
+
+
+def files_matching(folder, pattern: str) -> list[Path]:
+    """The files of ``folder`` whose names match ``pattern`` (``*.ann``), in name order."""
+    return sorted(Path(folder).glob(pattern))

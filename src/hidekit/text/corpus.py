@@ -14,7 +14,7 @@ import unicodedata
 from pathlib import Path
 
 from hidekit.errors import InputError
-from hidekit.io.files import brat_folder_files, read_text_file
+from hidekit.io.files import brat_folder_files, files_matching, read_text_file
 from hidekit.text.spans import Document, Span
 
 
@@ -281,10 +281,10 @@ def read_predictions(source, gold, fmt: str | None = None) -> list[Document]:
     if not isinstance(source, (str, Path)):
         return list(source)
     path = Path(source)
-    if path.is_dir() and fmt in (None, "brat") and not any(path.glob("*.txt")):
+    if path.is_dir() and fmt in (None, "brat") and not files_matching(path, "*.txt"):
         if (path / "predictions.jsonl").exists():
             return read_jsonl(path / "predictions.jsonl")
-        anns = sorted(path.glob("*.ann"))
+        anns = files_matching(path, "*.ann")
         if not anns:
             raise InputError(f"{path}: no .ann or .txt files")
         texts = {d.id: d.text for d in gold}
