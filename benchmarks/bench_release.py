@@ -49,7 +49,7 @@ def bench_suppression() -> None:
 def bench_plan(records: int) -> None:
     from hidekit.demo.survey import generate_survey
     from hidekit.io import write_table
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
     t = time.perf_counter()

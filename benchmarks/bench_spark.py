@@ -92,7 +92,7 @@ def _survey(records: int, tmp: Path) -> Path:
 
 
 def bench_plan(records: int) -> None:
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -98,7 +98,7 @@ def _demo_release(tmp_path, extra_steps: str = ""):
     """The demo's release plan on a small synthetic survey, with the demo's own secret key."""
     from hidekit.demo.steps import DEMO_PLAN, demo_key
     from hidekit.demo.survey import generate_survey
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
     survey = generate_survey(600, seed=7)

@@ -17,7 +17,7 @@ from hidekit.demo.survey import generate_survey
 from hidekit.engines import make_engine
 from hidekit.errors import InputError, OptionError
 from hidekit.jobs.corpus import write_brat_dir
-from hidekit.jobs.link import link_corpus
+from hidekit.jobs.link_job import link_corpus
 from hidekit.linking import ATTRIBUTES, hide_figure3, link, release
 from hidekit.linking.attributes import covers, fallback, normalize, render
 from hidekit.text.spans import Document, Span

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
-from hidekit.jobs.release import run_plan
+from hidekit.jobs.release_job import run_plan
 from hidekit.release import load_plan
 from hidekit.release.steps_doc import plan_steps_markdown, step_docs
 from hidekit.transforms.safe_harbor import SafeHarbor

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hidekit.errors import OptionError, PolicyError
-from hidekit.jobs.release import run_plan
+from hidekit.jobs.release_job import run_plan
 from hidekit.release import load_plan
 from hidekit.risk.suppression import RiskSuppression, record_risk
 from hidekit.selection import select_variables

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from hidekit.cli.main import app
 from hidekit.errors import InputError, OptionError, PolicyError
 from hidekit.io import read_table
-from hidekit.jobs.release import run_plan
+from hidekit.jobs.release_job import run_plan
 from hidekit.release import load_plan, parse_plan
 
 ADULT = Path("tests/fixtures/adult").resolve()

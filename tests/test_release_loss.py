@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
-from hidekit.jobs.release import run_plan
+from hidekit.jobs.release_job import run_plan
 from hidekit.release import load_plan
 from hidekit.transforms.loss import information_loss, loss_warnings
 

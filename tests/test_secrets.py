@@ -281,7 +281,7 @@ PARTITION_STEP = (
 
 def test_plan_partition_keeps_the_link_encrypted_in_the_private_folder(plan_dir):
     from hidekit.jobs.files import read_crosswalk
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
 
     plan = _plan(plan_dir, f'[secrets]\nkey_file = "plan.key"\n{PARTITION_STEP}')
     result = run_plan(plan)
@@ -300,7 +300,7 @@ def test_plan_partition_keeps_the_link_encrypted_in_the_private_folder(plan_dir)
 
 
 def test_plan_partition_without_a_secret_refuses_and_writes_nothing(plan_dir, monkeypatch):
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
 
     monkeypatch.delenv("HIDEKIT_PASSPHRASE", raising=False)
     plan = _plan(plan_dir, PARTITION_STEP)

@@ -23,7 +23,7 @@ def test_the_demo_plan_gives_identical_files_on_both_engines(spark, tmp_path):
     from hidekit.demo.survey import generate_survey
     from hidekit.io import write_table
     from hidekit.jobs.files import read_crosswalk
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
     write_table(generate_survey(400, 7), tmp_path / "survey.csv")

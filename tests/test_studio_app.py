@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from hidekit.demo.survey import generate_survey
 from hidekit.engines import DuckDBEngine
 from hidekit.errors import OptionError
-from hidekit.jobs.release import run_plan
+from hidekit.jobs.release_job import run_plan
 from hidekit.release import load_plan
 from hidekit.risk import measure_risk
 from hidekit.studio.workbench import Workbench, class_sizes_from_records, riskiest_cells

@@ -10,7 +10,7 @@ import pytest
 
 from hidekit.errors import OptionError
 from hidekit.evaluation.text_risk import di_risk
-from hidekit.jobs.release import run_plan
+from hidekit.jobs.release_job import run_plan
 from hidekit.release.text_columns import TextColumns
 
 ANSWERS = [

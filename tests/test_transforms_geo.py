@@ -217,7 +217,7 @@ def test_stata_value_labels_reach_jitter_in_cli_and_plan(tmp_path):
     from typer.testing import CliRunner
 
     from hidekit.cli.main import app
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
 
     f = _urban_frame([0, 1], n=60).assign(id=range(60), age=30)
     f["area"] = f["area"].astype(float)

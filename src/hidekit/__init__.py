@@ -66,7 +66,7 @@ _EXPORTS: dict[str, str] = {
     "OptimalResult": "hidekit.anonymize.optimal",
     # release plans
     "load_plan": "hidekit.release",
-    "run_plan": "hidekit.jobs.release",
+    "run_plan": "hidekit.jobs.release_job",
     "Plan": "hidekit.release",
     "ReleaseResult": "hidekit.release",
     # free text: detection, anonymization, synthesis, risk
@@ -117,7 +117,7 @@ if TYPE_CHECKING:
     from hidekit.jobs.corpus import anonymize_corpus, write_brat_dir, write_synthetic_corpus
     from hidekit.jobs.files import new_key_file, save_model, save_report
     from hidekit.jobs.identifiers import write_partition
-    from hidekit.jobs.release import run_plan
+    from hidekit.jobs.release_job import run_plan
     from hidekit.linking import hide_figure3
     from hidekit.linking.link import link  # the function, not the module
     from hidekit.release import Plan, ReleaseResult, load_plan

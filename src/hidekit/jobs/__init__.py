@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from hidekit.jobs.identifiers import crosswalk, encode, new_key, partition
-    from hidekit.jobs.link import link
+    from hidekit.jobs.link_job import link
     from hidekit.jobs.measure import risk, scan, select
     from hidekit.jobs.optimal import anonymize_optimal
-    from hidekit.jobs.release import release
+    from hidekit.jobs.release_job import release
     from hidekit.jobs.result import JobResult, Progress
     from hidekit.jobs.secrets import SecretOptions
     from hidekit.jobs.table import (
@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 # public name -> (module, attribute)
 _WHERE: dict[str, tuple[str, str]] = {
     **{n: ("identifiers", n) for n in ("crosswalk", "encode", "new_key", "partition")},
-    "link": ("link", "link"),
+    "link": ("link_job", "link"),
     **{n: ("measure", n) for n in ("risk", "scan", "select")},
     "anonymize_optimal": ("optimal", "anonymize_optimal"),
-    "release": ("release", "release"),
+    "release": ("release_job", "release"),
     "JobResult": ("result", "JobResult"),
     "Progress": ("result", "Progress"),
     "SecretOptions": ("secrets", "SecretOptions"),

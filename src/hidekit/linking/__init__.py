@@ -1,6 +1,6 @@
 """Records and notes de-identified together (HIDE 2.2): link them into a person-centric identifier
 view, anonymize the view, write its generalized values back into the text. In memory: the files
-are read and written by the link job (``hidekit.jobs.link``)."""
+are read and written by the link job (``hidekit.jobs.link_job``)."""
 
 from hidekit.linking.attributes import ATTRIBUTES, Attribute
 from hidekit.linking.experiment import hide_figure3

@@ -1,5 +1,5 @@
 """Release plans: a TOML file of roles, steps and a risk limit, applied and checked in memory
-(``apply_plan``); the release job (``hidekit.jobs.release``: ``run_plan``) writes the folder."""
+(``apply_plan``); the release job (``hidekit.jobs.release_job``: ``run_plan``) writes the folder."""
 
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan, Step, load_plan, parse_plan
 from hidekit.release.runner import ReleaseResult, apply_plan

@@ -1,5 +1,5 @@
 """Run a release plan in memory: apply the steps in order, then check. The release job
-(``hidekit.jobs.release``) reads the input and writes the folder everything at once.
+(``hidekit.jobs.release_job``) reads the input and writes the folder everything at once.
 
 Nothing is written unless the release passes: no direct identifier left (the plan's roles and the
 PII scanner agree) and the risk limit met. The output folder is built in a temporary sibling and
@@ -147,7 +147,7 @@ def apply_plan(
     """Apply the plan's steps to the table ``ds`` in memory and check the result: the
     ``ReleaseResult``, the released table and the crosswalks (``(step, frame)``, for the private
     folder). Raises PolicyError when the release does not pass; writes nothing (the release job,
-    ``hidekit.jobs.release``, writes the folder). ``engine="spark"`` runs the steps and the risk
+    ``hidekit.jobs.release_job``, writes the folder). ``engine="spark"`` runs the steps and the risk
     counts on Spark (``hidekit.release.tables``); the release is the same."""
     frame = ds.frame
     require_columns(frame.columns, plan.named_columns() + plan.population.columns())
