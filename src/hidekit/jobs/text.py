@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hidekit.errors import OptionError
+from hidekit.errors import InputError, OptionError
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.jobs.secrets import SecretOptions
 
@@ -138,7 +138,7 @@ def detect_corpus_spark(
     from hidekit.engines.spark_engine import get_spark
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
     from hidekit.text.detection.detector import load_model
-    from hidekit.text.spark_detect import detect_notes, read_notes
+    from hidekit.text.spark_detect import detect_notes
 
     out_dir = Path(out_dir)
     model_path = Path(model) if Path(model).exists() else None
@@ -146,7 +146,7 @@ def detect_corpus_spark(
     check_output_dir(out_dir, overwrite=overwrite, protect=protect)
     spark = get_spark()
     det = load_model(model, allow=allow, deny=deny, profile=profile)
-    found = detect_notes(read_notes(spark, source, column or "text"), det, spark)
+    found = detect_notes(read_spark_notes(spark, source, column or "text"), det, spark)
     with atomic_dir(out_dir, overwrite=overwrite, protect=protect, private=True) as tmp:
         found.write.parquet(str(tmp / "predictions.parquet"))
         for f in tmp.rglob("*"):
@@ -379,4 +379,32 @@ def text_risk(
         save_report(text_risk_report(result, title), report, protect=(gold, pred))
     return JobResult(
         "text risk", {"gold": gold, "pred": pred}, {"report": report}, result.to_dict()
+    )
+
+
+SPARK_NOTE_FORMATS = (".jsonl", ".json", ".parquet", ".pq")
+
+
+def read_spark_notes(spark, path, text_column: str = "text", id_column: str = "id"):
+    """A Spark DataFrame (id, text, patient) of the notes in a JSONL or Parquet file or folder."""
+    from pyspark.sql import functions as F
+
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    suffix = path.suffix.lower() if path.is_file() else ".parquet"
+    if suffix not in SPARK_NOTE_FORMATS:
+        raise OptionError(f"{path}: the Spark engine reads notes from JSONL or Parquet")
+    if suffix in (".jsonl", ".json"):
+        sdf = spark.read.option("mode", "FAILFAST").json(str(path))
+    else:
+        sdf = spark.read.parquet(str(path))
+    missing = [c for c in (id_column, text_column) if c not in sdf.columns]
+    if missing:
+        raise InputError(f"{path}: the notes have no {' or '.join(map(repr, missing))} field")
+    patient = F.col("patient").cast("string") if "patient" in sdf.columns else F.lit(None)
+    return sdf.select(
+        F.col(id_column).cast("string").alias("id"),
+        F.col(text_column).cast("string").alias("text"),
+        patient.cast("string").alias("patient"),
     )

@@ -3,47 +3,19 @@
 The detector's state (CRF model bytes, configuration, allow and deny lists) is broadcast once to
 the executors; each partition rebuilds the detector and runs its own ``detect_document`` on its
 notes (``mapInPandas``), so the spans are the ones the local path finds, offset for offset.
-Notes come from JSONL or Parquet (``id``, ``text``, optional ``patient``) and spans go to Parquet
-(one row per note: id, text, patient, spans), written by the detect job (``hidekit.jobs.text``).
+Notes come as a Spark DataFrame (``id``, ``text``, optional ``patient``; the detect job reads
+them from JSONL or Parquet) and spans go to Parquet (one row per note: id, text, patient, spans),
+written by the detect job (``hidekit.jobs.text``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pandas as pd
 
-from hidekit.errors import InputError, OptionError
-
 SPAN_FIELDS = "start:int,end:int,label:string,text:string,source:string"
 OUTPUT_SCHEMA = f"id string, text string, patient string, spans array<struct<{SPAN_FIELDS}>>"
-NOTE_FORMATS = (".jsonl", ".json", ".parquet", ".pq")
-
-
-def read_notes(spark, path, text_column: str = "text", id_column: str = "id"):
-    """A Spark DataFrame (id, text, patient) of the notes in a JSONL or Parquet file or folder."""
-    from pyspark.sql import functions as F
-
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    suffix = path.suffix.lower() if path.is_file() else ".parquet"
-    if suffix not in NOTE_FORMATS:
-        raise OptionError(f"{path}: the Spark engine reads notes from JSONL or Parquet")
-    if suffix in (".jsonl", ".json"):
-        sdf = spark.read.option("mode", "FAILFAST").json(str(path))
-    else:
-        sdf = spark.read.parquet(str(path))
-    missing = [c for c in (id_column, text_column) if c not in sdf.columns]
-    if missing:
-        raise InputError(f"{path}: the notes have no {' or '.join(map(repr, missing))} field")
-    patient = F.col("patient").cast("string") if "patient" in sdf.columns else F.lit(None)
-    return sdf.select(
-        F.col(id_column).cast("string").alias("id"),
-        F.col(text_column).cast("string").alias("text"),
-        patient.cast("string").alias("patient"),
-    )
 
 
 def detect_notes(sdf, detector, spark=None):
