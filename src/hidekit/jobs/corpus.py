@@ -23,7 +23,7 @@ from hidekit.text.anonymization.operators import (
     mapping_frame,
     propagate_spans,
 )
-from hidekit.text.corpus import brat_files, brat_names, jsonl_text, read_documents
+from hidekit.text.corpus import brat_files, brat_names, jsonl_text, read_corpus, read_documents
 from hidekit.transforms.private import private_dir_for
 
 
@@ -137,7 +137,10 @@ def anonymize_corpus(
     docs, in_fmt = read_documents(source, annotations=True)
     if patient_pattern:
         assign_patients(docs, patient_pattern)
-    docs = find_phi(docs, model, spans, n_jobs, progress, allow=allow, deny=deny, profile=profile)
+    annotated = None if spans is None else read_corpus(spans)
+    docs = find_phi(
+        docs, model, annotated, n_jobs, progress, allow=allow, deny=deny, profile=profile
+    )
     if propagate:
         docs = propagate_spans(docs)
     result = anonymize_documents(docs, op, safelist=safelist)

@@ -108,7 +108,7 @@ def read_notes(
     notes, model: str | None = None, spans=None, n_jobs: int = 2, progress: Callable | None = None
 ) -> list:
     """Notes with their PHI spans: found by ``model`` or read from ``spans`` (brat or JSONL)."""
-    from hidekit.text.corpus import read_documents
+    from hidekit.text.corpus import read_corpus, read_documents
     from hidekit.text.detection.detector import find_phi
 
     if model is not None and spans is not None:
@@ -117,7 +117,7 @@ def read_notes(
     return find_phi(
         docs,
         None if spans is not None else (model or "en"),
-        spans,
+        None if spans is None else read_corpus(spans),
         n_jobs=n_jobs,
         progress=progress,
     )

@@ -262,11 +262,12 @@ def read_documents(
     )
 
 
-def attach_spans(docs: list[Document], spans_src) -> list[Document]:
-    """The spans of an annotated corpus (brat or JSONL) put on the matching documents."""
+def attach_spans(docs: list[Document], annotated: list[Document]) -> list[Document]:
+    """The spans of an annotated corpus (as read by ``read_corpus``) put on the matching
+    documents."""
     from hidekit.text.span_metrics import pair_documents
 
-    pairs = pair_documents(read_corpus(spans_src), docs)
+    pairs = pair_documents(annotated, docs)
     by_id = {g.id: g.spans for g, _ in pairs}
     return [d.with_spans(by_id[d.id]) for d in docs]
 

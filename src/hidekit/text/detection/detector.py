@@ -413,14 +413,15 @@ def load_model(
 def find_phi(
     docs: list[Document],
     model: str | None = None,
-    spans=None,
+    spans: list[Document] | None = None,
     n_jobs: int = 2,
     progress=None,
     allow=None,
     deny=None,
     profile: str | None = None,
 ) -> list[Document]:
-    """PHI spans on each document: detected by ``model``, or taken from ``spans`` (never both);
+    """PHI spans on each document: detected by ``model``, or taken from ``spans``, an annotated
+    corpus the job has read (``hidekit.text.corpus.read_corpus``), matched by id (never both);
     the allow- and deny-lists (``hidekit.text.detection.termlists``) have the last word either way.
     ``profile`` (``hidekit.text.profiles``) keeps what that profile counts as PHI."""
     if (model is None) == (spans is None):
