@@ -142,6 +142,32 @@ def test_release_refusal_is_shown_not_written(client, folder):
     assert not (folder / "survey-release").exists()
 
 
+def test_second_release_is_refused_in_the_pages_words(client, folder):
+    cols = list(pd.read_csv(folder / "survey.csv", nrows=1).columns)
+    direct = ["name", "ssn", "phone", "email", "street_address", "latitude", "longitude"]
+    client.post("/api/risk", data=roles_form(cols, ["sex"], direct), headers=ORIGIN)
+    params = (
+        'columns = ["name", "ssn", "phone", "email", "street_address", "latitude", "longitude"]'
+    )
+    assert client.post(
+        "/api/step", data={"use": "remove", "params": params}, headers=ORIGIN
+    ).is_success
+    assert client.post(
+        "/api/step", data={"use": "suppress", "params": 'keys = ["sex"]\nk = 3'}, headers=ORIGIN
+    ).is_success
+    first = finished(client, client.post("/api/release", data={}, headers=ORIGIN))
+    assert first.status_code == 200, first.text
+    before = (folder / "survey-release" / "survey.csv").read_bytes()
+    again = finished(client, client.post("/api/release", data={}, headers=ORIGIN))
+    assert again.status_code == 400 and "--overwrite" not in again.text
+    assert "replace a previous release" in again.text  # the checkbox the page shows
+    assert (folder / "survey-release" / "survey.csv").read_bytes() == before
+    replaced = finished(
+        client, client.post("/api/release", data={"overwrite": "1"}, headers=ORIGIN)
+    )
+    assert replaced.status_code == 200, replaced.text
+
+
 def test_passphrase_is_used_not_kept(client, folder, monkeypatch):
     from hidekit import jobs
 

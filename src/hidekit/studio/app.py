@@ -23,6 +23,7 @@ from hidekit.studio.charts import cell_text, class_size_chart, label_color
 from hidekit.studio.plan import presets
 from hidekit.studio.security import DEFAULT_MAX_BODY, BodyTooLarge, Guard
 from hidekit.studio.state import StudioState
+from hidekit.studio.tasks import page_message
 
 log = logging.getLogger("hidekit.studio")
 
@@ -47,7 +48,7 @@ def _error_response(request: Request, message: str, status: int) -> Response:
 
 
 async def _hidekit_error(request: Request, exc: Exception) -> Response:
-    return _error_response(request, str(exc), 400)
+    return _error_response(request, page_message(exc), 400)
 
 
 async def _too_large(request: Request, exc: Exception) -> Response:

@@ -22,6 +22,18 @@ log = logging.getLogger("hidekit.studio")
 TASKS_KEPT = 20  # finished tasks remembered (the oldest are forgotten first)
 
 
+# the library's messages name the CLI's options; the page names its own controls instead
+_PAGE_WORDS = {"(use --overwrite)": "(tick \u201creplace a previous release\u201d to replace it)"}
+
+
+def page_message(exc: Exception) -> str:
+    """The one-line message of an error, in the words of the studio's page."""
+    message = str(exc)
+    for cli_words, page_words in _PAGE_WORDS.items():
+        message = message.replace(cli_words, page_words)
+    return message
+
+
 @dataclass
 class Task:
     """One piece of work: its progress as the job reports it, then its result or its error."""
@@ -74,7 +86,7 @@ class Task:
         try:
             self.result = work(self)
         except HidekitError as exc:
-            self.error = str(exc)
+            self.error = page_message(exc)
         except Exception as exc:  # noqa: BLE001 - the page gets one line, the terminal the rest
             log.error("studio task %s: %s: %s", self.title, type(exc).__name__, exc)
             self.error = f"something went wrong ({type(exc).__name__}); the terminal says more"
