@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pandas as pd
 import pytest
@@ -90,7 +91,10 @@ def test_select_readable_output_and_plot(tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert "Summary of steps" in res.stdout and "selected:" in res.stdout
-    assert report.read_text().count("hk-mark") >= 2
+    html = report.read_text()
+    assert html.count("hk-mark") >= 2
+    # the stop reason reads as its own sentence in the report
+    assert re.search(r"CR \d\.\d{3}\. [A-Z][^<]*\.<", html), html[:2000]
 
 
 @pytest.mark.parametrize(

@@ -140,9 +140,11 @@ def line_chart(
             )
     for name, v in (hlines or {}).items():
         y = py(v)
+        # above its line, unless that puts it in the top margin beside the legend: then below
+        label_y = y - 4 if y - 4 - 11 >= M["t"] else y + 13
         body.append(
             f'<line x1="{M["l"]}" x2="{W - M["r"]}" y1="{y:.1f}" y2="{y:.1f}" stroke="#555" stroke-dasharray="5,4"/>'
-            f'<text x="{W - M["r"] - 4}" y="{y - 4:.1f}" text-anchor="end" font-size="11">{escape(name)}</text>'
+            f'<text class="hk-hline-label" x="{W - M["r"] - 4}" y="{label_y:.1f}" text-anchor="end" font-size="11">{escape(name)}</text>'
         )
     return _frame(title, xlabel, ylabel, "\n".join(body), _legend(list(series)))
 

@@ -62,7 +62,7 @@ def selection_report(
         risk = f", global risk {res.final['global_risk']:.4f}" if "global_risk" in res.final else ""
         rep.paragraph(
             f"Selected: {' '.join(res.selected)} — RP {res.final['rp']:.3f}, "
-            f"CR {res.final['cr']:.3f}{risk}. {res.stop_reason}."
+            f"CR {res.final['cr']:.3f}{risk}. {_sentence(res.stop_reason)}"
         )
         if res.above_limit:
             rep.verdict(False, f"Warning: {res.limit_warning()}.")
@@ -86,3 +86,9 @@ def selection_report(
                 f"varlist {' '.join(s.before)}",
             )
     return rep
+
+
+def _sentence(reason: str) -> str:
+    """A stop reason (written lower case for the CLI's ``stopped:`` line) as a sentence."""
+    reason = reason.strip().rstrip(".")
+    return f"{reason[:1].upper()}{reason[1:]}." if reason else ""
