@@ -34,16 +34,21 @@ DOCUMENTED_SUBMODULES = {
 }
 
 
-def _type_checking_imports() -> dict[str, str]:
-    """name -> module of the imports inside ``if TYPE_CHECKING:`` in ``hidekit/__init__.py``."""
-    tree = ast.parse(INIT.read_text(encoding="utf-8"))
-    found: dict[str, str] = {}
+def _type_checking_imports(init: Path = INIT) -> dict[str, str]:
+    """name -> module of the imports inside ``if TYPE_CHECKING:`` in a package's ``__init__``."""
+    return {name: module for name, (module, _) in _type_checking_sources(init).items()}
+
+
+def _type_checking_sources(init: Path) -> dict[str, tuple[str, str]]:
+    """name -> (module, attribute) of the imports inside ``if TYPE_CHECKING:``."""
+    tree = ast.parse(init.read_text(encoding="utf-8"))
+    found: dict[str, tuple[str, str]] = {}
     for node in tree.body:
         if isinstance(node, ast.If) and getattr(node.test, "id", None) == "TYPE_CHECKING":
             for imp in node.body:
                 assert isinstance(imp, ast.ImportFrom) and imp.module, ast.dump(imp)
                 for alias in imp.names:
-                    found[alias.asname or alias.name] = imp.module
+                    found[alias.asname or alias.name] = (imp.module, alias.name)
     return found
 
 
@@ -62,6 +67,18 @@ def test_all_lists_exactly_the_exports():
 def test_type_checkers_see_what_runs():
     """The ``TYPE_CHECKING`` imports (what mypy and IDEs read) match the lazy table name by name."""
     assert _type_checking_imports() == hidekit._EXPORTS
+
+
+def test_jobs_table_all_and_type_checking_agree():
+    """``hidekit.jobs`` lists each job three times (lazy table, ``__all__``, the imports type
+    checkers read): the three agree, and every name loads the function its import names."""
+    from hidekit import jobs
+
+    where = {n: (f"hidekit.jobs.{m}", a) for n, (m, a) in jobs._WHERE.items()}
+    assert _type_checking_sources(Path(jobs.__file__)) == where
+    assert sorted(jobs.__all__) == sorted(where) and len(set(jobs.__all__)) == len(jobs.__all__)
+    for name, (module, attribute) in where.items():
+        assert getattr(jobs, name) is getattr(importlib.import_module(module), attribute), name
 
 
 def test_subpackages_stay_reachable_as_attributes():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from hidekit._lazy import load_export
 from hidekit._version import __version__
 
 # public name -> the module that defines it (one line per name; the test checks the block below)
@@ -220,9 +221,7 @@ __all__ = [
 def __getattr__(name: str) -> Any:
     """Load a public name (or a subpackage such as ``hidekit.text``) on first use."""
     if name in _EXPORTS:
-        value = getattr(importlib.import_module(_EXPORTS[name]), name)
-        globals()[name] = value  # later lookups skip this function
-        return value
+        return load_export(globals(), name, _EXPORTS[name])  # later lookups skip this function
     if not name.startswith("_"):
         try:
             return importlib.import_module(f"{__name__}.{name}")

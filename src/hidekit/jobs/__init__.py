@@ -9,8 +9,9 @@ Every job is imported on first use (PEP 562), so a command loads only the job it
 does not pull in the text models, the optimal search, numba or scipy.
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from hidekit._lazy import load_export
 
 if TYPE_CHECKING:
     from hidekit.jobs.identifiers import crosswalk, encode, new_key, partition
@@ -54,9 +55,7 @@ def __getattr__(name: str) -> Any:
     where = _WHERE.get(name)
     if where is None:
         raise AttributeError(f"module 'hidekit.jobs' has no attribute {name!r}")
-    value = getattr(import_module(f"hidekit.jobs.{where[0]}"), where[1])
-    globals()[name] = value
-    return value
+    return load_export(globals(), name, f"hidekit.jobs.{where[0]}", where[1])
 
 
 __all__ = [
