@@ -244,10 +244,13 @@ def test_en_model_offsets_exact_on_unicode(en):
 
 
 def test_en_model_on_hand_written_dev_notes(en, fixtures):
-    """Seventy notes written by people (tests/fixtures/en-dev), not by hidekit's generator."""
+    """Seventy notes written by people (tests/fixtures/en-dev dev00-dev69), not by hidekit's
+    generator. dev70 onward (issue 14, third round) are training text with i2b2 labels and years
+    alone marked; they are not part of this floor."""
     from hidekit.text.corpus import read_brat_dir
 
-    gold = read_brat_dir(fixtures / "en-dev")
+    gold = [d for d in read_brat_dir(fixtures / "en-dev") if int(d.id.removeprefix("dev")) < 70]
+    assert len(gold) == 70
     tp = fn = fp = 0
     for d in gold:
         g, p = set(), set()
