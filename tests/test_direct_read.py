@@ -134,10 +134,15 @@ def test_other_encodings_are_read_as_read_table_reads_them(tmp_path):
 
 
 def test_headers_pandas_would_rename_are_left_to_read_table(tmp_path):
+    path = tmp_path / "blank.csv"
+    path.write_text("a,b,\n1,2,3\n")
+    assert direct_source(path) is None
+    assert make_engine(path).columns == ["a", "b", "Unnamed: 2"]
     path = tmp_path / "dup.csv"
     path.write_text("a,a,\n1,2,3\n")
     assert direct_source(path) is None
-    assert make_engine(path).columns == ["a", "a.1", "Unnamed: 2"]
+    with pytest.raises(InputError, match="repeats column name"):  # not renamed to "a.1"
+        make_engine(path)
 
 
 def test_parquet_answers_equal_read_table(tmp_path):

@@ -42,6 +42,18 @@ def test_mixed_types_stay_text(tmp_path):
     assert read_table(path).frame["v"].tolist() == ["1", "two", "3"]  # nothing coerced to missing
 
 
+def test_a_repeated_header_name_is_refused_not_renamed(tmp_path):
+    # pandas would read it as "age" and "age.1": a column the custodian never named
+    path = tmp_path / "dup.csv"
+    path.write_text("id;age;age;zip\n1;34;35;12345\n")
+    with pytest.raises(InputError, match=r"repeats column name\(s\) 'age'"):
+        read_table(path)
+    # blank names (a spreadsheet's trailing delimiters) are not names: still read
+    blank = tmp_path / "blank.csv"
+    blank.write_text("a,b,,\n1,2,,\n")
+    assert list(read_table(blank).frame.columns[:2]) == ["a", "b"]
+
+
 def test_legacy_encoding_is_decoded(tmp_path):
     path = tmp_path / "latin.csv"
     path.write_bytes("name;city\nJosé;Bogotá\n".encode("cp1252"))

@@ -148,8 +148,25 @@ def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) ->
         ) from exc
     except (ValueError, csv.Error) as exc:
         raise InputError(f"{path}: cannot read as CSV: " + " ".join(str(exc).split())) from exc
+    _refuse_repeated_names(text, delimiter, path)
     frame = _infer_numeric(frame)
     return Dataset(frame, "csv", path, options={"sep": delimiter, "encoding": used})
+
+
+def _refuse_repeated_names(text: str, delimiter: str, path: Path) -> None:
+    """pandas renames a repeated header name (``age``, ``age.1``): a release would then carry a
+    column the custodian never named, and ``--keys age`` would silently pick one of the two."""
+    first = pd.read_csv(
+        io.StringIO(text), sep=delimiter, header=None, nrows=1, dtype=str, keep_default_na=False
+    )
+    names = [str(n) for n in first.iloc[0].tolist()] if len(first) else []
+    # blank names (trailing delimiters of a spreadsheet's export) stay "Unnamed: N", visibly so
+    repeated = sorted({n for n in names if n and names.count(n) > 1})
+    if repeated:
+        shown = ", ".join(repr(n) for n in repeated)
+        raise InputError(
+            f"{path}: the header repeats column name(s) {shown}: name each column once"
+        )
 
 
 # A decimal number as text. Not "\d+\.?\d*": on a long run of digits that does not end a number

@@ -14,6 +14,7 @@ from hidekit.anonymize.optimal.report import optimal_report
 from hidekit.errors import PolicyError
 from hidekit.io import read_table, write_table
 from hidekit.io.atomic import check_output_file
+from hidekit.jobs.checks import identifiers_left
 from hidekit.jobs.files import save_report
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.transforms.loss import (
@@ -90,4 +91,7 @@ def anonymize_optimal(
         "report": str(report) if report is not None else None,
         "suppressed_records": suppressed,
     }
-    return JobResult("anonymize optimal", {"data": data}, {"data": out, "report": report}, figures)
+    warnings = identifiers_left(released, keys)
+    return JobResult(
+        "anonymize optimal", {"data": data}, {"data": out, "report": report}, figures, warnings
+    )

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from hidekit.errors import OptionError
+from hidekit.jobs.checks import identifiers_left
 from hidekit.jobs.files import save_report
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.jobs.secrets import SecretOptions
@@ -223,7 +224,7 @@ def anonymize(
             "output": str(target),
             "report": str(report) if report is not None else None,
         },
-        secrets.insecure_warnings(),
+        [*secrets.insecure_warnings(), *identifiers_left(result.released, keys)],
     )
 
 
