@@ -119,6 +119,38 @@ def _regroup(codes, maps, offsets, cards, sens, sens_card, counts, span):  # pra
 
 
 @numba.njit(cache=True)
+def _roll_up(codes, counts, sens, sens_card, flat, offset, cards, src, dst):  # pragma: no cover
+    """``_regroup`` from levels ``src`` to ``dst``, the maps' offsets and the key's span found
+    here too (``offset[j, a, b]``, ``cards[j, b]``): one call per node. ``ok`` is False when the
+    key would not fit 62 bits (the caller then takes the slower path)."""
+    d = src.shape[0]
+    offsets = np.empty(d, dtype=np.int64)
+    out_cards = np.empty(d, dtype=np.int64)
+    span = np.int64(1)
+    fits = True
+    for j in range(d):
+        offsets[j] = offset[j, src[j], dst[j]]
+        out_cards[j] = cards[j, dst[j]]
+        c = max(out_cards[j], 1)
+        if span >= (_LIMIT + c - 1) // c:
+            fits = False
+        else:
+            span *= c
+    if sens_card > 0:
+        c = max(sens_card, 1)
+        if span >= (_LIMIT + c - 1) // c:
+            fits = False
+        else:
+            span *= c
+    if not fits or counts.shape[0] == 0:
+        return False, codes[:, :0], counts[:0], sens[:0]
+    out_codes, out_counts, out_sens = _regroup(
+        codes, flat, offsets, out_cards, sens, sens_card, counts, span
+    )
+    return True, out_codes, out_counts, out_sens
+
+
+@numba.njit(cache=True)
 def _group(keys, span):  # pragma: no cover - compiled
     m = keys.shape[0]
     inverse = np.empty(m, dtype=np.int64)
@@ -200,6 +232,14 @@ class LevelMaps:
             self.offset.append(table)
         self.flat = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         self.cards = cards
+        # the same as arrays, for the compiled roll-up: offsets[j, a, b], card_array[j, level]
+        depth = max((len(c) for c in cards), default=0)
+        self.offsets = np.full((len(cards), depth, depth), -1, dtype=np.int64)
+        self.card_array = np.zeros((len(cards), depth), dtype=np.int64)
+        for j, table in enumerate(self.offset):
+            for a, row in enumerate(table):
+                self.offsets[j, a, : len(row)] = row
+            self.card_array[j, : len(cards[j])] = cards[j]
 
 
 @dataclass(frozen=True)
@@ -227,6 +267,20 @@ class ClassTable:
 
     def roll_up(self, maps: LevelMaps, src, dst, sens_card: int = 0) -> ClassTable:
         """``regroup`` from levels ``src`` to the coarser ``dst``, with maps prepared once."""
+        sens = self.sensitive if self.sensitive is not None else _NO_SENSITIVE
+        fits, codes, counts, sens = _roll_up(
+            self.codes,
+            self.counts,
+            sens,
+            int(sens_card) if self.sensitive is not None else 0,
+            maps.flat,
+            maps.offsets,
+            maps.card_array,
+            np.asarray(src, dtype=np.int64),
+            np.asarray(dst, dtype=np.int64),
+        )
+        if fits:
+            return ClassTable(codes, counts, sens if self.sensitive is not None else None)
         offsets = np.array(
             [maps.offset[j][a][b] for j, (a, b) in enumerate(zip(src, dst, strict=True))],
             dtype=np.int64,

@@ -38,18 +38,19 @@ SUPPRESSED_VALUE = "*"
 SUPPRESSION_MODES = ("star", "drop")
 
 
+def _text(v) -> str | None:
+    """One value as the text a hierarchy lists it by (39.0 → "39"); missing → None."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    if isinstance(v, (float, np.floating)) and float(v).is_integer():
+        return str(int(v))
+    return str(v)
+
+
 def value_text(values: pd.Series) -> pd.Series:
     """Values as the text a hierarchy lists them by (39.0 → "39"); missing stays missing."""
-
-    def one(v):
-        if v is None or (isinstance(v, float) and math.isnan(v)):
-            return None
-        if isinstance(v, (float, np.floating)) and float(v).is_integer():
-            return str(int(v))
-        return str(v)
-
     codes, uniques = pd.factorize(values, use_na_sentinel=True)
-    text = np.array([one(u) for u in uniques] + [None], dtype=object)
+    text = np.array([_text(u) for u in uniques] + [None], dtype=object)
     return pd.Series(text[codes], index=values.index, dtype=object)
 
 
@@ -282,7 +283,7 @@ def prepare(
     n = int(counts.sum())
     if n == 0:
         raise OptionError("the data has no records")
-    qis, leaf_cols = _encode_keys(keys, hier, values, table, unknown_values)
+    qis, leaf_cols, merged = _encode_keys(keys, hier, values, table, unknown_values)
     sens, sens_card, overall, t_ancestors = None, 0, None, None
     if sensitive:
         sens, uniq = table[-1], values[-1]
@@ -290,10 +291,9 @@ def prepare(
         overall = np.bincount(sens, weights=counts, minlength=sens_card) / n
         if t_hierarchy is not None:
             t_ancestors = sensitive_ancestors(sensitive, t_hierarchy, list(uniq), unknown_values)
-    # two values may read as one text (39 and 39.0): merge their rows
-    base = ClassTable(np.stack(leaf_cols).astype(np.int32), counts, sens).regroup(
-        [q.level_map(0, 0) for q in qis], [q.card(0) for q in qis], sens_card
-    )
+    base = ClassTable(np.stack(leaf_cols).astype(np.int32), counts, sens)
+    if merged:  # two values read as one text (39 and 39.0): merge their rows
+        base = base.regroup([q.level_map(0, 0) for q in qis], [q.card(0) for q in qis], sens_card)
     base = _canonical(base)
     freqs = [
         np.bincount(col, weights=base.counts, minlength=q.card(0))
@@ -327,7 +327,8 @@ def _canonical(base: ClassTable) -> ClassTable:
         return base
     cards = [int(r.max()) + 1 for r in rows]
     if math.prod(cards) < 1 << 62:  # one mixed-radix key sorts as the rows do, and faster
-        order = np.argsort(combine_codes(rows, cards), kind="stable")
+        # the rows are distinct, so are their keys: any sort gives this one order
+        order = np.argsort(combine_codes(rows, cards))
     else:
         order = np.lexsort(rows[::-1])
     return ClassTable(
@@ -339,21 +340,24 @@ def _canonical(base: ClassTable) -> ClassTable:
 
 def _encode_keys(
     keys: list[str], hier: dict, values: list[pd.Series], table: np.ndarray, unknown_values: str
-) -> tuple[list[QuasiIdentifier], list[np.ndarray]]:
-    """Each key's hierarchy in codes, and each cell's leaf code (values read as text once per
-    distinct value, not per cell)."""
-    qis, leaf_cols = [], []
+) -> tuple[list[QuasiIdentifier], list[np.ndarray], bool]:
+    """Each key's hierarchy in codes, each cell's leaf code (values read as text once per
+    distinct value, not per cell), and whether two distinct values read as one text (then
+    cells must be merged)."""
+    qis, leaf_cols, merged = [], [], False
     for j, key in enumerate(keys):
-        text = value_text(values[j])
-        if text.isna().any():
+        text = [_text(v) for v in values[j].tolist()]  # one entry per distinct value
+        if any(t is None for t in text):
             raise OptionError(
                 f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
             )
         q = QuasiIdentifier.from_hierarchy(key, hier[key], sorted(set(text)), unknown_values)
         qis.append(q)
         index = q.leaf_index()
-        leaf_cols.append(np.array([index[t] for t in text], dtype=np.int64)[table[j]])
-    return qis, leaf_cols
+        leaves = [index[t] for t in text]
+        merged = merged or len(set(leaves)) < len(leaves)
+        leaf_cols.append(np.array(leaves, dtype=np.int64)[table[j]])
+    return qis, leaf_cols, merged
 
 
 def sensitive_ancestors(

@@ -3,6 +3,7 @@ search tags through (a node's generalizations above it, its specializations belo
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 UNKNOWN, ANONYMOUS, NOT_ANONYMOUS = 0, 1, -1
@@ -60,6 +61,16 @@ class Lattice:
         box = self.grid(self.state)[self.below(node)]
         box[box == UNKNOWN] = NOT_ANONYMOUS
 
+    def walk_up(self, start: int, lb: np.ndarray, limit: float) -> np.ndarray:
+        """From ``start``, step to the untagged generalization with the smallest bound (the
+        lower index on a tie) while that bound is below ``limit``; the nodes walked."""
+        return _walk_up(self.state, lb, self.levels, self.heights, self.strides, start, limit)
+
+    def next_untagged(self, order: np.ndarray, pos: int, lb: np.ndarray, limit: float) -> int:
+        """The first position from ``pos`` on in ``order`` of an untagged node whose bound is
+        below ``limit``; ``len(order)`` when none is left."""
+        return _next_untagged(order, pos, self.state, lb, limit)
+
     def minimal_anonymous(self) -> np.ndarray:
         """Anonymous nodes none of whose direct specializations is anonymous."""
         anon = self.state == ANONYMOUS
@@ -69,3 +80,32 @@ class Lattice:
             idx = np.nonzero(anon & has_pred)[0]
             minimal[idx[anon[idx - stride]]] = False
         return np.nonzero(minimal)[0]
+
+
+@numba.njit(cache=True)
+def _walk_up(state, lb, levels, heights, strides, start, limit):  # pragma: no cover - compiled
+    path = np.empty(int(heights.sum()) + 1, dtype=np.int64)
+    path[0] = start
+    size, cur = 1, start
+    while True:
+        best = -1
+        for j in range(heights.shape[0]):
+            if levels[cur, j] < heights[j]:
+                s = cur + strides[j]
+                live = state[s] == UNKNOWN and lb[s] < limit
+                if live and (best == -1 or lb[s] < lb[best] or (lb[s] == lb[best] and s < best)):
+                    best = s
+        if best == -1:
+            return path[:size]
+        path[size] = best
+        size += 1
+        cur = best
+
+
+@numba.njit(cache=True)
+def _next_untagged(order, pos, state, lb, limit):  # pragma: no cover - compiled
+    for i in range(pos, order.shape[0]):
+        node = order[i]
+        if state[node] == UNKNOWN and lb[node] < limit:
+            return i
+    return order.shape[0]

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import cached_property
 
+import numba
 import numpy as np
 
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
@@ -35,16 +35,14 @@ def arx_round(value: float) -> float:
 
 @dataclass(frozen=True)
 class NodeClasses:
-    """What a metric needs of a node: per class its codes at the node's levels, size, verdict."""
+    """What a metric needs of a node: per class its codes at the node's levels (``codes[j]``:
+    key j), size, verdict, and the records suppressed (those of classes that fail)."""
 
     levels: tuple[int, ...]
-    codes: tuple[np.ndarray, ...]
+    codes: np.ndarray
     sizes: np.ndarray
     ok: np.ndarray
-
-    @cached_property
-    def suppressed(self) -> int:
-        return int(self.sizes[~self.ok].sum())
+    suppressed: int
 
 
 class Metric:
@@ -81,31 +79,52 @@ class _ShareMetric(Metric):
 
     def __init__(self, *args):
         super().__init__(*args)
+        # a value's share is (hierarchy rows under its label) / (all rows): sums of size × rows
+        # are whole numbers, added exactly (in any order) and divided once. ``rows`` holds each
+        # key's rows per label at every level, ``offset[j, level]`` where key j's level starts
+        rows = [
+            [np.bincount(q.leaf_codes[lv], minlength=q.card(lv)) for lv in range(q.height + 1)]
+            for q in self.qis
+        ]
+        depth = max(len(r) for r in rows) if rows else 0
+        self.offset = np.zeros((len(self.qis), depth), dtype=np.int64)
+        parts, pos = [], 0
+        for j, per_level in enumerate(rows):
+            for lv, r in enumerate(per_level):
+                self.offset[j, lv] = pos
+                parts.append(r.astype(np.int64))
+                pos += len(r)
+        self.rows = np.concatenate(parts) if parts else np.zeros(0, np.int64)
         # loss of each key at each level when nothing is suppressed: the bound
         self.level_loss = [
             np.array(
                 [
-                    self._normalize(q, float(f @ q.shares[lv][q.leaf_codes[lv]]))
-                    for lv in range(q.height + 1)
+                    self._normalize(q, int(f.astype(np.int64) @ r[q.leaf_codes[lv]]), 0.0)
+                    for lv, r in enumerate(per_level)
                 ]
             )
-            for q, f in zip(self.qis, self.freqs, strict=True)
+            for q, f, per_level in zip(self.qis, self.freqs, rows, strict=True)
         ]
 
-    def _normalize(self, q: QuasiIdentifier, aggregate: float) -> float:
+    def _normalize(self, q: QuasiIdentifier, row_sum: int, suppressed: float) -> float:
+        """ARX's loss of one key from Σ size · rows under the label (kept records) and the
+        suppressed records (each counts a share of 1)."""
         lo = self.n / q.domain_size
         if self.n - lo <= 0:
             return 0.0
+        aggregate = row_sum / q.domain_size + suppressed
         return arx_round(max((aggregate - lo) / (self.n - lo), 0.0))
 
     def key_losses(self, node: NodeClasses) -> list[float]:
-        out = []
-        sizes, ok = node.sizes, node.ok
-        supp = float(sizes[~ok].sum())
-        for q, lv, codes in zip(self.qis, node.levels, node.codes, strict=True):
-            agg = _weighted_sum(sizes[ok], q.shares[lv][codes[ok]]) + supp
-            out.append(self._normalize(q, agg))
-        return out
+        sums = _row_sums(
+            node.codes,
+            node.sizes,
+            node.ok,
+            self.rows,
+            self.offset[np.arange(len(self.qis)), np.asarray(node.levels, dtype=np.int64)],
+        )
+        supp = float(node.suppressed)
+        return [self._normalize(q, int(v), supp) for q, v in zip(self.qis, sums, strict=True)]
 
     def per_key(self, node: NodeClasses) -> dict[str, float]:
         return {q.name: v for q, v in zip(self.qis, self.key_losses(node), strict=True)}
@@ -125,8 +144,14 @@ class Loss(_ShareMetric):
         return result - 1.0
 
     def cheap_bounds(self, levels):
-        m = self._bound_matrix(levels) * self.weights + 1.0
-        return np.prod(m ** (1.0 / len(self.qis)), axis=1) - 1.0
+        # the same operations in the same order as ``aggregate``: without suppression a node's
+        # bound is its loss, to the bit
+        m = self._bound_matrix(levels)
+        d = float(len(self.qis))
+        result = np.ones(len(levels))
+        for j, w in enumerate(self.weights):
+            result *= np.power(m[:, j] * float(w) + 1.0, 1.0 / d)
+        return result - 1.0
 
     def value(self, node):
         return self.aggregate(self.key_losses(node))
@@ -142,7 +167,9 @@ class NCP(_ShareMetric):
         )
 
     def cheap_bounds(self, levels):
-        return (self._bound_matrix(levels) * self.weights).sum(axis=1) / len(self.qis)
+        m = self._bound_matrix(levels)
+        d = float(len(self.qis))
+        return sum(m[:, j] / d * float(w) for j, w in enumerate(self.weights))
 
     def value(self, node):
         return self.aggregate(self.key_losses(node))
@@ -157,7 +184,7 @@ class Precision(Metric):
         return np.divide(lv, heights, out=np.zeros_like(lv), where=heights > 0)
 
     def per_key(self, node):
-        supp = float(node.sizes[~node.ok].sum())
+        supp = float(node.suppressed)
         kept = float(self.n) - supp
         ratios = self._ratios(np.array(node.levels))
         return {q.name: (kept * r + supp) / self.n for q, r in zip(self.qis, ratios, strict=True)}
@@ -168,7 +195,10 @@ class Precision(Metric):
         return float(sum(v / d * w for v, w in zip(vals, self.weights, strict=True)))
 
     def cheap_bounds(self, levels):
-        return (self._ratios(levels) * self.weights).sum(axis=1) / len(self.qis)
+        # as ``value`` computes it with nothing suppressed: the bound is the loss, to the bit
+        n, d = float(self.n), float(len(self.qis))
+        ratios = (n * self._ratios(levels) + 0.0) / n
+        return sum(ratios[:, j] / d * float(w) for j, w in enumerate(self.weights))
 
 
 class Discernibility(Metric):
@@ -219,7 +249,7 @@ class Entropy(Metric):
             )
 
     def per_key(self, node):
-        supp = float(node.sizes[~node.ok].sum())
+        supp = float(node.suppressed)
         out = {}
         for j, (q, lv, codes) in enumerate(zip(self.qis, node.levels, node.codes, strict=True)):
             kept = node.ok
@@ -242,6 +272,18 @@ def _weighted_sum(sizes: np.ndarray, values: np.ndarray) -> float:
     """Σ sizes · values without BLAS: a multithreaded dot of a few thousand numbers costs more
     in thread hand-offs than it saves (100 ms a call on a busy two-core machine)."""
     return float(np.multiply(sizes, values, dtype=np.float64).sum())
+
+
+@numba.njit(cache=True)
+def _row_sums(codes, sizes, ok, rows, offsets):  # pragma: no cover - compiled
+    """Per key j: Σ over the classes kept of size · rows[offsets[j] + code] (whole numbers)."""
+    d = codes.shape[0]
+    out = np.zeros(d, dtype=np.int64)
+    for i in range(sizes.shape[0]):
+        if ok[i]:
+            for j in range(d):
+                out[j] += sizes[i] * rows[offsets[j] + codes[j, i]]
+    return out
 
 
 def _xlog2(f: np.ndarray) -> np.ndarray:

@@ -26,17 +26,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 
-from hidekit.anonymize.optimal.lattice import ANONYMOUS, UNKNOWN, Lattice
+from hidekit.anonymize.optimal.lattice import ANONYMOUS, Lattice
 from hidekit.anonymize.optimal.levels import QuasiIdentifier
 from hidekit.anonymize.optimal.metrics import Metric, NodeClasses
-from hidekit.anonymize.optimal.models import ClassView, DatasetLimit, PrivacyModel
+from hidekit.anonymize.optimal.models import ClassView, DatasetLimit, KAnonymity, PrivacyModel
 from hidekit.engines.classes import ClassTable, LevelMaps
 
 CACHE_ROWS = 4_000_000  # rows of class tables kept for roll-ups (≈ 160 MB at 8 keys)
 EXACT_LIMIT = 2_000_000  # nodes; beyond this the lattice is searched heuristically
-_NO_ROWS = np.iinfo(np.int64).max  # a table that is not below the target: never the source
 
 
 @dataclass
@@ -88,78 +88,137 @@ class NodeChecker:
         self.qis, self.models, self.lattice = qis, models, lattice
         self.sens_card = sens_card
         self.max_suppressed = max_suppressed
+        self.n = int(base.counts.sum())
         self.class_models = [m for m in models if isinstance(m, PrivacyModel)]
         limits = [m for m in models if not isinstance(m, PrivacyModel)]
         self.tagging_limits = [m for m in limits if _monotone(m, max_suppressed)]
         self.checked_limits = [m for m in limits if not _monotone(m, max_suppressed)]
+        # k-anonymity alone on classes without a sensitive column: a class is its table row
+        self.k_only = base.sensitive is None and all(
+            isinstance(m, KAnonymity) for m in self.class_models
+        )
+        self.k = max((m.k for m in self.class_models if isinstance(m, KAnonymity)), default=1)
         self.maps = LevelMaps(
             [q.up for q in qis], [[q.card(lv) for lv in range(q.height + 1)] for q in qis]
         )
-        self.tables: dict[int, ClassTable] = {}
-        # the kept tables' nodes, levels and rows as arrays: finding the source of a roll-up
-        # is one vectorized comparison, not a Python loop over the tables
-        self._nodes = np.zeros(0, dtype=np.int64)
-        self._levels = np.zeros((0, len(qis)), dtype=lattice.levels.dtype)
-        self._rows = np.zeros(0, dtype=np.int64)
-        self._kept_rows = 0
-        self._keep(0, base)
+        self.cache = TableCache(len(qis))
+        self.cache.keep(0, lattice.levels[0], base)
         self.checked = 0
-
-    def _keep(self, node: int, tab: ClassTable) -> None:
-        self.tables[node] = tab
-        self._nodes = np.append(self._nodes, node)
-        self._levels = np.vstack([self._levels, self.lattice.levels[node][None, :]])
-        self._rows = np.append(self._rows, tab.rows)
-        self._kept_rows += tab.rows
-        if self._kept_rows > CACHE_ROWS:
-            # drop the largest tables but the base: small tables are the useful sources
-            order = np.argsort(-self._rows, kind="stable")
-            drop = [int(self._nodes[i]) for i in order[: len(order) // 4]]
-            keep = np.array([int(n) == 0 or int(n) not in drop for n in self._nodes])
-            for n in drop:
-                if n != 0:
-                    del self.tables[n]
-            self._nodes, self._levels = self._nodes[keep], self._levels[keep]
-            self._rows = self._rows[keep]
-            self._kept_rows = int(self._rows.sum())
 
     def table(self, node: int) -> ClassTable:
         """The class-count table of ``node``, rolled up from the smallest kept table below."""
-        if node in self.tables:
-            return self.tables[node]
+        tab = self.cache.get(node)
+        if tab is not None:
+            return tab
         target = self.lattice.levels[node]
-        below = (self._levels <= target).all(axis=1)
-        pick = int(np.argmin(np.where(below, self._rows, _NO_ROWS)))
-        src = self.tables[int(self._nodes[pick])]
-        tab = src.roll_up(self.maps, self._levels[pick].tolist(), target.tolist(), self.sens_card)
-        self._keep(node, tab)
+        src_levels, src = self.cache.source(target)
+        tab = src.roll_up(self.maps, src_levels, target, self.sens_card)
+        self.cache.keep(node, target, tab)
         return tab
 
     def check(self, node: int) -> Check:
         self.checked += 1
         levels = tuple(self.lattice.levels[node].tolist())
         tab = self.table(node)
-        if tab.sensitive is None:  # rows are the classes themselves
-            n_classes = tab.rows
-            class_of_row, sizes, codes = np.arange(n_classes), tab.counts, tuple(tab.codes)
+        if self.k_only:
+            sizes = tab.counts
+            ok = sizes >= self.k
         else:
-            cards = [q.card(lv) for q, lv in zip(self.qis, levels, strict=True)]
-            class_of_row, first, n_classes = tab.classes(cards)
-            sizes = np.bincount(class_of_row, weights=tab.counts, minlength=n_classes)
-            sizes = sizes.astype(np.int64)
-            codes = tuple(tab.codes[:, first])
-        view = ClassView(class_of_row, sizes, tab.counts, tab.sensitive)
-        ok = np.ones(n_classes, dtype=bool)
-        for model in self.class_models:
-            ok &= model.ok(view)
-        classes = NodeClasses(levels, codes, sizes, ok)
-        suppressed = classes.suppressed
+            ok, sizes, codes_of = self._class_verdicts(tab, levels)
         kept = sizes[ok]
+        suppressed = self.n - int(kept.sum())
+        codes = tab.codes if self.k_only else codes_of
+        classes = NodeClasses(levels, codes, sizes, ok, suppressed)
         monotone_ok = suppressed <= self.max_suppressed and all(
             m.holds(kept) for m in self.tagging_limits
         )
         anonymous = monotone_ok and all(m.holds(kept) for m in self.checked_limits)
         return Check(node, anonymous, suppressed, classes, monotone_ok=monotone_ok)
+
+    def _class_verdicts(
+        self, tab: ClassTable, levels: tuple[int, ...]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(verdict of each class, class sizes, class codes) under every class model."""
+        if tab.sensitive is None:  # rows are the classes themselves
+            n_classes = tab.rows
+            class_of_row, sizes, codes = np.arange(n_classes), tab.counts, tab.codes
+        else:
+            cards = [q.card(lv) for q, lv in zip(self.qis, levels, strict=True)]
+            class_of_row, first, n_classes = tab.classes(cards)
+            sizes = np.bincount(class_of_row, weights=tab.counts, minlength=n_classes)
+            sizes = sizes.astype(np.int64)
+            codes = tab.codes[:, first]
+        view = ClassView(class_of_row, sizes, tab.counts, tab.sensitive)
+        ok = np.ones(n_classes, dtype=bool)
+        for model in self.class_models:
+            ok &= model.ok(view)
+        return ok, sizes, codes
+
+
+class TableCache:
+    """The class tables of checked nodes, with their levels and rows in arrays so that the
+    source of a roll-up (the smallest kept table below the target) is found in one compiled
+    pass. Up to ``CACHE_ROWS`` rows in all; beyond, the largest quarter (never the base) goes."""
+
+    def __init__(self, keys: int):
+        self.tables: list[ClassTable] = []
+        self.nodes: list[int] = []
+        self.index: dict[int, int] = {}
+        self.levels = np.zeros((64, keys), dtype=np.int64)
+        self.rows = np.zeros(64, dtype=np.int64)
+        self.kept_rows = 0
+
+    def get(self, node: int) -> ClassTable | None:
+        i = self.index.get(node)
+        return None if i is None else self.tables[i]
+
+    def source(self, target: np.ndarray) -> tuple[np.ndarray, ClassTable]:
+        i = _smallest_below(self.levels, self.rows, len(self.tables), target)
+        return self.levels[i], self.tables[i]
+
+    def keep(self, node: int, levels: np.ndarray, tab: ClassTable) -> None:
+        i = len(self.tables)
+        if i == len(self.rows):
+            self.levels = np.concatenate([self.levels, np.zeros_like(self.levels)])
+            self.rows = np.concatenate([self.rows, np.zeros_like(self.rows)])
+        self.levels[i] = levels
+        self.rows[i] = tab.rows
+        self.tables.append(tab)
+        self.nodes.append(node)
+        self.index[node] = i
+        self.kept_rows += tab.rows
+        if self.kept_rows > CACHE_ROWS:
+            self._evict()
+
+    def _evict(self) -> None:
+        """Drop the largest quarter of the tables but the base: small ones are useful sources."""
+        count = len(self.tables)
+        order = np.argsort(-self.rows[:count], kind="stable")
+        drop = set(order[: count // 4].tolist()) - {0}
+        keep = [i for i in range(count) if i not in drop]
+        self.levels[: len(keep)] = self.levels[keep]
+        self.rows[: len(keep)] = self.rows[keep]
+        self.tables = [self.tables[i] for i in keep]
+        self.nodes = [self.nodes[i] for i in keep]
+        self.index = {n: i for i, n in enumerate(self.nodes)}
+        self.kept_rows = int(self.rows[: len(keep)].sum())
+
+
+@numba.njit(cache=True)
+def _smallest_below(levels, rows, count, target):  # pragma: no cover - compiled
+    """The first of the ``count`` kept tables with the fewest rows whose levels are all at or
+    below ``target`` (the base, at the bottom, always is)."""
+    best, best_rows = 0, rows[0]
+    for i in range(1, count):
+        if rows[i] < best_rows:
+            below = True
+            for j in range(target.shape[0]):
+                if levels[i, j] > target[j]:
+                    below = False
+                    break
+            if below:
+                best, best_rows = i, rows[i]
+    return best
 
 
 def _monotone(limit: DatasetLimit, max_suppressed: int) -> bool:
@@ -167,18 +226,6 @@ def _monotone(limit: DatasetLimit, max_suppressed: int) -> bool:
         getattr(limit, "monotone", False)
         or (max_suppressed == 0 and getattr(limit, "monotone_without_suppression", False))
     )
-
-
-def _walk_up(lattice: Lattice, start: int, lb: np.ndarray, limit: float) -> list[int]:
-    """From ``start``, step to the untagged generalization with the smallest bound (staying
-    below ``limit``), up to where no such step is left."""
-    path, cur = [start], start
-    while True:
-        nxt = [s for s in lattice.successors(cur) if lattice.state[s] == UNKNOWN and lb[s] < limit]
-        if not nxt:
-            return path
-        cur = min(nxt, key=lambda s: (lb[s], s))
-        path.append(cur)
 
 
 class Search:
@@ -246,19 +293,18 @@ class Search:
         order = np.lexsort((self.bounds, lat.height_sum))
         pos = 0
         while True:
-            # the next untagged node below the best loss, found in one pass over the rest
-            rest = order[pos:]
-            live = np.flatnonzero((lat.state[rest] == UNKNOWN) & (self.lb[rest] < self.limit))
-            if not live.size:
+            # the next untagged node below the best loss
+            pos = lat.next_untagged(order, pos, self.lb, self.limit)
+            if pos == len(order):
                 return True
-            pos += int(live[0]) + 1
-            start = int(order[pos - 1])
+            start = int(order[pos])
+            pos += 1
             if self._timed_out():
                 return False
             # without suppression anonymity sits high: walk to the top, so that one check of
             # a high non-anonymous node tags a large part of the lattice below it
             walk_limit = math.inf if self.checker.max_suppressed == 0 else self.limit
-            path = _walk_up(lat, start, self.lb, walk_limit)
+            path = lat.walk_up(start, self.lb, walk_limit).tolist()
             lo, hi = 0, len(path) - 1
             while lo <= hi:
                 mid = (lo + hi) // 2
