@@ -346,8 +346,9 @@ def _encode_keys(
     cells must be merged)."""
     qis, leaf_cols, merged = [], [], False
     for j, key in enumerate(keys):
-        text = [_text(v) for v in values[j].tolist()]  # one entry per distinct value
-        if any(t is None for t in text):
+        read = [_text(v) for v in values[j].tolist()]  # one entry per distinct value
+        text = [t for t in read if t is not None]
+        if len(text) < len(read):
             raise OptionError(
                 f"{key!r} has missing values: a hierarchy cannot place them (fill or drop them)"
             )
