@@ -20,9 +20,11 @@ import argparse
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +44,7 @@ class Run:
     cpu: float
     peak_mb: float
     ok: bool
+    stopped: bool = False  # ran past the time limit and was stopped
 
 
 def generate(n: int, out: Path) -> None:
@@ -61,8 +64,9 @@ def generate(n: int, out: Path) -> None:
     )
 
 
-def measure(label: str, argv: list[str]) -> Run:
-    """Run ``argv`` as a child: wall time, its CPU time and its peak resident memory.
+def measure(label: str, argv: list[str], limit: float | None = None) -> Run:
+    """Run ``argv`` as a child: wall time, its CPU time and its peak resident memory; a run past
+    ``limit`` seconds is stopped (its whole process group) and marked so.
 
     The command runs under ``/usr/bin/time`` (when present): Linux carries a process's peak memory
     across fork and exec, so a child of this script would report at least this script's own peak.
@@ -74,12 +78,18 @@ def measure(label: str, argv: list[str]) -> Run:
     if wrapped:
         argv = [timer, "-o", report, "-f", "%e %U %S %M", *argv]
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True
+    )
+    watchdog = threading.Timer(limit or 1e9, os.killpg, (proc.pid, signal.SIGKILL))
+    watchdog.start()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
+    stopped = limit is not None and wall >= limit
+    watchdog.cancel()
     err = proc.stderr.read().decode() if proc.stderr else ""
     ok = os.waitstatus_to_exitcode(status) == 0
-    if not ok:
+    if not ok and not stopped:
         print(f"    {label} failed: {err.strip()[-300:]}")
     cpu, peak = usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
     fields = Path(report).read_text().split()[-4:] if wrapped else []
@@ -90,7 +100,7 @@ def measure(label: str, argv: list[str]) -> Run:
             float(fields[1]) + float(fields[2]),
             int(fields[3]) / 1024,
         )
-    return Run(label, wall, cpu, peak, ok)
+    return Run(label, wall, cpu, peak, ok, stopped)
 
 
 # Engines: each gives (label, command line) for a CSV, its output folder and the keys ----------
@@ -158,21 +168,78 @@ print(chosen)
 """
 
 
-def peer_commands(path: Path, commands: list[str]) -> list[tuple[str, list[str]]]:
-    keys = ",".join(KEYS)
-    out = []
+PANDAS_MONDRIAN = """
+import sys, numpy as np, pandas as pd
+d = pd.read_csv(sys.argv[1], dtype=str, keep_default_na=False, na_values=[""])
+keys, k, out = sys.argv[2].split(","), int(sys.argv[3]), sys.argv[4]
+cols = []  # strict Mondrian (LeFevre et al. 2006): numbers by value, other keys by sorted value
+for c in keys:
+    num = pd.to_numeric(d[c], errors="coerce")
+    cols.append(num if num.notna().all() else d[c].fillna(""))
+X = np.column_stack([pd.factorize(c, sort=True)[0] for c in cols])
+width = np.maximum(X.max(axis=0), 1).astype(float)
+todo, done = [np.arange(len(d))], []
+while todo:  # split the widest key at its median while both halves keep k records
+    idx = todo.pop()
+    part = X[idx]
+    spans = (part.max(axis=0) - part.min(axis=0)) / width
+    for j in np.argsort(-spans, kind="stable"):
+        v = part[:, j]
+        med = np.median(v)
+        left = v <= med if (v < med).sum() < (v > med).sum() else v < med
+        if spans[j] > 0 and k <= left.sum() <= len(v) - k:
+            todo += [idx[left], idx[~left]]
+            break
+    else:
+        done.append(idx)
+for c, col in zip(keys, cols):  # a class shows its range of numbers, its set of other values
+    vals, label = col.to_numpy(), np.empty(len(d), dtype=object)
+    for idx in done:
+        u = pd.unique(vals[idx])
+        if len(u) == 1:
+            label[idx] = str(u[0])
+        elif col.dtype.kind in "if":
+            label[idx] = f"[{u.min():g}-{u.max():g}]"
+        else:
+            label[idx] = "{" + ",".join(sorted(map(str, u))) + "}"
+    d[c] = label
+d.to_csv(out, index=False)
+print(len(done))
+"""
+
+R_KANON = """
+suppressMessages({{library(data.table); library(sdcMicro)}})
+d <- as.data.frame(fread("{path}", colClasses = "character", na.strings = ""))
+names(d) <- make.names(names(d)); keys <- make.names(c({keys}))
+for (v in keys) d[[v]] <- as.factor(d[[v]])
+s <- kAnon(createSdcObj(d, keyVars = keys), k = 5)
+fwrite(extractManipData(s), "{out}")
+"""
+
+
+def peer_commands(path: Path, out: Path, commands: list[str]) -> list[tuple[str, list[str]]]:
+    """Each command's peers: a plain pandas script and R (``fread`` + sdcMicro) when present."""
+    keys, r_keys = ",".join(KEYS), ", ".join(f'"{k}"' for k in KEYS)
+    has_r = bool({"risk", "anonymize"} & set(commands)) and r_available()
+    lines = []
     if "risk" in commands:
-        out.append(
+        lines.append(
             ("pandas read_csv + groupby", [sys.executable, "-c", PANDAS_RISK, str(path), keys])
         )
-        if r_available():
-            script = R_RISK.format(path=path, keys=", ".join(f'"{k}"' for k in KEYS))
-            out.append(("R fread + sdcMicro freqCalc", ["Rscript", "-e", script]))
+        if has_r:
+            script = R_RISK.format(path=path, keys=r_keys)
+            lines.append(("R fread + sdcMicro freqCalc", ["Rscript", "-e", script]))
     if "select" in commands:
-        out.append(
+        lines.append(
             ("pandas forward selection", [sys.executable, "-c", PANDAS_SELECT, str(path), keys])
         )
-    return out
+    if "anonymize" in commands:
+        argv = [sys.executable, "-c", PANDAS_MONDRIAN, str(path), keys, "5", str(out / "pd.csv")]
+        lines.append(("pandas Mondrian k=5", argv))
+        if has_r:
+            script = R_KANON.format(path=path, keys=r_keys, out=out / "r.csv")
+            lines.append(("R fread + sdcMicro kAnon k=5", ["Rscript", "-e", script]))
+    return lines
 
 
 def r_available() -> bool:
@@ -197,48 +264,58 @@ def exponent(runs: dict[int, Run]) -> str:
     return f"{math.log(runs[b].cpu / runs[a].cpu) / math.log(b / a):.2f}"
 
 
+def run_commands(path: Path, out: Path, args: argparse.Namespace) -> list[tuple[str, Run]]:
+    """Every command of every engine, then the peers, ``args.repeat`` times in turn."""
+    commands = args.commands.split(",")
+    lines = [line for e in args.engines.split(",") for line in ENGINES[e](path, out, commands)]
+    ours = len(lines)
+    if not args.no_peers:
+        lines += peer_commands(path, out, commands)
+    runs = []
+    for _ in range(args.repeat):
+        for i, (label, argv) in enumerate(lines):
+            run = measure(label, argv, None if i < ours else args.peer_limit)
+            runs.append((label, run))
+            print(
+                f"  {label:<34} wall {run.wall:7.1f} s  cpu {run.cpu:7.1f} s  "
+                f"peak {run.peak_mb:7.0f} MB  load {os.getloadavg()[0]:.1f}"
+                + ("  STOPPED" if run.stopped else "" if run.ok else "  FAILED"),
+                flush=True,
+            )
+    return runs
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", default="1000000,10000000")
     ap.add_argument("--commands", default="risk,select,anonymize")
     ap.add_argument("--engines", default="local")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument(
+        "--peer-limit", type=float, default=300.0, help="Seconds before a peer is stopped."
+    )
     ap.add_argument("--tmp", default=None, help="Folder for the generated CSVs (default: /tmp).")
+    ap.add_argument("--csv", default=None, help="Measure on this Adult-like CSV (no generation).")
+    ap.add_argument("--repeat", type=int, default=1, help="Runs of every command, interleaved.")
     ap.add_argument("--generate", nargs=2, metavar=("N", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.generate:
         generate(int(args.generate[0]), Path(args.generate[1]))
         return
-    sizes = [int(s) for s in args.sizes.split(",")]
-    commands = args.commands.split(",")
+    sizes = [int(s) for s in args.sizes.split(",")] if not args.csv else [0]
     print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at start")
     table: dict[str, dict[int, Run]] = {}
     for n in sizes:
         with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
-            path = Path(tmp) / f"adult_{n}.csv"
+            path = Path(args.csv) if args.csv else Path(tmp) / f"adult_{n}.csv"
             t0 = time.perf_counter()
-            # in a child, so this script stays small (see ``measure``)
-            subprocess.run([sys.executable, __file__, "--generate", str(n), str(path)], check=True)
+            if not args.csv:  # in a child, so this script stays small (see ``measure``)
+                cmd = [sys.executable, __file__, "--generate", str(n), str(path)]
+                subprocess.run(cmd, check=True)
             gb = path.stat().st_size / 1e9
-            print(
-                f"\n{n:,} records, 8 keys: {gb:.2f} GB CSV (generated in "
-                f"{time.perf_counter() - t0:.0f} s)"
-            )
-            lines = [
-                line
-                for e in args.engines.split(",")
-                for line in ENGINES[e](path, Path(tmp), commands)
-            ]
-            if not args.no_peers:
-                lines += peer_commands(path, commands)
-            for label, argv in lines:
-                run = measure(label, argv)
+            print(f"\n{path.name}, 8 keys: {gb:.2f} GB CSV ({time.perf_counter() - t0:.0f} s)")
+            for label, run in run_commands(path, Path(tmp), args):
                 table.setdefault(label, {})[n] = run
-                print(
-                    f"  {label:<34} wall {run.wall:7.1f} s  cpu {run.cpu:7.1f} s  "
-                    f"peak {run.peak_mb:7.0f} MB  load {os.getloadavg()[0]:.1f}"
-                    + ("" if run.ok else "  FAILED")
-                )
     print("\ngrowth exponent of CPU time (time ∝ records^e), smallest to largest size:")
     for label, runs in table.items():
         print(f"  {label:<34} {exponent(runs)}")

@@ -23,6 +23,7 @@ from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, numeric_values
 from hidekit.engines.codes import combine, densify
 from hidekit.engines.connection import connect
 from hidekit.io.direct import ColumnCodes, DirectSource, stream_cells, stream_codes
+from hidekit.io.line_cells import line_cells
 
 T = TypeVar("T")
 
@@ -99,7 +100,8 @@ class FileEngine(Engine):
         """Distinct combinations of ``keys`` as codes, and their counts (cached for one set)."""
         keys = tuple(keys)
         if self._cells is None or self._cells[0] != keys:
-            codes, counts = stream_cells(self._con, self.source, keys)
+            found = line_cells(self._con, self.source, keys)
+            codes, counts = found or stream_cells(self._con, self.source, keys)
             self._cells = (keys, codes, counts)
             self._n = int(counts.sum())
         return self._cells[1], self._cells[2]
