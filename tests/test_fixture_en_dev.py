@@ -1,0 +1,122 @@
+"""The development set tests/fixtures/en-dev is internally exact.
+
+en-dev is training and tuning text (never a held-out set). These checks keep its gold honest for
+whoever trains on it: every span gives back its surface text, labels come from the builder's set,
+the brat files are exactly what the marked-up sources build, dev00-69 keep their older convention
+(no i2b2-only labels), dev70 onward have a manifest whose lower/upper texts really are, every IBAN
+and card number is a valid one, and tests/fixtures/README.md states the span count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from test_fixture_en_test3 import iban_is_valid, luhn_is_valid  # the checks live once
+from test_fixture_en_test4 import _load
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "tests" / "fixtures" / "en-dev"
+SRC = ROOT / "tests" / "fixtures" / "en-dev-src"
+ANN_LINE = re.compile(r"^T(\d+)\t([A-Z]+) (\d+) (\d+)\t(.*)$")
+IBAN_SHAPE = re.compile(r"^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4})+$")
+CARD_SHAPE = re.compile(r"^(?:\d{4}[ -]?){3}\d{4}$|^3[47]\d{2}[ -]?\d{6}[ -]?\d{5}$")
+I2B2_ONLY = {"USERNAME", "ROOM", "DEPARTMENT"}
+# ISO 13616 lengths of the countries whose IBANs the texts carry; an order number such as
+# "OD3318824417209" has the letters-digits shape of an IBAN but no IBAN country.
+IBAN_LENGTH = {"AE": 23, "AT": 20, "BE": 16, "CH": 21, "CY": 28, "DE": 22, "DK": 18, "ES": 24}
+IBAN_LENGTH |= {"FR": 27, "GB": 22, "IE": 22, "IT": 27, "MT": 31, "NL": 18, "NO": 15, "PK": 24}
+IBAN_LENGTH |= {"PL": 28, "PT": 25, "SA": 24, "SE": 24}
+
+
+def _builder() -> ModuleType:
+    return _load("make_en_notes", ROOT / "scripts" / "make_en_notes.py")
+
+
+def _number(stem: str) -> int:
+    return int(stem.removeprefix("dev"))
+
+
+def _docs() -> list[str]:
+    return sorted((p.stem for p in FOLDER.glob("dev*.txt")), key=_number)
+
+
+def _spans(stem: str) -> list[tuple[int, str, int, int, str]]:
+    lines = (FOLDER / f"{stem}.ann").read_text(encoding="utf-8").splitlines()
+    found = [ANN_LINE.match(line) for line in lines]
+    assert all(found), f"{stem}.ann: a line is not a brat text-bound line"
+    return [(int(m[1]), m[2], int(m[3]), int(m[4]), m[5]) for m in found if m]
+
+
+def _manifest() -> dict[str, list[str]]:
+    rows = (FOLDER / "MANIFEST.tsv").read_text(encoding="utf-8").splitlines()
+    assert rows[0].split("\t") == ["doc", "kind", "setting", "case", "group"]
+    return {r.split("\t")[0]: r.split("\t")[1:] for r in rows[1:]}
+
+
+def test_folder_pairs_and_manifest() -> None:
+    docs = _docs()
+    assert [_number(d) for d in docs] == list(range(len(docs))) and len(docs) >= 190
+    assert sorted(p.stem for p in FOLDER.glob("*.ann")) == sorted(docs)
+    manifest = _manifest()
+    assert sorted(manifest, key=_number) == [d for d in docs if _number(d) >= 70]
+    assert all(len(v) == 4 and v[2] in {"mixed", "lower", "upper"} for v in manifest.values())
+    groups = Counter(v[3] for v in manifest.values())
+    assert groups["clinical"] >= 70 and groups["general PII"] >= 50
+    assert len({v[1] for v in manifest.values()}) >= 20
+
+
+@pytest.mark.parametrize("stem", _docs())
+def test_every_span_gives_back_its_text(stem: str) -> None:
+    text = (FOLDER / f"{stem}.txt").read_text(encoding="utf-8")
+    spans = _spans(stem)
+    assert len({n for n, *_ in spans}) == len(spans), f"{stem}: a T number repeats"
+    labels = {label for _, label, *_ in spans}
+    assert labels <= _builder().LABELS
+    if _number(stem) < 70:
+        assert not labels & I2B2_ONLY, f"{stem}: dev00-69 follow the older 21-label convention"
+    assert all(0 <= start < end <= len(text) for _, _, start, end, _ in spans)
+    assert [text[start:end] for _, _, start, end, _ in spans] == [s[4] for s in spans]
+    assert all(s[4] == s[4].strip() for s in spans), "padded span"
+    assert all(a[3] <= b[2] for a, b in zip(spans, spans[1:], strict=False)), "overlap or disorder"
+    case = _manifest().get(stem, ["", "", "mixed"])[2]
+    if case == "lower":
+        assert text == text.lower(), f"{stem}: marked lower case but has capitals"
+    if case == "upper":
+        assert text == text.upper(), f"{stem}: marked upper case but has small letters"
+
+
+def test_brat_files_are_what_the_marked_up_sources_build() -> None:
+    builder = _builder()
+    sources = sorted(SRC.glob("dev*.txt"), key=lambda p: _number(p.stem))
+    assert [p.stem for p in sources] == [d for d in _docs() if _number(d) >= 30]
+    for src in sources:
+        text, spans = builder.convert(src.read_text(encoding="utf-8"), str(src))
+        assert (FOLDER / src.name).read_text(encoding="utf-8") == text
+        assert [(label, s, e, surf) for _, label, s, e, surf in _spans(src.stem)] == spans
+
+
+def test_ibans_and_cards_carry_valid_checksums() -> None:
+    accounts = [s[4] for d in _docs() for s in _spans(d) if s[1] == "ACCOUNT"]
+    compact = {a: a.replace(" ", "").upper() for a in accounts}
+    ibans = [a for a in accounts if IBAN_SHAPE.match(a.upper()) and compact[a][:2] in IBAN_LENGTH]
+    cards = [a for a in accounts if CARD_SHAPE.match(a)]
+    assert [a for a in ibans if len(compact[a]) != IBAN_LENGTH[compact[a][:2]]] == []
+    assert len(ibans) >= 25 and len(cards) >= 6
+    assert sum(compact[a].startswith("GB") for a in ibans) >= 4
+    assert len({compact[a][:2] for a in ibans}) >= 15
+    assert [a for a in ibans if not iban_is_valid(compact[a])] == []
+    assert [c for c in cards if not luhn_is_valid(c)] == []
+
+
+def test_readme_row_states_the_counts() -> None:
+    readme = (ROOT / "tests" / "fixtures" / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `en-dev/` |"))
+    total = sum(len(_spans(d)) for d in _docs())
+    older = sum(len(_spans(d)) for d in _docs() if _number(d) < 70)
+    assert f"{len(_docs())} fictitious English texts (brat; {total:,} spans)" in row
+    assert f"70 clinical notes ({older:,} PHI spans" in row
