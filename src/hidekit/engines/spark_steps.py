@@ -9,6 +9,9 @@ decides how Spark applies it (never a second copy of the step's logic):
   the small table of distinct combinations, and that mapping table is joined onto the data.
 - ``rows``: nothing is learned from the data and a record's output depends only on the record:
   the step's ``transform`` runs on each partition (``mapInPandas``), shipped to the executors.
+- ``spark``: the step has its own Spark code, ``spark_apply(table, fit)``, which works on the
+  DataFrame itself (local suppression: a ``GROUP BY`` of the keys, the search on the driver over
+  that small table, a join to mark the records).
 - ``table``: the output depends on the whole table in record order (random draws over the
   records, a search over all records). The step runs its own ``fit_transform`` on the driver over
   the columns it reads and the row number only; the result is joined back by row number, so
@@ -31,7 +34,7 @@ import pandas as pd
 from hidekit.engines.base import COUNT_COLUMN
 from hidekit.engines.spark_engine import _ROW, _spark_ready, get_spark
 
-SCOPES = ("values", "rows", "table")
+SCOPES = ("values", "rows", "spark", "table")
 _MAP = "__hidekit_map"  # id of a distinct combination in a mapping table
 _SRC = "__hidekit_src"  # row a table-scope output row comes from
 
@@ -66,12 +69,12 @@ def _spark_schema(frame: pd.DataFrame):
     return T.StructType(fields)
 
 
-def _to_spark(spark, frame: pd.DataFrame):
+def to_spark(spark, frame: pd.DataFrame):
     ready = _spark_ready(frame.reset_index(drop=True))
     return spark.createDataFrame(ready, schema=_spark_schema(ready))
 
 
-def _restore(frame: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
+def restore_types(frame: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
     """Give each column the pandas type the local engine would have (Spark has fewer types)."""
     out = {}
     for col in frame.columns:
@@ -94,13 +97,14 @@ class SparkTable:
     dtypes: dict
     changed: list = field(default_factory=list)  # columns the last step may have changed
     reordered: bool = False  # whether the last step reordered the records
+    cells: dict | None = None  # cells the last step changed per column, when it counted them
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:
         spark = spark or get_spark()
         frame = frame.reset_index(drop=True)
         data = frame.assign(**{_ROW: np.arange(len(frame), dtype=np.int64)})
-        return cls(_to_spark(spark, data), dict(frame.dtypes))
+        return cls(to_spark(spark, data), dict(frame.dtypes))
 
     @property
     def columns(self) -> list[str]:
@@ -108,7 +112,7 @@ class SparkTable:
 
     def select(self, columns: Sequence[str]) -> SparkTable:
         keep = {c: self.dtypes[c] for c in columns}
-        return SparkTable(self.sdf.select(*[_col(c) for c in columns], _ROW), keep)
+        return SparkTable(self.sdf.select(*[spark_column(c) for c in columns], _ROW), keep)
 
     def checkpoint(self) -> SparkTable:
         """The table computed once and kept (a plan's next steps start from here)."""
@@ -116,7 +120,7 @@ class SparkTable:
 
     def to_pandas(self) -> pd.DataFrame:
         frame = self.sdf.orderBy(_ROW).toPandas().drop(columns=[_ROW]).reset_index(drop=True)
-        return _restore(frame, self.dtypes)
+        return restore_types(frame, self.dtypes)
 
     def engine(self):
         """The Spark counting engine over this table (same record order)."""
@@ -129,6 +133,8 @@ class SparkTable:
         scope = getattr(step, "spark_scope", "table")
         if scope not in SCOPES:
             raise ValueError(f"{step.name}: spark_scope must be one of {SCOPES}, got {scope!r}")
+        if scope == "spark":
+            return step.spark_apply(self, fit)
         return {"values": _by_values, "rows": _by_rows, "table": _by_table}[scope](self, step, fit)
 
 
@@ -138,10 +144,12 @@ def _result(
     """The new table: columns in the order of the step's own output ``out``."""
     order = [c for c in out.columns if c != _ROW]
     dtypes = {c: (out[c].dtype if c in changed else table.dtypes[c]) for c in order}
-    return SparkTable(sdf.select(*[_col(c) for c in order], _ROW), dtypes, changed, reordered)
+    return SparkTable(
+        sdf.select(*[spark_column(c) for c in order], _ROW), dtypes, changed, reordered
+    )
 
 
-def _col(name: str):
+def spark_column(name: str):
     from pyspark.sql import functions as F
 
     return F.col("`" + name.replace("`", "``") + "`")
@@ -158,33 +166,33 @@ def _by_values(table: SparkTable, step, fit: bool) -> SparkTable:
     spark = table.sdf.sparkSession
     reads = step.reads(table.columns)
     keyed = (
-        table.sdf.groupBy(*[_col(c) for c in reads])
+        table.sdf.groupBy(*[spark_column(c) for c in reads])
         .count()
         .withColumnRenamed("count", COUNT_COLUMN)
         .withColumn(_MAP, F.monotonically_increasing_id())
         .localCheckpoint()  # the ids are fixed from here on
     )
     counts = keyed.toPandas()
-    distinct = _restore(counts[reads], table.dtypes)
+    distinct = restore_types(counts[reads], table.dtypes)
     if fit:
         step.fit_counts(placeholders(distinct, table.columns), counts[COUNT_COLUMN].to_numpy())
     out = step.transform(placeholders(distinct, table.columns))
     changed = _outputs(table, reads, out)
     mapping = out[changed].assign(**{_MAP: counts[_MAP].to_numpy()})
     alias = {c: f"__hidekit_k{i}" for i, c in enumerate(reads)}
-    keys = keyed.select(_MAP, *[_col(c).alias(alias[c]) for c in reads])
+    keys = keyed.select(_MAP, *[spark_column(c).alias(alias[c]) for c in reads])
     cond = reduce(lambda a, b: a & b, [table.sdf[c].eqNullSafe(keys[alias[c]]) for c in reads])
     sdf = (
         table.sdf.join(F.broadcast(keys), cond, "left")
         .drop(*reads, *alias.values())
-        .join(F.broadcast(_to_spark(spark, mapping)), _MAP, "left")
+        .join(F.broadcast(to_spark(spark, mapping)), _MAP, "left")
     )
     return _result(table, sdf, out, changed)
 
 
 def _by_rows(table: SparkTable, step, fit: bool) -> SparkTable:
     columns = table.columns
-    sample = _restore(table.sdf.limit(64).toPandas(), table.dtypes)
+    sample = restore_types(table.sdf.limit(64).toPandas(), table.dtypes)
     if fit:
         step.fit(sample.iloc[:0].drop(columns=[_ROW]))
     probe = step.transform(sample.drop(columns=[_ROW]))
@@ -194,7 +202,7 @@ def _by_rows(table: SparkTable, step, fit: bool) -> SparkTable:
 
     def run(parts):
         for part in parts:
-            out = step.transform(_restore(part[columns], dtypes)).assign(**{_ROW: part[_ROW]})
+            out = step.transform(restore_types(part[columns], dtypes)).assign(**{_ROW: part[_ROW]})
             yield _spark_ready(out)[names]
 
     sdf = table.sdf.mapInPandas(run, schema)
@@ -204,8 +212,8 @@ def _by_rows(table: SparkTable, step, fit: bool) -> SparkTable:
 def _by_table(table: SparkTable, step, fit: bool) -> SparkTable:
     spark = table.sdf.sparkSession
     reads = step.reads(table.columns)
-    sub = table.sdf.select(_ROW, *[_col(c) for c in reads]).orderBy(_ROW).toPandas()
-    sub = _restore(sub, table.dtypes)
+    sub = table.sdf.select(_ROW, *[spark_column(c) for c in reads]).orderBy(_ROW).toPandas()
+    sub = restore_types(sub, table.dtypes)
     frame = placeholders(sub, [*table.columns, _ROW])
     out = step.fit_transform(frame) if fit else step.transform(frame)
     changed = _outputs(table, reads, out)
@@ -213,7 +221,7 @@ def _by_table(table: SparkTable, step, fit: bool) -> SparkTable:
     sdf = (
         table.sdf.drop(*[c for c in reads if c in table.columns])
         .withColumnRenamed(_ROW, _SRC)
-        .join(_to_spark(spark, back), _SRC, "right")
+        .join(to_spark(spark, back), _SRC, "right")
         .drop(_SRC)
     )
     reordered = not np.array_equal(out[_ROW].to_numpy(), sub[_ROW].to_numpy())

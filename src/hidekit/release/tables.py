@@ -85,7 +85,12 @@ class SparkPlanTable:
         return self._n
 
     def apply(self, transform) -> tuple[SparkPlanTable, dict[str, int]]:
-        new = self.table.apply(transform).checkpoint()
+        applied = self.table.apply(transform)
+        new = applied.checkpoint()
+        if applied.cells is not None:  # the step counted its changed cells itself, on Spark
+            out = SparkPlanTable(new)
+            out._n = self._n
+            return out, dict(applied.cells)
         old_cols = set(self.columns)
         touched = [c for c in new.columns if new.reordered or c in new.changed or c not in old_cols]
         before = self.table.select([c for c in touched if c in old_cols]).to_pandas()

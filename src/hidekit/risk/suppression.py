@@ -22,7 +22,7 @@ from hidekit.risk.records import assess_records
 from hidekit.risk.weighted import check_missing_rule
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import as_columns
-from hidekit.transforms.suppression import with_missing
+from hidekit.transforms.suppression_rules import with_missing
 
 
 def record_risk(

@@ -1,0 +1,125 @@
+"""Local suppression on a Spark DataFrame: the records never leave the executors.
+
+One ``GROUP BY`` of the keys gives the classes (each combination's size and first row), which is
+all the search needs (``hidekit.transforms.suppression_search``); the driver runs the search the
+default engine runs, on that table. The cells to blank go back to the records by a join on the
+keys: a class is blanked as a whole, or, where the search took only its first records, by each
+record's rank in its class (a window over the rows of those few classes only).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from hidekit.engines.spark_steps import SparkTable, restore_types, spark_column, to_spark
+from hidekit.transforms.suppression_rules import (
+    SuppressionResult,
+    check_options,
+    importance_order,
+    key_codes,
+    search_classes,
+    with_missing,
+)
+
+_N, _FIRST, _LO, _HI = "__hk_n", "__hk_first", "__hk_lo", "__hk_hi"
+
+
+def _key(i: int) -> str:
+    return f"__hk_k{i}"
+
+
+def _flag(i: int) -> str:
+    return f"__hk_b{i}"
+
+
+def spark_suppression(
+    table: SparkTable, keys: list[str], k: int, importance, missing: str, max_loss: float
+) -> tuple[SparkTable, SuppressionResult]:
+    """``table`` with key cells blanked until every record matches k or more, and the figures:
+    the very cells ``local_suppression`` blanks on the same records."""
+    from pyspark.sql import functions as F
+
+    from hidekit.engines.spark_engine import _ROW
+
+    k = check_options(pd.DataFrame(columns=table.columns), keys, k, "duckdb", 16, missing)
+    grouped = table.sdf.groupBy(*[spark_column(c) for c in keys]).agg(
+        F.count(F.lit(1)).alias(_N), F.min(_ROW).alias(_FIRST)
+    )
+    classes = grouped.toPandas().sort_values(_FIRST, kind="stable").reset_index(drop=True)
+    values = restore_types(classes[keys], table.dtypes)
+    counts = classes[_N].to_numpy(np.int64)
+    result = SuppressionResult(
+        frame=values.iloc[:0],
+        keys=keys,
+        k=k,
+        importance=importance_order(values, keys, importance),
+        suppressed={c: 0 for c in keys},
+        missing=missing,
+        max_loss=max_loss,
+        records=int(counts.sum()),
+    )
+    unchanged = SparkTable(table.sdf, table.dtypes, [], cells={})
+    if not len(classes):
+        return unchanged, result
+    codes = key_codes(values, keys)
+    blocks = search_classes(result, codes, counts)
+    if blocks is None or not result.total:
+        return unchanged, result
+    blank = (blocks.cur == -1) & ~(codes[blocks.cls] == -1)
+    hit = np.flatnonzero(blank.any(axis=1) & (blocks.w > 0))
+    split = np.bincount(blocks.cls[blocks.w > 0], minlength=len(counts)) > 1
+    marks = values.iloc[blocks.cls[hit]].reset_index(drop=True)
+    marks.columns = [_key(i) for i in range(len(keys))]
+    marks[_LO] = blocks.lo[hit]
+    marks[_HI] = blocks.lo[hit] + blocks.w[hit]
+    for i in range(len(keys)):
+        marks[_flag(i)] = blank[hit, i]
+    sdf = _join_marks(table, keys, marks, values.iloc[np.flatnonzero(split)])
+    blanked = [c for c in keys if result.suppressed[c]]
+    for i, c in enumerate(keys):
+        if c in blanked:
+            sdf = sdf.withColumn(c, F.when(F.col(_flag(i)), F.lit(None)).otherwise(spark_column(c)))
+    dtypes = dict(table.dtypes)
+    for c in blanked:
+        dtypes[c] = with_missing(pd.Series([], dtype=table.dtypes[c]), np.array([], int)).dtype
+    out = SparkTable(sdf.select(*[spark_column(c) for c in table.columns], _ROW), dtypes, blanked)
+    out.cells = {c: result.suppressed[c] for c in blanked}
+    return out, result
+
+
+def _join_marks(table: SparkTable, keys: list[str], marks: pd.DataFrame, split: pd.DataFrame):
+    """The records with the blank flags of their block: ranks are counted in split classes only."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from hidekit.engines.spark_engine import _ROW
+
+    spark = table.sdf.sparkSession
+    sdf = table.sdf
+
+    def on(other, names):
+        conds = [sdf[c].eqNullSafe(other[n]) for c, n in zip(keys, names, strict=True)]
+        out = conds[0]
+        for cond in conds[1:]:
+            out = out & cond
+        return out
+
+    names = [_key(i) for i in range(len(keys))]
+    rank = "__hk_rank"
+    if len(split):
+        parts = to_spark(spark, split.set_axis(names, axis=1).reset_index(drop=True))
+        cond = on(F.broadcast(parts), names)
+        inside = sdf.join(F.broadcast(parts), cond, "left_semi")
+        window = Window.partitionBy(*[spark_column(c) for c in keys]).orderBy(_ROW)
+        inside = inside.withColumn(rank, F.row_number().over(window) - 1)
+        outside = sdf.join(F.broadcast(parts), cond, "left_anti").withColumn(rank, F.lit(0))
+        sdf = inside.unionByName(outside)
+    else:
+        sdf = sdf.withColumn(rank, F.lit(0))
+    m = to_spark(spark, marks)
+    m = F.broadcast(m) if len(marks) <= 200_000 else m
+    cond = on(m, names) & (sdf[rank] >= m[_LO]) & (sdf[rank] < m[_HI])
+    flags = [F.coalesce(F.col(_flag(i)), F.lit(False)).alias(_flag(i)) for i in range(len(keys))]
+    kept = [spark_column(c) for c in table.sdf.columns]
+    return sdf.join(m, cond, "left").select(*kept, *flags)
