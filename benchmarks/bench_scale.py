@@ -10,6 +10,8 @@ plain pandas script.
 
     .venv/bin/python benchmarks/bench_scale.py --sizes 1000000,10000000
     .venv/bin/python benchmarks/bench_scale.py --sizes 50000000 --commands risk --no-peers
+    .venv/bin/python benchmarks/bench_scale.py --sizes 50000000 --commands risk --no-peers \
+        --engines local,spark
 
 Engines: one function per engine gives its command lines (``ENGINES``); add an engine there.
 """
@@ -128,8 +130,16 @@ def local_commands(path: Path, out: Path, commands: list[str]) -> list[tuple[str
     return [(f"hidekit {c} (duckdb)", lines[c]) for c in commands if c in lines]
 
 
+def spark_commands(path: Path, out: Path, commands: list[str]) -> list[tuple[str, list[str]]]:
+    """The Spark engine in local mode (Spark reads the CSV itself); ``risk`` only."""
+    keys = ",".join(KEYS)
+    lines = {"risk": [HIDEKIT, "risk", str(path), "--keys", keys, "--engine", "spark", "--json"]}
+    return [(f"hidekit {c} (spark)", lines[c]) for c in commands if c in lines]
+
+
 ENGINES: dict[str, Callable[[Path, Path, list[str]], list[tuple[str, list[str]]]]] = {
     "local": local_commands,
+    "spark": spark_commands,
 }
 
 
