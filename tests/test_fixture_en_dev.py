@@ -9,22 +9,18 @@ and card number is a valid one, and tests/fixtures/README.md states the span cou
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
+from heldout_fixture import ANN_LINE, CARD_SHAPE, IBAN_SHAPE, load
 from test_fixture_en_test3 import iban_is_valid, luhn_is_valid  # the checks live once
-from test_fixture_en_test4 import _load
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "tests" / "fixtures" / "en-dev"
 SRC = ROOT / "tests" / "fixtures" / "en-dev-src"
-ANN_LINE = re.compile(r"^T(\d+)\t([A-Z]+) (\d+) (\d+)\t(.*)$")
-IBAN_SHAPE = re.compile(r"^[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4})+$")
-CARD_SHAPE = re.compile(r"^(?:\d{4}[ -]?){3}\d{4}$|^3[47]\d{2}[ -]?\d{6}[ -]?\d{5}$")
 I2B2_ONLY = {"USERNAME", "ROOM", "DEPARTMENT"}
 # ISO 13616 lengths of the countries whose IBANs the texts carry; an order number such as
 # "OD3318824417209" has the letters-digits shape of an IBAN but no IBAN country.
@@ -34,7 +30,7 @@ IBAN_LENGTH |= {"PL": 28, "PT": 25, "SA": 24, "SE": 24}
 
 
 def _builder() -> ModuleType:
-    return _load("make_en_notes", ROOT / "scripts" / "make_en_notes.py")
+    return load("make_en_notes", ROOT / "scripts" / "make_en_notes.py")
 
 
 def _number(stem: str) -> int:
