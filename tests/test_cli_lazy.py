@@ -45,6 +45,26 @@ def test_risk_runs_without_importing_the_text_models_or_the_anonymizers():
     assert done.stdout.split() == ["0", "30162", "-"], done.stdout + done.stderr
 
 
+RUN_FILE_RISK = """
+import json, sys
+from typer.testing import CliRunner
+from hidekit.engines import duckdb_engine
+from hidekit.cli.main import app
+duckdb_engine.DIRECT_FROM_BYTES = 0  # read as a large file is: DuckDB counts over the file
+res = CliRunner().invoke(app, ["risk", sys.argv[1], "--keys", "sex,age,race", "--json"])
+print(res.exit_code, json.loads(res.stdout)["records"], "numba" in sys.modules)
+"""
+
+
+def test_risk_of_a_large_file_does_not_load_the_compiled_kernels():
+    """Issue 17: numba and the scipy it loads cost ~1 CPU s of start-up; counting over a file
+    never needs them (the few distinct cells are numbered by a sort)."""
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_FILE_RISK, str(ADULT)], capture_output=True, text=True
+    )
+    assert done.stdout.split() == ["0", "30162", "False"], done.stdout + done.stderr
+
+
 def test_a_lazily_loaded_command_gives_the_same_answer_as_the_api():
     from typer.testing import CliRunner
 

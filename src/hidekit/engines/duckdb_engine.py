@@ -29,7 +29,6 @@ from hidekit.engines.base import (
     numeric_values,
     register_engine,
 )
-from hidekit.engines.classes import count_cells
 from hidekit.engines.codes import (
     INT64_LIMIT,
     combine,
@@ -153,6 +152,8 @@ class DuckDBEngine(Engine):
         keys = self.check_keys(keys)
         if not keys:
             return super().cell_codes(keys)
+        from hidekit.engines.classes import count_cells  # compiled: numba loads on first use
+
         coded = [self.codes(key) for key in keys]
         counted = count_cells([c for c, _ in coded], [n for _, n in coded])
         if counted is not None:

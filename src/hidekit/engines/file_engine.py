@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, numeric_values
-from hidekit.engines.codes import combine, densify
+from hidekit.engines.codes import combine, dense_limit, densify
 from hidekit.engines.connection import connect
 from hidekit.io.direct import ColumnCodes, DirectSource, stream_cells, stream_codes
 from hidekit.io.line_cells import line_cells
@@ -213,12 +213,18 @@ class FileEngine(Engine):
 
 
 def _cell_ids(codes: dict[str, ColumnCodes], keys: Sequence[str]) -> tuple[np.ndarray, int]:
-    """Dense id of each combination row; rows that decode to the same values share one id."""
+    """Dense id of each combination row; rows that decode to the same values share one id.
+
+    The rows are the file's distinct combinations, few beside its records: a sort numbers them
+    (``densify``'s compiled hash would load numba for a few milliseconds of work)."""
     first = codes[keys[0]]
     ids, card = np.zeros(len(first.codes), np.int64), 1
     for k in keys:
         ids, card = combine(ids, card, codes[k].codes, max(codes[k].cardinality, 1))
-    return densify(ids, card)
+    if card <= dense_limit(len(ids)):
+        return densify(ids, card)
+    uniques, dense = np.unique(ids, return_inverse=True)
+    return dense.reshape(-1), max(len(uniques), 1)
 
 
 def _sizes(codes: dict[str, ColumnCodes], counts: np.ndarray) -> np.ndarray:
