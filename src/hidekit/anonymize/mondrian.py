@@ -16,9 +16,8 @@ from typing import ClassVar
 import numpy as np
 import pandas as pd
 
-from hidekit.anonymize.diversity import DiversityRule, group_diverse
 from hidekit.anonymize.modes import apply_mode, check_mode
-from hidekit.anonymize.mondrian_cuts import class_labels, encode_key, partition
+from hidekit.anonymize.mondrian_cuts import check_params, class_labels, encode_key, partition
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.hierarchy import read_hierarchies
 from hidekit.secrets import randomness
@@ -58,35 +57,10 @@ class AnonymizationResult:
 
 
 def _check_params(frame, keys, k, l, sensitive, l_kind, c):  # noqa: E741
-    keys = list(keys)
-    if not keys:
-        raise OptionError("give at least one key (quasi-identifier)")
-    if len(set(keys)) != len(keys):
-        raise OptionError("a key is listed twice")
-    require_columns(frame.columns, keys + ([sensitive] if sensitive else []))
-    if int(k) < 1:
-        raise OptionError(f"k must be at least 1, got {k}")
-    if len(frame) == 0:
-        raise InputError("the data has no records")
-    if int(k) > len(frame):
-        raise InputError(
-            f"k = {k} is larger than the number of records ({len(frame):,}): "
-            "no class can be that large"
-        )
-    if l is None:
-        return keys, None
-    if not sensitive:
-        raise OptionError("l-diversity needs a sensitive column (--sensitive)")
-    if sensitive in keys:
-        raise OptionError(f"{sensitive!r} cannot be both a key and the sensitive column")
-    rule = DiversityRule(int(l), l_kind, c)
-    codes = pd.factorize(frame[sensitive], use_na_sentinel=False)[0]
-    if not group_diverse(np.zeros(len(frame), np.int64), codes, None, 1, rule)[0]:
-        raise InputError(
-            f"the whole table does not meet {rule.describe()} on {sensitive!r} "
-            f"({len(set(codes)):,} distinct value(s)), so no release can be"
-        )
-    return keys, rule
+    def counts() -> np.ndarray:
+        return np.bincount(pd.factorize(frame[sensitive], use_na_sentinel=False)[0])
+
+    return check_params(frame.columns, len(frame), counts, keys, k, l, sensitive, l_kind, c)
 
 
 @register("mondrian")
@@ -113,6 +87,7 @@ class Mondrian(Transform):
         "insecure_seed": "accept seed (anyone who knows it can undo the shuffle)",
         "key": "the secret key that draws the row order (plans: [secrets]; never written)",
     }
+    spark_scope: ClassVar[str] = "spark"  # cuts on count tables, labels joined on the executors
 
     def __init__(
         self,
@@ -145,13 +120,7 @@ class Mondrian(Transform):
         keys, rule = _check_params(
             frame, self.keys, self.k, self.l, self.sensitive, self.l_kind, self.c
         )
-        hier = read_hierarchies(self.hierarchies)
-        order = self.order or {}
-        unknown = sorted((set(hier) | set(order)) - set(keys))
-        if unknown:
-            raise OptionError(
-                f"hierarchy or order given for a column that is not a key: {', '.join(unknown)}"
-            )
+        hier, order = self.hierarchies_for(keys)
         dims = [encode_key(frame[key], key, hier.get(key), order.get(key)) for key in keys]
         sens = None
         if rule is not None:
@@ -161,6 +130,24 @@ class Mondrian(Transform):
         self.class_labels_ = pd.DataFrame({d.name: class_labels(d, classes) for d in dims})
         self.n_records_ = len(frame)
         return self
+
+    def hierarchies_for(self, keys: list[str]) -> tuple[dict, dict]:
+        """The hierarchies read and the orders, each for a key (else a one-line refusal)."""
+        hier = read_hierarchies(self.hierarchies)
+        order = self.order or {}
+        unknown = sorted((set(hier) | set(order)) - set(keys))
+        if unknown:
+            raise OptionError(
+                f"hierarchy or order given for a column that is not a key: {', '.join(unknown)}"
+            )
+        return hier, order
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table: cuts decided on count tables, records generalized on the executors
+        (``hidekit.anonymize.spark_mondrian``); the same release as on the default engine."""
+        from hidekit.anonymize.spark_mondrian import mondrian_table
+
+        return mondrian_table(self, table)
 
     def order_(self, n: int) -> np.ndarray:
         return self._random.rng("row-shuffle").permutation(n) if self.shuffle else np.arange(n)

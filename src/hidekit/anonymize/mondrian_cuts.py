@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.anonymize.diversity import DiversityRule, group_diverse
-from hidekit.errors import InputError, OptionError
+from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.hierarchy import Hierarchy
 
 NUMERIC, ORDERED, HIERARCHY = "numeric", "ordered", "hierarchy"
@@ -332,3 +332,37 @@ def class_labels(dim: Dimension, classes: Classes) -> np.ndarray:
 
 def _set_label(names: list[str]) -> str:
     return names[0] if len(names) == 1 else "{" + ",".join(names) + "}"
+
+
+def check_params(columns, n: int, sensitive_counts, keys, k, l, sensitive, l_kind, c):  # noqa: E741
+    """The keys and the diversity rule, after the checks both engines make; a table of ``n``
+    records with ``columns``, ``sensitive_counts()`` the records of each sensitive value."""
+    keys = list(keys)
+    if not keys:
+        raise OptionError("give at least one key (quasi-identifier)")
+    if len(set(keys)) != len(keys):
+        raise OptionError("a key is listed twice")
+    require_columns(columns, keys + ([sensitive] if sensitive else []))
+    if int(k) < 1:
+        raise OptionError(f"k must be at least 1, got {k}")
+    if n == 0:
+        raise InputError("the data has no records")
+    if int(k) > n:
+        raise InputError(
+            f"k = {k} is larger than the number of records ({n:,}): no class can be that large"
+        )
+    if l is None:
+        return keys, None
+    if not sensitive:
+        raise OptionError("l-diversity needs a sensitive column (--sensitive)")
+    if sensitive in keys:
+        raise OptionError(f"{sensitive!r} cannot be both a key and the sensitive column")
+    rule = DiversityRule(int(l), l_kind, c)
+    counts = np.asarray(sensitive_counts(), dtype=np.int64)
+    values = np.arange(len(counts))
+    if not group_diverse(np.zeros(len(counts), np.int64), values, counts, 1, rule)[0]:
+        raise InputError(
+            f"the whole table does not meet {rule.describe()} on {sensitive!r} "
+            f"({len(counts):,} distinct value(s)), so no release can be"
+        )
+    return keys, rule

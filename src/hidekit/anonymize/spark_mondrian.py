@@ -20,6 +20,7 @@ from hidekit.anonymize.diversity import DiversityRule
 from hidekit.anonymize.mondrian_cuts import (
     HIERARCHY,
     Dimension,
+    check_params,
     class_labels,
     encode_key,
     evaluate_cuts,
@@ -280,3 +281,47 @@ def spark_partition(
     for key in keys:
         result[key] = out[key].to_numpy()
     return result
+
+
+def mondrian_table(step, table):
+    """The Mondrian step ``step`` on a ``SparkTable`` (``hidekit.engines.spark_steps``): the
+    checks of the default engine, ``spark_mondrian``'s cuts, then the rows in the step's order
+    (a keyed shuffle: the permutation, not the records, goes from the driver to Spark)."""
+    from hidekit.engines.spark_engine import _ROW
+    from hidekit.engines.spark_steps import SparkTable, spark_column
+
+    sdf = table.sdf
+    n = int(sdf.count())
+
+    def counts() -> np.ndarray:
+        by = sdf.groupBy(spark_column(step.sensitive)).count().toPandas()
+        return by["count"].to_numpy(np.int64)
+
+    keys, _ = check_params(
+        table.columns, n, counts, step.keys, step.k, step.l, step.sensitive, step.l_kind, step.c
+    )
+    step.hierarchies_for(keys)  # refuses a hierarchy or order of a column that is not a key
+    out = spark_mondrian(
+        sdf,
+        keys,
+        int(step.k),
+        step.l,
+        step.sensitive,
+        step.l_kind,
+        step.c,
+        step.hierarchies,
+        step.order,
+        spark=sdf.sparkSession,
+    )
+    if step.shuffle:
+        new = "__hk_new_row"
+        moves = pd.DataFrame({_ROW: step.order_(n).astype(np.int64), new: np.arange(n)})
+        out = (
+            out.join(sdf.sparkSession.createDataFrame(moves), _ROW)
+            .drop(_ROW)
+            .withColumnRenamed(new, _ROW)
+        )
+    step.n_records_ = n
+    dtypes = {c: (np.dtype(object) if c in keys else table.dtypes[c]) for c in table.columns}
+    columns = [spark_column(c) for c in table.columns]
+    return SparkTable(out.select(*columns, _ROW), dtypes, keys, reordered=step.shuffle)
