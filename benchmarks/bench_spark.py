@@ -91,7 +91,7 @@ def _survey(records: int, tmp: Path) -> Path:
     return path
 
 
-def bench_plan(records: int) -> None:
+def bench_plan(records: int, engines: tuple[str, ...] = ("duckdb", "spark")) -> None:
     from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
@@ -101,14 +101,24 @@ def bench_plan(records: int) -> None:
         print(f"\ndemo release plan, {records:,} records (read, 8 steps, checks, write)")
         print(HEADER)
         steps = {}
-        for engine in ("duckdb", "spark"):
+        for engine in engines:
             plan = load_plan(ROOT / "examples" / "demo-plan.toml", output=tmp / engine, key=KEY)
             plan.input = src
             plan.overwrite = True
+            t0, done = time.perf_counter(), []
+
+            def step_done(*_, engine=engine, t0=t0, done=done) -> None:
+                done.append(1)
+                print(f"  {engine}: step {len(done)} done at {time.perf_counter() - t0:.0f} s")
+
             with Clock() as c:
-                res = run_plan(plan, engine=engine, scan=True)
+                res = run_plan(plan, engine=engine, scan=True, progress=step_done)
             print(c.row(engine))
             steps[engine] = res.steps
+        if len(engines) < 2:
+            for s in steps[engines[0]]:
+                print(f"| {s.step} | {s.use} | {s.seconds:.2f} |")
+            return
         same = (tmp / "duckdb" / "survey.parquet").read_bytes() == (
             tmp / "spark" / "survey.parquet"
         ).read_bytes()
@@ -157,6 +167,7 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--plan-records", type=int, nargs="*", default=[1_000_000])
     ap.add_argument("--risk-records", type=int, nargs="*", default=[1_000_000])
+    ap.add_argument("--plan-engines", default="duckdb,spark", help="engines the plan runs on")
     args = ap.parse_args(argv)
     os.environ.setdefault("HIDEKIT_SPARK_MEMORY", "8g")
     try:
@@ -172,7 +183,7 @@ def main(argv=None) -> None:
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
     get_spark()
     for n in args.plan_records:
-        bench_plan(n)
+        bench_plan(n, tuple(args.plan_engines.split(",")))
     for n in args.risk_records:
         bench_weighted_risk(n)
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
