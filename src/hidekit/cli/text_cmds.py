@@ -77,7 +77,13 @@ def detect(
     allow: Path = AllowOpt,
     deny: Path = DenyOpt,
     profile: str = ProfileOpt,
-    n_jobs: int = typer.Option(2, "--jobs", "-j", min=1, help="Worker processes."),
+    n_jobs: int = typer.Option(
+        None,
+        "--jobs",
+        "-j",
+        min=1,
+        help="Worker processes (default: one per idle core, one for small inputs).",
+    ),
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Replace an output folder hidekit wrote before."
     ),

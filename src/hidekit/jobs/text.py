@@ -32,7 +32,7 @@ def detect(
     allow=None,
     deny=None,
     profile: str | None = None,
-    n_jobs: int = 2,
+    n_jobs: int | None = None,
     overwrite: bool = False,
     progress: Callable[..., None] | None = None,
     engine: str = "local",
@@ -40,13 +40,15 @@ def detect(
     """Detect PHI in ``source`` (a folder of .txt, a JSONL file, or a table with ``column``) and
     write brat .ann files (or one JSONL) into the new folder ``out``, built atomically and
     owner-only (the copies hold the PHI). ``allow``/``deny`` are term-list files; ``profile``
-    (hipaa, i2b2, strict, general) what counts as PHI. ``engine="spark"``: notes from JSONL or Parquet
-    over a Spark DataFrame, spans to ``out/predictions.parquet`` (``hidekit.text.spark_detect``)."""
+    (hipaa, i2b2, strict, general) what counts as PHI; ``n_jobs`` the worker processes (None: as
+    many as pay off now, ``hidekit.text.detection.workers``). ``engine="spark"``: notes from JSONL
+    or Parquet over a Spark DataFrame, spans to ``out/predictions.parquet`` (``hidekit.text.spark_detect``)."""
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
     from hidekit.jobs.corpus import write_brat_dir, write_jsonl
     from hidekit.text.corpus import brat_names, read_documents
     from hidekit.text.detection.detector import load_model
     from hidekit.text.detection.termlists import read_terms
+    from hidekit.text.detection.workers import choose_workers
 
     if engine not in ("local", "spark"):
         raise OptionError(f"--engine must be local or spark, got {engine!r}")
@@ -60,7 +62,9 @@ def detect(
     allow_terms, deny_terms = read_terms(allow), read_terms(deny, labelled=True)
     docs, _ = read_documents(Path(source), column)
     det = load_model(model, allow=allow_terms, deny=deny_terms, profile=profile)
-    found = det.detect_documents(docs, n_jobs=n_jobs, progress=progress)
+    windowed = [len(det.windows(d.text)) for d in docs]
+    workers = choose_workers(n_jobs, sum(len(d.text) for d in docs), sum(windowed))
+    found = det.detect_documents(docs, n_jobs=workers, progress=progress)
     renamed: list = []
     with atomic_dir(out_dir, overwrite=overwrite, protect=protect, private=True) as tmp:
         if fmt == "brat":
@@ -74,7 +78,6 @@ def detect(
             if f.is_file():
                 f.chmod(OWNER_ONLY)
     counts = Counter(s.label for d in found for s in d.spans)
-    windowed = [len(det.windows(d.text)) for d in found]
     return JobResult(
         "text detect",
         inputs={"source": source, "model": model_path, "allow": allow, "deny": deny},
@@ -91,6 +94,7 @@ def detect(
             "format": fmt,
             "out": str(where),
             "renamed_ids": renamed,
+            "workers": workers,
         },
     )
 
@@ -109,7 +113,7 @@ def _detect_spark(source, out, model, column, allow, deny, profile, overwrite) -
         overwrite=overwrite,
         protect=(allow, deny),
     )
-    figures.update(characters=None, long_documents=0, windows=0, renamed_ids=[])
+    figures.update(characters=None, long_documents=0, windows=0, renamed_ids=[], workers=None)
     return JobResult(
         "text detect",
         inputs={"source": source, "model": model, "allow": allow, "deny": deny},

@@ -75,6 +75,7 @@ from hidekit.text.detection.windows import (
     merge_windows,
     plan_windows,
 )
+from hidekit.text.detection.workers import choose_workers
 from hidekit.text.profiles import apply_profile, get_profile
 from hidekit.text.spans import Document, Span
 
@@ -282,16 +283,18 @@ class Detector:
         return doc.with_spans(self.detect(doc.text))
 
     def detect_documents(
-        self, docs: Sequence[Document], n_jobs: int = 2, progress: Callable | None = None
+        self, docs: Sequence[Document], n_jobs: int | None = 2, progress: Callable | None = None
     ) -> list[Document]:
-        """Detect in every document, in ``n_jobs`` processes when the work is worth it; the
-        windows of a long document are shared out among the processes like documents."""
+        """Detect in every document, in ``n_jobs`` processes when the work is worth it (None: as
+        many as pay off now, ``hidekit.text.detection.workers``); the windows of a long document
+        are shared out among the processes like documents."""
         docs = list(docs)
         advance = progress or (lambda n=1, **_: None)
         plans = [self.windows(d.text) for d in docs]
         pieces = sum(len(p) for p in plans)
         total_chars = sum(len(d.text) for d in docs)
-        if n_jobs <= 1 or pieces < 4 or total_chars < 50_000:
+        n_jobs = choose_workers(n_jobs, total_chars, pieces)
+        if n_jobs <= 1:
             out = []
             for d in docs:
                 out.append(self.detect_document(d))
