@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
 
 from hidekit.text.detection.recognizers import Recognizer, run_recognizers
 from hidekit.text.detection.tokenize import _TOKEN, Token
@@ -32,6 +33,7 @@ from hidekit.text.spans import Span
 
 FEATURE_VERSION = 2  # 2 adds the optional document-level and word-cluster features
 SUPPORTED_VERSIONS = (1, 2)
+_TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")  # split: gap, token, gap, token, …, gap
 _CASE_SPLIT = re.compile(
     r"(?<=[^\W\d_])(?=[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü])|(?<=[a-záéíóúñüº])(?=[A-ZÁÉÍÓÚÑÜ])"
 )
@@ -43,28 +45,39 @@ def tokens_for(text: str) -> list[Token]:
 
 
 def token_lists(text: str) -> tuple[list[str], list[int], list[int]]:
-    """``tokens_for`` as three lists (texts, starts, ends), without Token objects (detection)."""
-    texts: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    for m in _TOKEN.finditer(text):
-        w = m.group()
-        s, e = m.span()
-        cuts = []
+    """``tokens_for`` as three lists (texts, starts, ends), without Token objects (detection).
+
+    Built with C-level passes (``re.split`` and running lengths); the case cuts, rare, are found
+    by one scan of the whole text: ``_CASE_SPLIT`` only looks at letters, and a token is a maximal
+    run of letters and digits, so a cut found in the text lies inside one token, as in the token
+    alone; tokens too short or in one case are not cut."""
+    parts = _TOKEN_SPLIT.split(text)
+    bounds = list(accumulate(map(len, parts)))
+    texts = parts[1::2]
+    starts = bounds[0:-1:2]
+    ends = bounds[1::2]
+    cuts = [m.start() for m in _CASE_SPLIT.finditer(text)]
+    if not cuts:
+        return texts, starts, ends
+    by_token: dict[int, list[int]] = {}
+    for c in cuts:
+        k = bisect.bisect_right(starts, c) - 1
+        w = texts[k]
         if not (len(w) < 4 or w.isupper() or w.islower() or w.isdigit()):
-            cuts = [c.start() for c in _CASE_SPLIT.finditer(w)]
-        if not cuts:
-            texts.append(w)
-            starts.append(s)
-            ends.append(e)
-            continue
+            by_token.setdefault(k, []).append(c - starts[k])
+    for k in sorted(by_token, reverse=True):  # from the end: earlier indices stay valid
+        w, s = texts[k], starts[k]
         prev = 0
-        for c in [*cuts, len(w)]:
+        pieces_t, pieces_s, pieces_e = [], [], []
+        for c in [*by_token[k], len(w)]:
             if c > prev:
-                texts.append(w[prev:c])
-                starts.append(s + prev)
-                ends.append(s + c)
+                pieces_t.append(w[prev:c])
+                pieces_s.append(s + prev)
+                pieces_e.append(s + c)
             prev = c
+        texts[k : k + 1] = pieces_t
+        starts[k : k + 1] = pieces_s
+        ends[k : k + 1] = pieces_e
     return texts, starts, ends
 
 
