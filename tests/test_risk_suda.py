@@ -119,3 +119,11 @@ def test_both_group_searches_equal_the_brute_force(small, rows, max_size):
     with patch.object(suda_search, "SMALL_GROUP", small):
         r = suda2(codes, list("abcde"), max_size=max_size)
     np.testing.assert_allclose(r.score, brute_force(codes, max_size))
+
+
+def test_a_search_that_outgrows_its_room_runs_again():
+    rng = np.random.default_rng(3)
+    codes = rng.integers(-1, 4, size=(80, 6))
+    with patch.object(suda_search, "ROOM_PER_RECORD", 0):  # room for 16 sets: far too little
+        r = suda2(codes, list("abcdef"))
+    np.testing.assert_allclose(r.score, brute_force(codes, 6))

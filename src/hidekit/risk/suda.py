@@ -131,9 +131,7 @@ def suda2(
     full_sizes = np.bincount(full_ids, minlength=full_card)
     from hidekit.risk.suda_search import search  # numba: loaded when SUDA is asked for
 
-    score, raw, msu_counts = search(codes, full_ids, full_sizes, max_size, weights)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        contrib = np.where(score[:, None] > 0, raw / score[:, None], 0.0)
+    score, contrib, msu_counts = search(codes, full_ids, full_sizes, max_size, weights)
     pairs = 2 * int((full_sizes == 2).sum())
     dis = dis_scores(score, pairs, m_eff, dis_fraction)
     return SudaResult(keys, max_size, score, dis, contrib, msu_counts, dis_fraction, scores)

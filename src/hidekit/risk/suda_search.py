@@ -11,6 +11,10 @@ the maximum size; small groups go on as bit masks (``suda_small``). Every MSU is
 subset of it is unique, so its record stays live down to it), so a found set is an MSU exactly
 when its values are all present and no other set found for its record lies inside it. Missing
 values (code -1) count as a value of their own when grouping.
+
+The compiled loops pass arrays whole with row numbers, never slices or tuples of arrays, and
+return counts rather than arrays: numba counts references to arrays with atomic operations, and
+those cost more than the search itself when they sit in the inner loops.
 """
 
 from __future__ import annotations
@@ -20,30 +24,34 @@ import numpy as np
 from hidekit.risk.suda_small import MAX_GROUP, emit, jit, live, small_subtree
 
 
-@jit
-def _split(codes, src, dst, start, end, j, counts, touched):  # pragma: no cover - compiled
-    """Copy src[start:end] into dst[start:end] grouped by column j: a counting sort over the
-    values present only (``counts`` is all zero before and after)."""
+@jit(inline="always")
+def _split(codes, bufs, level, lo, hi, j, counts, touched, starts):  # pragma: no cover
+    """Copy bufs[level, lo:hi] into bufs[level + 1, lo:hi] grouped by column j: a counting sort
+    over the values present only (``counts`` is all zero before and after). The parts' starts
+    go in starts[level]; their number is returned. (Rows by index, not as views: a view costs
+    reference counts.)"""
     n_touched = 0
-    for i in range(start, end):
-        c = codes[src[i], j]
+    for i in range(lo, hi):
+        c = codes[bufs[level, i], j]
         if counts[c] == 0:
             touched[n_touched] = c
             n_touched += 1
         counts[c] += 1
-    pos = start
+    pos = lo
     for t in range(n_touched):
         c = touched[t]
-        n_c = counts[c]
-        counts[c] = pos
-        pos += n_c
-    for i in range(start, end):
-        r = src[i]
+        starts[level, t] = pos
+        pos += counts[c]
+        counts[c] = starts[level, t]
+    for i in range(lo, hi):
+        r = bufs[level, i]
         c = codes[r, j]
-        dst[counts[c]] = r
+        bufs[level + 1, counts[c]] = r
         counts[c] += 1
     for t in range(n_touched):
         counts[touched[t]] = 0
+    starts[level, n_touched] = hi
+    return n_touched
 
 
 @jit
@@ -61,9 +69,11 @@ def _seed(codes, cards, candidate, known, n_known):  # pragma: no cover - compil
 
 
 @jit
-def first_unique_sets(codes, cards, candidate, present, max_size, small):  # pragma: no cover
-    """(record, set bit mask) for unique sets that hold every MSU; ``codes`` is keys × records,
-    ≥ 0 (missing shifted in). Groups of at most ``small`` records go to ``small_subtree``."""
+def first_unique_sets(codes, cards, candidate, max_size, small, capacity):  # pragma: no cover
+    """(record, set bit mask) for unique sets that hold every MSU, and their number (when over
+    ``capacity``, only the first ``capacity`` are kept: run again with more); ``codes`` is
+    keys × records, ≥ 0 (missing shifted in). Groups of at most ``small`` records go to
+    ``small_subtree``."""
     n, m = codes.shape
     bufs = np.empty((m + 1, n), dtype=np.int32)
     bufs[0] = np.arange(n)
@@ -75,123 +85,159 @@ def first_unique_sets(codes, cards, candidate, present, max_size, small):  # pra
     small = min(small, MAX_GROUP)
     same = np.zeros((m, max(small, 1)), dtype=np.int64)
     by_code = np.zeros(cards.max() + 1, dtype=np.int64)
-    state = (candidate, known, n_known, max_size, by_code, same, np.zeros((5, m + 2), np.int64))
-    stack = np.zeros((6, m + 1), dtype=np.int64)  # start, end, set, column, floor, position
-    stack[:, 0] = (0, n, 0, m, -1, n)
-    out = np.empty((2, max(4 * n, 16)), dtype=np.int64)
+    st = np.zeros((m + 2, 5), np.int64)
+    starts = np.zeros((m + 1, cards.max() + 2), dtype=np.int64)
+    # per level: start, end, set, column, floor, next part, parts (scalars: no tuple copies)
+    stack = np.zeros((m + 1, 7), dtype=np.int64)
+    stack[0, 1], stack[0, 3], stack[0, 4] = n, m, -1
+    out = np.empty((2, capacity), dtype=np.int64)
     emitted = 0
     level = 0
     while level >= 0:
-        lo, hi, w, j, floor, pos = stack[:, level]
-        if pos >= hi:  # the parts of this column are done: next column
-            stack[3, level] = j = j - 1
-            if j <= floor or level >= max_size:
+        t = stack[level, 5]
+        if t >= stack[level, 6]:  # the parts of this column are done: next column
+            j = stack[level, 3] - 1
+            stack[level, 3] = j
+            if j <= stack[level, 4] or level >= max_size:
                 level -= 1
             else:
-                _split(codes, bufs[level], bufs[level + 1], lo, hi, j, counts, touched)
-                stack[5, level] = lo
+                lo, hi = stack[level, 0], stack[level, 1]
+                stack[level, 6] = _split(codes, bufs, level, lo, hi, j, counts, touched, starts)
+                stack[level, 5] = 0
             continue
-        part = bufs[level + 1]
-        c = codes[part[pos], j]
-        e = pos + 1
-        while e < hi and codes[part[e], j] == c:
-            e += 1
-        stack[5, level] = e
-        new_mask = w | (1 << j)
+        stack[level, 5] = t + 1
+        pos, e = starts[level, t], starts[level, t + 1]
+        j = stack[level, 3]
+        new_mask = stack[level, 2] | (1 << j)
         if e - pos == 1:
-            r = part[pos]
+            r = bufs[level + 1, pos]
             if candidate[r] and (level == 0 or live(known, n_known, r, new_mask)):
-                out, emitted = emit(out, emitted, r, new_mask, known, n_known)
+                emitted = emit(out, emitted, r, new_mask, known, n_known)
         elif level + 1 < max_size and j < m - 1:
             for i in range(pos, e):
-                r = part[i]
+                r = bufs[level + 1, i]
                 if candidate[r] and live(known, n_known, r, new_mask):
                     if e - pos <= small:
-                        out, emitted = small_subtree(
-                            codes, part[pos:e], new_mask, j, level + 1, state, out, emitted
-                        )
+                        emitted = small_subtree(
+                            codes, bufs, level + 1, pos, e - pos, new_mask, j, level + 1,
+                            max_size, candidate, known, n_known, by_code, same, st, out, emitted,
+                        )  # fmt: skip
                     else:
                         level += 1
-                        stack[:, level] = (pos, e, new_mask, m, j, e)  # next: split by a column
+                        stack[level, 0], stack[level, 1], stack[level, 2] = pos, e, new_mask
+                        stack[level, 3], stack[level, 4] = m, j
+                        stack[level, 5] = stack[level, 6] = 0  # next: split by a column
                     break
-    return out[0, :emitted], out[1, :emitted]
+    return out, emitted
 
 
 @jit
-def msu_scores(rec, sets, present, n, m, weights):  # pragma: no cover - compiled
-    """Score, per-variable raw contribution and MSU counts per size from the unique sets
-    (grouped by record: ``rec`` sorted); a set is an MSU when no other set of its record lies
-    inside it and its values are all present."""
+def representatives(codes, full_ids, order, shifted):  # pragma: no cover - compiled
+    """The first record of each full-key class (``full_ids``), its codes in ``order`` plus one
+    (missing = 0) written to shifted[class]."""
+    reps = np.full(shifted.shape[0], -1, dtype=np.int64)
+    for i in range(codes.shape[0]):
+        k = full_ids[i]
+        if reps[k] < 0:
+            reps[k] = i
+            for j in range(order.size):
+                shifted[k, j] = codes[i, order[j]] + 1
+    return reps
+
+
+@jit
+def _by_item(out, found, n_items):  # pragma: no cover - compiled
+    """The found sets grouped by item, in the order found (a counting sort), and each item's
+    start (n_items + 1 bounds)."""
+    start = np.zeros(n_items + 1, dtype=np.int64)
+    for i in range(found):
+        start[out[0, i] + 1] += 1
+    for k in range(n_items):
+        start[k + 1] += start[k]
+    pos = start[:-1].copy()
+    sets = np.empty(found, dtype=np.int64)
+    for i in range(found):
+        k = out[0, i]
+        sets[pos[k]] = out[1, i]
+        pos[k] += 1
+    return sets, start
+
+
+@jit
+def msu_scores(out, found, shifted, reps, order, weights, n):  # pragma: no cover - compiled
+    """Score per record, each key's share of it (records × keys, in the caller's key order) and
+    MSU counts per size from the found unique sets: a set is an MSU when no other set of its
+    item lies inside it and its values are all present."""
+    n_items, m = shifted.shape
+    sets, start = _by_item(out, found, n_items)
     score = np.zeros(n)
-    contrib = np.zeros((n, m))
+    share = np.zeros((n, m))
     counts = np.zeros(weights.size, dtype=np.int64)
-    lo = 0
-    total = rec.size
-    while lo < total:
-        r = rec[lo]
-        hi = lo + 1
-        while hi < total and rec[hi] == r:
-            hi += 1
+    raw = np.zeros(m)
+    for item in range(n_items):
+        lo, hi = start[item], start[item + 1]
+        present = 0
+        for j in range(m):
+            if shifted[item, j] > 0:
+                present |= 1 << j
+        raw[:] = 0.0
+        total = 0.0
         for i in range(lo, hi):
             u = sets[i]
-            if u & ~present[r]:
-                continue
-            minimal = True
+            minimal = u & ~present == 0
             for other in range(lo, hi):
-                v = sets[other]
-                if v != u and v & ~u == 0:
-                    minimal = False
+                if not minimal:
                     break
+                v = sets[other]
+                minimal = v == u or v & ~u != 0
             if not minimal:
                 continue
             k = 0
             for j in range(m):
-                if u >> j & 1:
-                    k += 1
+                k += u >> j & 1
             w = weights[k - 1]
             counts[k - 1] += 1
-            score[r] += w
+            total += w
             for j in range(m):
                 if u >> j & 1:
-                    contrib[r, j] += w
-        lo = hi
-    return score, contrib, counts
+                    raw[j] += w
+        if total > 0:
+            r = reps[item]
+            score[r] = total
+            for j in range(m):
+                share[r, order[j]] = raw[j] / total
+    return score, share, counts
 
 
 SMALL_GROUP = 62  # groups up to this size are searched pairwise (``suda_small``)
+ROOM_PER_RECORD = 4  # unique sets kept per distinct record before the search runs again
 
 
 def search(
     codes: np.ndarray, full_ids: np.ndarray, full_sizes: np.ndarray, max_size: int, weights
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Score, raw contributions (records × keys) and MSU counts per size, for codes with -1 as
-    missing. Records agreeing on every key are searched as one (``full_ids``: their class), and
-    the columns in order of falling cardinality (small groups early: less to split); codes in the
-    narrowest type, records × keys, so a record's codes share a cache line."""
+    """Score, each key's share of it (records × keys) and MSU counts per size, for codes with -1
+    as missing. Records agreeing on every key are searched as one (``full_ids``: their class),
+    and the columns in order of falling cardinality (small groups early: less to split); codes
+    in the narrowest type, records × keys, so a record's codes share a cache line."""
     n, m = codes.shape
     if m > 62:
         raise ValueError("SUDA2 searches at most 62 key variables")
-    first = np.full(full_sizes.size, -1, dtype=np.int64)
-    first[full_ids[::-1]] = np.arange(n - 1, -1, -1)
-    reps = first[first >= 0]
     cards = codes.max(axis=0, initial=-1) + 2
     order = np.argsort(-cards, kind="stable")
-    shifted: np.ndarray = np.ascontiguousarray(
-        codes[reps][:, order] + 1, dtype=_code_type(cards.max())
-    )
-    candidate = np.ascontiguousarray(full_sizes[full_ids[reps]] == 1)
-    present = ((shifted > 0) << np.arange(m, dtype=np.int64)).sum(axis=1)
-    item, sets = first_unique_sets(shifted, cards[order], candidate, present, max_size, SMALL_GROUP)
-    by_item = np.argsort(item, kind="stable")
-    item_score, item_raw, counts = msu_scores(
-        item[by_item], sets[by_item], present, reps.size, m,
-        np.asarray(weights, dtype=np.float64),
-    )  # fmt: skip
-    score = np.zeros(n)
-    raw = np.zeros((n, m))
-    score[reps] = item_score
-    raw[np.ix_(reps, order)] = item_raw
-    return score, raw, counts
+    shifted: np.ndarray = np.empty((full_sizes.size, m), dtype=_code_type(cards.max()))
+    reps = representatives(codes, full_ids, order, shifted)
+    candidate = full_sizes == 1
+    capacity = ROOM_PER_RECORD * reps.size + 16
+    while True:  # rarely more than once
+        out, found = first_unique_sets(
+            shifted, cards[order], candidate, max_size, SMALL_GROUP, capacity
+        )
+        if found <= capacity:
+            break
+        capacity = found
+    weights = np.asarray(weights, dtype=np.float64)
+    return msu_scores(out, found, shifted, reps, order, weights, n)
 
 
 def _code_type(top: int) -> type:
