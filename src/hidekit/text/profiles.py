@@ -73,6 +73,10 @@ SUPPLEMENTS = (
     # names after a cue in any case ("dr okafor", "her daughter ama"): lower-case notes
     "person_cue_any_en",
     "clinician_cue_any_en",
+    # sign-off and typist initials, extensions with their cue (recognizers.signatures)
+    "typist_reference",
+    "signoff_initials",
+    "phone_extension",
 )
 
 

@@ -32,7 +32,10 @@ lower-case names are dropped in a normally capitalized text, names run together 
 its number ("72" of "72M") and what does not read as an age, a postcode or an identifier is dropped,
 "retired" leaves occupations, and titles,
 roles, credentials and stray lower-case words leave the edges of name-like spans. They only
-shrink, split or drop spans, and run for English models only (``language == "en"``).
+shrink, split or drop spans, and run for English models only (``language == "en"``). After the
+profile, ``hidekit.text.detection.consistency`` closes leaks (English only): a name or code found
+in part covers its whole word, a street keeps its unit, a name found once is masked at every
+mention in the text.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ from hidekit.text.detection.boundaries import (
     trim_edges,
     trim_occupation,
 )
+from hidekit.text.detection.consistency import close_leaks
 from hidekit.text.detection.features import FEATURE_VERSION, SUPPORTED_VERSIONS
 from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
 from hidekit.text.detection.termlists import TermLists
@@ -276,6 +280,8 @@ class Detector:
             spans = apply_profile(
                 text, spans, self.profile, self.language, self.config["recognizers"]
             )
+        if self.language == "en":  # decision rules that close leaks (consistency module)
+            spans = close_leaks(text, spans)
         # the user's lists have the last word: no repair drops a denied term or revives an allowed one
         return self.terms.apply(text, spans) if self.terms else spans
 

@@ -1,0 +1,209 @@
+"""Decision rules that close leaks after detection (issue 14), the same for every English note.
+
+A note leaks when one character of a direct identifier stays in the text. The CRF decides token by
+token and mention by mention, so it can find "Hyun" of "Hyun-woo", a street without its unit
+(", Apt 3"), a name in one sentence and not in the next. These rules extend what was found; they
+never drop a span:
+
+- ``whole_tokens``: a name found in part covers the whole word run it is part of (letters joined
+  by hyphens or apostrophes: "Hyun-woo", "okafor-lindqvist"); an identifier found in part covers
+  its whole run of letters and digits.
+- ``street_units``: a street keeps the unit, flat or building written with it ("1187 Calle
+  Alondra, Apt 3", "Flat 2, Orchard Court", "1801 Harbor View Pkwy, Bldg C") and a street type
+  left after it ("2210 Orchard Crest Dr").
+- ``same_everywhere``: a name, place or organization detected once is masked wherever the note
+  writes it again, case-insensitively ("Bex" in every line of a pager thread, "Volkov" after
+  "Coach Dmitri Volkov"); a word common in English ("will", "may", "bath") only where the note
+  writes it exactly as detected, and not in lower case.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from hidekit.text.detection.boundaries import CREDENTIALS, NAME_PARTICLES, ROLE_WORDS
+from hidekit.text.spans import Span
+
+PERSON_LABELS = frozenset({"NAME", "DOCTOR"})
+CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN", "PHONE", "FAX"})
+# labels whose strings are masked wherever the note repeats them
+REPEATED_LABELS = PERSON_LABELS
+# the recall pass's guesses are repeated only when they read as a rare capitalized name
+UNSURE_SOURCES = frozenset({"crf-recall"})
+COMMON_BAND = 4  # a word this common in English (Zipf band) is matched only as written
+_JOINERS = "-'’"
+_UNIT = re.compile(
+    r",?[ \t]*(?:apt|apartment|unit|suite|ste|flat|bldg|building|floor|fl|app|#)\.?[ \t]*#?"
+    r"[A-Za-z]?\d{0,5}[A-Za-z]?(?![\w])",
+    re.IGNORECASE,
+)
+_UNIT_BEFORE = re.compile(
+    r"(?:^|(?<=[\s,(]))(?:apt|apartment|unit|suite|flat|bldg|building)\.?[ \t]*#?"
+    r"[A-Za-z]?\d{1,5}[A-Za-z]?,?[ \t]*$",
+    re.IGNORECASE,
+)
+_STREET_TYPE = re.compile(
+    r"[ \t]+(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt)\.?(?![\w])",
+    re.IGNORECASE,
+)
+_STREET_TYPE_END = re.compile(
+    r"\b(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt|street|road|"
+    r"avenue|lane|drive|court|place|crescent|terrace|boulevard|parkway|highway)\.?$",
+    re.IGNORECASE,
+)
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+@lru_cache(maxsize=1)
+def clinical_words() -> frozenset[str]:
+    """Words of the shipped clinical lists (drugs, eponyms, abbreviations, named terms,
+    organisms), casefolded: a span holding one is never repeated elsewhere (an eponym or a drug
+    the model took for a name stays one false alarm, not one per mention)."""
+    from importlib import resources
+
+    words: set[str] = set()
+    for name in ("drugs", "eponyms", "eponym-heads", "abbreviations", "terms", "organisms"):
+        raw = (resources.files("hidekit") / "data" / f"safelist-{name}.txt").read_text("utf-8")
+        for line in raw.splitlines():
+            if line.strip() and not line.startswith("#"):
+                words.update(w.casefold() for w in _WORD.findall(line))
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def _bands() -> dict[str, int]:
+    from hidekit.text.detection.recognizers.gazetteers import word_bands
+
+    return word_bands()
+
+
+def _fits(out: Sequence[Span], k: int, start: int, end: int) -> bool:
+    """Whether span ``k`` of the sorted, disjoint ``out`` can grow to ``start:end``."""
+    return (k == 0 or out[k - 1].end <= start) and (k + 1 == len(out) or end <= out[k + 1].start)
+
+
+def _grow(text: str, s: Span, start: int, end: int) -> Span:
+    return Span(start, end, s.label, text[start:end], s.source, s.score)
+
+
+def _inside_token(text: str, i: int, person: bool) -> bool:
+    c = text[i]
+    if not person:
+        return c.isalnum()
+    return c.isalpha() or (
+        c in _JOINERS and 0 < i < len(text) - 1 and text[i - 1].isalpha() and text[i + 1].isalpha()
+    )
+
+
+def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Names and codes found in part cover their whole word (see the module); a possessive "'s"
+    stays outside."""
+    out = sorted(spans)
+    for k, s in enumerate(out):
+        person = s.label in PERSON_LABELS
+        if not (person or s.label in CODE_LABELS) or not s.text[:1].isalnum():
+            continue
+        a, b = s.start, s.end
+        while a > 0 and _inside_token(text, a - 1, person):
+            a -= 1
+        while b < len(text) and _inside_token(text, b, person):
+            b += 1
+        if person and b > s.end and re.fullmatch(r"['’][sS]", text[b - 2 : b]):
+            b = max(s.end, b - 2)
+        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
+            out[k] = _grow(text, s, a, b)
+    return out
+
+
+def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Streets keep the unit, flat or building and the street type written beside them."""
+    out = sorted(spans)
+    for k, s in enumerate(out):
+        if s.label != "STREET":
+            continue
+        a, b = s.start, s.end
+        m = _STREET_TYPE.match(text, b)
+        if m and not _STREET_TYPE_END.search(text[a:b]):
+            b = m.end()
+        m = _UNIT.match(text, b)
+        if m and any(c.isdigit() for c in m.group()) or (m and m.group().rstrip()[-1:].isupper()):
+            b = m.end()
+        before = _UNIT_BEFORE.search(text, max(0, a - 30), a)
+        if before:
+            a = before.start()
+        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
+            out[k] = _grow(text, s, a, b)
+    return out
+
+
+def _keys(text: str, s: Span) -> list[str]:
+    """What of ``s`` is looked for elsewhere: the whole string, and each word of a name."""
+    value = text[s.start : s.end].strip(" .,;:")
+    keys = [value] if len(value) >= 3 else []
+    if s.label in PERSON_LABELS:
+        for m in _WORD.finditer(value):
+            w = m.group()
+            fold = w.casefold()
+            if (
+                len(w) >= 3
+                and fold not in ROLE_WORDS
+                and w not in CREDENTIALS
+                and fold not in NAME_PARTICLES
+            ):
+                keys.append(w)
+    return keys
+
+
+def _rare_name(key: str) -> bool:
+    return key[:1].isupper() and not key.isupper() and _bands().get(key.casefold(), 0) == 0
+
+
+def _acceptable(found: str, forms: set[str]) -> bool:
+    """A repeat is masked when written as detected (but not a common word in lower case), or in
+    another case when the word is rare in English."""
+    if " " in found.strip():
+        return True
+    band = _bands().get(found.casefold(), 0)
+    if found in forms:
+        return not (found.islower() and band >= COMMON_BAND)
+    if found.isupper() and len(found) <= 4:  # an acronym, not the name written in capitals
+        return False
+    return band < COMMON_BAND
+
+
+def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Mask every other mention of a detected name, place or organization (see the module)."""
+    seeds: dict[str, tuple[Span, set[str]]] = {}
+    clinical = clinical_words()
+    for s in spans:
+        if s.label in REPEATED_LABELS:
+            if any(len(w) > 2 and w.casefold() in clinical for w in _WORD.findall(s.text)):
+                continue
+            for key in _keys(text, s):
+                if s.source in UNSURE_SOURCES and not _rare_name(key):
+                    continue
+                seeds.setdefault(key.casefold(), (s, set()))[1].add(key)
+    if not seeds:
+        return list(spans)
+    alternatives = "|".join(re.escape(k) for k in sorted(seeds, key=len, reverse=True))
+    rx = re.compile(rf"(?<![\w@./-])(?:{alternatives})(?![\w@]|[-'’.][\w])", re.IGNORECASE)
+    out = sorted(spans)
+    starts = [s.start for s in out]
+    added: list[Span] = []
+    for m in rx.finditer(text):
+        seed, forms = seeds[m.group().casefold()]
+        if not _acceptable(m.group(), forms):
+            continue
+        i = bisect.bisect_left(starts, m.start())
+        if (i < len(out) and out[i].start < m.end()) or (i and out[i - 1].end > m.start()):
+            continue
+        added.append(Span(m.start(), m.end(), seed.label, m.group(), "same_everywhere", seed.score))
+    return sorted(out + added) if added else out
+
+
+def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
+    """All three rules, in order: whole tokens, street units, the same string everywhere."""
+    return same_everywhere(text, street_units(text, whole_tokens(text, spans)))

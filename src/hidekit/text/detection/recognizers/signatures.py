@@ -1,0 +1,107 @@
+"""Recognizers for what closes a note or a line: sign-off initials, typist references and phone
+extensions written with their cue (issue 14).
+
+Notes leak through their margins: "Our ref: RV/sk" (author and typist), "DN / ms" at the foot of
+a letter, "co-sign MB", "- jlb rn", "Kaczmarek x4410", "pager 5147". The CRF was trained on
+generated notes that rarely write these, so the profiles of ``hidekit.text.profiles`` run these
+beside any model (they apply to no language: ``languages`` names the profiles, so training for
+``en`` does not pick them up and the shipped model's features stay as they were).
+
+- ``typist_reference``: capitals, a slash, lower case ("RV/sk", "DN / ms") at the start or end
+  of a line or after "ref:" — both sides DOCTOR; a clinical abbreviation ("IV/po") is not one;
+- ``signoff_initials``: two or three letters after "co-sign", "signed" or a dash that end a line
+  (a credential may follow: "- jlb rn", "signed tk pa-c") — DOCTOR; a common English word or a
+  clinical abbreviation ("- ok", "- NAD") is not one;
+- ``phone_extension``: "ext 338", "x4410", "pager 5147", "bleep 2234" — the cue inside the span,
+  as the annotation conventions write it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hidekit.text.detection.recognizers.base import (
+    PatternRecognizer,
+    Recognizer,
+    register_recognizer,
+)
+from hidekit.text.spans import Span
+
+PROFILE_ONLY = ("hipaa", "i2b2", "strict", "general")
+_CREDENTIAL_AFTER = r"(?:rn|md|np|pa|pa-c|do|lpn|ma|cna|rph|pharmd|pt|ot|slp)"
+
+
+def _clinical(word: str) -> bool:
+    from hidekit.text.detection.consistency import clinical_words
+
+    return word.casefold() in clinical_words()
+
+
+def _band(word: str) -> int:
+    from hidekit.text.detection.recognizers.gazetteers import word_bands
+
+    return word_bands().get(word.casefold(), 0)
+
+
+@dataclass
+class _InitialsRecognizer(Recognizer):
+    """A pattern whose kept groups (``groups``) are initials, each its own span."""
+
+    _rx: re.Pattern = re.compile("(?!)")
+
+    def groups(self, m: re.Match) -> tuple[int, ...]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def find(self, text: str) -> list[Span]:
+        out = []
+        for m in self._rx.finditer(text):
+            for k in self.groups(m):
+                s, e = m.span(k)
+                out.append(Span(s, e, self.label, text[s:e], self.name, self.score))
+        return out
+
+
+@dataclass
+class TypistReferenceRecognizer(_InitialsRecognizer):
+    _rx: re.Pattern = re.compile(
+        r"(?:^|(?<=ref:)|(?<=ref\.)|(?<=ref: )|(?<=ref\. ))[ \t]*([A-Z]{2,3})[ \t]?/[ \t]?"
+        r"([a-z]{2,3})(?![\w/])|(?<![\w/])([A-Z]{2,3})[ \t]?/[ \t]?([a-z]{2,3})[ \t]*$",
+        re.MULTILINE | re.IGNORECASE,
+    )
+
+    def groups(self, m: re.Match) -> tuple[int, ...]:
+        g = (1, 2) if m.group(1) else (3, 4)
+        author, typist = m.group(g[0]), m.group(g[1])
+        ok = author.isupper() and typist.islower()
+        return g if ok and not _clinical(author) and _band(typist) < 5 else ()
+
+
+@dataclass
+class SignoffInitialsRecognizer(_InitialsRecognizer):
+    _rx: re.Pattern = re.compile(
+        r"(?:\bco-?sign(?:ed)?(?:[ \t]+by)?|\bsigned(?:[ \t]+by)?|^[ \t]*-|[ \t]-)[ \t]*:?[ \t]*"
+        rf"([A-Za-z]{{2,3}})(?=[ \t]*(?:{_CREDENTIAL_AFTER}\b[ \t]*)?$)",
+        re.MULTILINE | re.IGNORECASE,
+    )
+
+    def groups(self, m: re.Match) -> tuple[int, ...]:
+        v = m.group(1)
+        ok = (v.islower() or v.isupper()) and not _clinical(v) and _band(v) < 4
+        return (1,) if ok else ()
+
+
+SIGNATURE_RECOGNIZERS: list[Recognizer] = [
+    TypistReferenceRecognizer("typist_reference", "DOCTOR", PROFILE_ONLY, 0.75),
+    SignoffInitialsRecognizer("signoff_initials", "DOCTOR", PROFILE_ONLY, 0.7),
+    PatternRecognizer(
+        "phone_extension",
+        "PHONE",
+        PROFILE_ONLY,
+        0.8,
+        pattern=r"(?<![\w])(?:ext\.?|extn\.?|extension|x(?=\d)|pager|pgr|bleep|beep)"
+        r"[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*\d{3,6}(?![\w/:-]|\.\d)",
+    ),
+]
+for _rec in SIGNATURE_RECOGNIZERS:
+    register_recognizer(_rec)
