@@ -77,6 +77,10 @@ SUPPLEMENTS = (
     "typist_reference",
     "signoff_initials",
     "phone_extension",
+    "chat_speaker",
+    "username_shape",
+    "letter_digit_id",
+    "road_number",
 )
 
 

@@ -11,16 +11,19 @@ never drop a span:
 - ``street_units``: a street keeps the unit, flat or building written with it ("1187 Calle
   Alondra, Apt 3", "Flat 2, Orchard Court", "1801 Harbor View Pkwy, Bldg C") and a street type
   left after it ("2210 Orchard Crest Dr").
-- ``same_everywhere``: a name, place or organization detected once is masked wherever the note
-  writes it again, case-insensitively ("Bex" in every line of a pager thread, "Volkov" after
-  "Coach Dmitri Volkov"); a word common in English ("will", "may", "bath") only where the note
-  writes it exactly as detected, and not in lower case.
+- ``same_everywhere``: a name word detected once is masked wherever the text writes it again,
+  in any case ("Bex" in every line of a pager thread, "Volkov" after "Coach Dmitri Volkov"), when
+  it reads as a name: capitalized and not common in English (Zipf band below 4: not "Will",
+  "Customer", "Bank"), or a given name or surname of the gazetteers ("carmen" in a lower-case
+  note, "OKAFOR" in capitals). Spans holding a clinical word (a drug, an eponym, an
+  abbreviation) and the recall pass's guesses that do not read as a rare name are not repeated.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -33,7 +36,8 @@ CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN", "PHONE", "FAX"})
 REPEATED_LABELS = PERSON_LABELS
 # the recall pass's guesses are repeated only when they read as a rare capitalized name
 UNSURE_SOURCES = frozenset({"crf-recall"})
-COMMON_BAND = 4  # a word this common in English (Zipf band) is matched only as written
+COMMON_BAND = 4  # a word this common in English (Zipf band) is not a name on its own
+RARE_BAND = 3  # a word rarer than this is repeated in any case
 _JOINERS = "-'’"
 _UNIT = re.compile(
     r",?[ \t]*(?:apt|apartment|unit|suite|ste|flat|bldg|building|floor|fl|app|#)\.?[ \t]*#?"
@@ -41,8 +45,8 @@ _UNIT = re.compile(
     re.IGNORECASE,
 )
 _UNIT_BEFORE = re.compile(
-    r"(?:^|(?<=[\s,(]))(?:apt|apartment|unit|suite|flat|bldg|building)\.?[ \t]*#?"
-    r"[A-Za-z]?\d{1,5}[A-Za-z]?,?[ \t]*$",
+    r"(?:^|(?<=[\s,(]))(?:apt|apartment|unit|suite|flat|bldg|building|house|plot|stand|lot|"
+    r"block|blk|door|shop|no)\.?(?:[ \t]*no\.?)?[ \t]*#?[A-Za-z]?-?\d{1,5}[A-Za-z]?,?[ \t]*$",
     re.IGNORECASE,
 )
 _STREET_TYPE = re.compile(
@@ -118,6 +122,57 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
+_INITIALS_BEFORE = re.compile(
+    r"(?:(?<=[ \t])(?:[A-Z]\.[ \t]?)+|(?<![\w'’])(?:(?:de|del|van|von|der|den|da|di|du|le|la|al|el|"
+    r"bin|ibn|ní|nic|ó|ua|mac|mc|ten|ter)[ \t]+)+)$",
+    re.IGNORECASE,
+)
+_INITIAL_AFTER = re.compile(r"[ \t]+(?:[A-Z]\.(?![\w])|(?:Jr|Sr|Jnr|Snr)\.?(?![\w]))")
+_OPEN = re.compile(r"[ \t]+[\"“'‘(]")
+_CLOSE = re.compile(r"[\"”'’)][ \t]+")
+
+
+def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Names keep their initials and particles ("I. Okafor", "Piotr K.", "de Vries-Okafor",
+    "Bautista Jr."), and a nickname in quotes or brackets joins the names around it into one
+    span ('Rodelio "Jun" Bautista': the quotes are part of the name as written)."""
+    out = sorted(spans)
+    for k, s in enumerate(out):
+        if s.label not in PERSON_LABELS:
+            continue
+        a, b = s.start, s.end
+        m = _INITIALS_BEFORE.search(text, max(0, a - 24), a)
+        if m and m.group().strip():
+            a = m.start()
+        m = _INITIAL_AFTER.match(text, b)
+        if m:
+            b = m.end()
+        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
+            out[k] = _grow(text, s, a, b)
+    return _join_nicknames(text, out)
+
+
+def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
+    """Three names in a row, the middle one in quotes or brackets, become one span."""
+    out: list[Span] = []
+    i = 0
+    while i < len(spans):
+        p, q, r = (spans[i : i + 3] + [None, None])[:3]
+        if (
+            q is not None
+            and r is not None
+            and {p.label, q.label, r.label} <= PERSON_LABELS
+            and _OPEN.fullmatch(text, p.end, q.start)
+            and _CLOSE.fullmatch(text, q.end, r.start)
+        ):
+            out.append(_grow(text, p, p.start, r.end))
+            i += 3
+        else:
+            out.append(p)
+            i += 1
+    return out
+
+
 def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
     """Streets keep the unit, flat or building and the street type written beside them."""
     out = sorted(spans)
@@ -140,21 +195,26 @@ def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def _keys(text: str, s: Span) -> list[str]:
-    """What of ``s`` is looked for elsewhere: the whole string, and each word of a name."""
-    value = text[s.start : s.end].strip(" .,;:")
-    keys = [value] if len(value) >= 3 else []
-    if s.label in PERSON_LABELS:
-        for m in _WORD.finditer(value):
-            w = m.group()
-            fold = w.casefold()
-            if (
-                len(w) >= 3
-                and fold not in ROLE_WORDS
-                and w not in CREDENTIALS
-                and fold not in NAME_PARTICLES
-            ):
-                keys.append(w)
-    return keys
+    """The words of a detected name that are looked for elsewhere: those that read as a name —
+    capitalized and not common in English, in lower case and not an English word at all, or (in
+    a note written all in one case) a given name or surname of the gazetteers."""
+    out = []
+    for m in _WORD.finditer(text[s.start : s.end]):
+        w = m.group()
+        fold = w.casefold()
+        if len(w) < 3 or fold in ROLE_WORDS or w in CREDENTIALS or fold in NAME_PARTICLES:
+            continue
+        title = w[:1].isupper() and not w.isupper()
+        band = _bands().get(fold, 0)
+        if (title and band < COMMON_BAND) or (band == 0 and not w.isupper()) or _known_name(w):
+            out.append(w)
+    return out
+
+
+def _known_name(word: str) -> bool:
+    from hidekit.text.detection.recognizers.gazetteers import known_names
+
+    return unicodedata.normalize("NFC", word).casefold() in known_names()
 
 
 def _rare_name(key: str) -> bool:
@@ -162,16 +222,13 @@ def _rare_name(key: str) -> bool:
 
 
 def _acceptable(found: str, forms: set[str]) -> bool:
-    """A repeat is masked when written as detected (but not a common word in lower case), or in
-    another case when the word is rare in English."""
-    if " " in found.strip():
+    """A repeat is masked when written as detected; in another case when the word is rare in
+    English or a known name ("rose" is not "Rose") and does not read as an acronym ("ICU")."""
+    if found in forms:
         return True
     band = _bands().get(found.casefold(), 0)
-    if found in forms:
-        return not (found.islower() and band >= COMMON_BAND)
-    if found.isupper() and len(found) <= 4:  # an acronym, not the name written in capitals
-        return False
-    return band < COMMON_BAND
+    rare = band < RARE_BAND or (band < COMMON_BAND and _known_name(found))
+    return rare and not (found.isupper() and len(found) <= 4)
 
 
 def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -205,5 +262,6 @@ def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
-    """All three rules, in order: whole tokens, street units, the same string everywhere."""
-    return same_everywhere(text, street_units(text, whole_tokens(text, spans)))
+    """The rules in order: whole tokens, name edges, street units, the same name everywhere."""
+    spans = name_edges(text, whole_tokens(text, spans))
+    return same_everywhere(text, street_units(text, spans))

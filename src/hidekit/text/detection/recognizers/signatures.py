@@ -13,7 +13,15 @@ beside any model (they apply to no language: ``languages`` names the profiles, s
   (a credential may follow: "- jlb rn", "signed tk pa-c") — DOCTOR; a common English word or a
   clinical abbreviation ("- ok", "- NAD") is not one;
 - ``phone_extension``: "ext 338", "x4410", "pager 5147", "bleep 2234" — the cue inside the span,
-  as the annotation conventions write it.
+  as the annotation conventions write it;
+- ``chat_speaker``: the name that opens a line of a chat or pager log after its time stamp
+  ("22:55 Bex: …", "03/03/2024, 18:02 - nomsa: …") — NAME; a word common in English
+  ("Customer", "Agent") or a clinical abbreviation is not one;
+- ``username_shape``: a handle joined by underscores ("maple_leaf_mom88") or named after
+  "posted by", "reply from" — USERNAME;
+- ``letter_digit_id``: one to four letters then six or more digits, a check letter or digit
+  after ("T0418872H", "F318447902", "hn19044718k", "d558214(7)") — ID;
+- ``road_number``: a numbered road ("Hwy 52", "Route 9", "Interstate 95") — STREET.
 """
 
 from __future__ import annotations
@@ -91,6 +99,21 @@ class SignoffInitialsRecognizer(_InitialsRecognizer):
         return (1,) if ok else ()
 
 
+@dataclass
+class ChatSpeakerRecognizer(_InitialsRecognizer):
+    _rx: re.Pattern = re.compile(
+        r"^[ \t]*(?:\[?\d{1,2}[:.]\d{2}(?::\d{2})?\]?|\d{1,2}/\d{1,2}/\d{2,4},?[ \t]+\d{1,2}:\d{2}"
+        r"(?:[ \t]*[ap]m)?)[ \t]*(?:-[ \t]*)?([^\W\d_][\w'’-]{1,20}(?:[ \t][^\W\d_][\w'’.-]{0,20})?)"
+        r"[ \t]*(?:\([^)\n]{1,30}\))?:[ \t]",
+        re.MULTILINE,
+    )
+
+    def groups(self, m: re.Match) -> tuple[int, ...]:
+        words = m.group(1).split()
+        ok = all(not _clinical(w) and _band(w) < 4 for w in words)
+        return (1,) if ok else ()
+
+
 SIGNATURE_RECOGNIZERS: list[Recognizer] = [
     TypistReferenceRecognizer("typist_reference", "DOCTOR", PROFILE_ONLY, 0.75),
     SignoffInitialsRecognizer("signoff_initials", "DOCTOR", PROFILE_ONLY, 0.7),
@@ -101,6 +124,31 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         0.8,
         pattern=r"(?<![\w])(?:ext\.?|extn\.?|extension|x(?=\d)|pager|pgr|bleep|beep)"
         r"[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*\d{3,6}(?![\w/:-]|\.\d)",
+    ),
+    ChatSpeakerRecognizer("chat_speaker", "NAME", PROFILE_ONLY, 0.7),
+    PatternRecognizer(
+        "username_shape",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.75,
+        pattern=r"(?<![\w@./-])(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]"
+        r"|(?<=posted by )[A-Za-z][\w.-]{2,30}\d|(?<=reply from )[A-Za-z][\w.-]{2,30}\d)"
+        r"(?![\w@]|\.\w)",
+    ),
+    PatternRecognizer(
+        "letter_digit_id",
+        "ID",
+        PROFILE_ONLY,
+        0.75,
+        pattern=r"(?<![\w/.-])[A-Za-z]{1,4}\d{6,12}(?:[A-Za-z]|\(\d\))?(?![\w/-])",
+    ),
+    PatternRecognizer(
+        "road_number",
+        "STREET",
+        PROFILE_ONLY,
+        0.75,
+        pattern=r"(?<![\w-])(?:hwy|highway|route|rte|interstate|state road)[ \t]?-?\d{1,4}"
+        r"(?![\w/-]|\.\d)",
     ),
 ]
 for _rec in SIGNATURE_RECOGNIZERS:
