@@ -157,10 +157,11 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
     out: list[Span] = []
     i = 0
     while i < len(spans):
-        p, q, r = (spans[i : i + 3] + [None, None])[:3]
+        p = spans[i]
         if (
-            q is not None
-            and r is not None
+            i + 2 < len(spans)
+            and (q := spans[i + 1]) is not None
+            and (r := spans[i + 2]) is not None
             and {p.label, q.label, r.label} <= PERSON_LABELS
             and _OPEN.fullmatch(text, p.end, q.start)
             and _CLOSE.fullmatch(text, q.end, r.start)
