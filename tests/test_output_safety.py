@@ -526,6 +526,32 @@ def test_csv_formulas_are_neutralized_by_default_and_numbers_kept(tmp_path):
     assert list(pd.read_csv(tmp_path / "raw.csv", dtype=str)["note"]) == list(FORMULAS["note"])
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(["-1", "-1\0", "-1\0x", "=1", "=1\0", "+2", "@a", "a", "", "\t3"]),
+            st.text(alphabet="=+-@1.e\0 a", max_size=4),
+            st.none(),
+            st.just(float("nan")),
+            st.integers(-3, 3),
+        ),
+        max_size=40,
+    )
+)
+def test_formulas_judged_per_distinct_value_as_per_cell(cells):
+    """Issue 17: cells are judged once per distinct value; a NUL character does not make two
+    values one ("-1" is a number, "-1\0" is not), and the answer is the per-cell one."""
+    from hidekit.io.writers import looks_like_formula, neutralize_formulas
+
+    frame = pd.DataFrame({"c": pd.Series(cells, dtype=object)})
+    out, changed = neutralize_formulas(frame)
+    want = [looks_like_formula(v) for v in cells]
+    assert changed == sum(want)
+    for before, after, hit in zip(cells, out["c"], want, strict=True):
+        assert after == "'" + before if hit else after is before or (after != after)
+
+
 def test_cli_keep_formulas_and_plan_setting(work):
     src = work / "f.csv"
     FORMULAS.to_csv(src, index=False)

@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from hidekit.errors import OutputError
@@ -88,7 +89,7 @@ def neutralize_formulas(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
         s = frame[col]
         if not (s.dtype == object or pd.api.types.is_string_dtype(s.dtype)):
             continue
-        hit = s.map(looks_like_formula).astype(bool)
+        hit = _formula_cells(s)
         n = int(hit.sum())
         if n:
             if out is frame:
@@ -96,6 +97,19 @@ def neutralize_formulas(frame: pd.DataFrame) -> tuple[pd.DataFrame, int]:
             out[col] = s.where(~hit, "'" + s.astype(str))
             changed += n
     return out, changed
+
+
+def _formula_cells(column: pd.Series) -> np.ndarray:
+    """Which cells look like formulas, judged once per distinct value (Python's own equality:
+    pandas' string hashing stops at a NUL character, and "-1" is a number where "-1\\0" is not)."""
+    values = column.to_numpy(dtype=object)
+    try:
+        verdict = {v: looks_like_formula(v) for v in set(values)}
+    except TypeError:  # unhashable cells (lists): one judgement per cell
+        return np.fromiter(map(looks_like_formula, values), bool, len(values))
+    if not any(verdict.values()):
+        return np.zeros(len(values), bool)
+    return np.fromiter(map(verdict.__getitem__, values), bool, len(values))
 
 
 def _stat_frame(frame: pd.DataFrame) -> pd.DataFrame:
