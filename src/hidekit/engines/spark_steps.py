@@ -98,6 +98,9 @@ class SparkTable:
     changed: list = field(default_factory=list)  # columns the last step may have changed
     reordered: bool = False  # whether the last step reordered the records
     cells: dict | None = None  # cells the last step changed per column, when it counted them
+    # the last step's distinct inputs, their outputs and counts (a ``values`` step): what the
+    # cells it changed are counted from, without bringing records to the driver
+    by_values: tuple | None = None
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:
@@ -187,7 +190,9 @@ def _by_values(table: SparkTable, step, fit: bool) -> SparkTable:
         .drop(*reads, *alias.values())
         .join(F.broadcast(to_spark(spark, mapping)), _MAP, "left")
     )
-    return _result(table, sdf, out, changed)
+    result = _result(table, sdf, out, changed)
+    result.by_values = (distinct, out[changed], counts[COUNT_COLUMN].to_numpy(np.int64))
+    return result
 
 
 def _by_rows(table: SparkTable, step, fit: bool) -> SparkTable:

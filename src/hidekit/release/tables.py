@@ -8,6 +8,7 @@ the Spark engine. Both give the same frame, cell counts and risk figures.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from hidekit.risk import measure_risk
@@ -15,15 +16,18 @@ from hidekit.risk.metrics import RiskReport
 from hidekit.transforms.loss import same_cells
 
 
-def cells_changed(before: pd.DataFrame, after: pd.DataFrame) -> dict[str, int]:
+def cells_changed(
+    before: pd.DataFrame, after: pd.DataFrame, counts: np.ndarray | None = None
+) -> dict[str, int]:
     """Cells a step changed per column of ``after`` (rows compared in order; a new column counts
-    every record)."""
+    every record). With ``counts``, row i stands for ``counts[i]`` records."""
+    w = np.ones(len(after), np.int64) if counts is None else np.asarray(counts, np.int64)
     out = {}
     for col in after.columns:
         if col not in before.columns:
-            out[col] = len(after)
+            out[col] = int(w.sum())
             continue
-        n = int((~same_cells(before[col], after[col])).sum())
+        n = int(w[~same_cells(before[col], after[col])].sum())
         if n:
             out[col] = n
     return out
@@ -91,6 +95,10 @@ class SparkPlanTable:
             out = SparkPlanTable(new)
             out._n = self._n
             return out, dict(applied.cells)
+        if applied.by_values is not None:  # counted on the distinct combinations, weighted
+            out = SparkPlanTable(new)
+            out._n = self._n
+            return out, cells_changed(*applied.by_values)
         old_cols = set(self.columns)
         touched = [c for c in new.columns if new.reordered or c in new.changed or c not in old_cols]
         before = self.table.select([c for c in touched if c in old_cols]).to_pandas()
