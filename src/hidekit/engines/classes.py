@@ -96,8 +96,12 @@ def _regroup(codes, maps, offsets, cards, sens, sens_card, counts, span):  # pra
     """Recode, key, group and sum counts in one pass; returns the merged table."""
     d, m = codes.shape
     keys = np.zeros(m, dtype=np.int64)
-    for j in range(d):
-        _radix_add(keys, maps[offsets[j] + codes[j]], cards[j])
+    for j in range(d):  # recoded in place: no temporary column per key
+        off, card = offsets[j], cards[j]
+        if card == 1:  # a key at its top level adds nothing to the key
+            continue
+        for i in range(m):
+            keys[i] = keys[i] * card + maps[off + codes[j, i]]
     if sens_card > 0:
         _radix_add(keys, sens, sens_card)
     inverse = np.empty(m, dtype=np.int32)
@@ -186,6 +190,47 @@ def count_cells(
         return None
     cols = tuple(np.ascontiguousarray(c, dtype=np.int64) for c in columns)
     return _count_cells(cols, np.asarray(cards, dtype=np.int64), int(span))
+
+
+@numba.njit(cache=True)
+def _radix_order(keys, span):  # pragma: no cover - compiled
+    """The stable order that sorts ``keys`` (0 ≤ key < span): LSD radix, 11 bits a pass."""
+    m = keys.shape[0]
+    order = np.arange(m)
+    spare = np.empty(m, dtype=np.int64)
+    shift = 0
+    while (span - 1) >> shift > 0:
+        counts = np.zeros(2049, dtype=np.int64)
+        for i in range(m):
+            counts[((keys[order[i]] >> shift) & 2047) + 1] += 1
+        for b in range(2048):
+            counts[b + 1] += counts[b]
+        for i in range(m):
+            digit = (keys[order[i]] >> shift) & 2047
+            spare[counts[digit]] = order[i]
+            counts[digit] += 1
+        order, spare = spare, order
+        shift += 11
+    return order
+
+
+@numba.njit(cache=True)
+def _take(codes, counts, order):  # pragma: no cover - compiled
+    d, m = codes.shape[0], order.shape[0]
+    out_codes = np.empty((d, m), dtype=codes.dtype)
+    out_counts = np.empty(m, dtype=counts.dtype)
+    for i in range(m):
+        r = order[i]
+        out_counts[i] = counts[r]
+        for j in range(d):
+            out_codes[j, i] = codes[j, r]
+    return out_codes, out_counts
+
+
+def sort_order(keys: np.ndarray, span: int) -> np.ndarray:
+    """The stable order that sorts non-negative ``keys`` below ``span``: a radix sort, a few
+    passes over the keys instead of a comparison sort."""
+    return _radix_order(np.ascontiguousarray(keys, dtype=np.int64), int(span))
 
 
 def group_keys(keys: np.ndarray, span: int | None = None) -> tuple[np.ndarray, np.ndarray, int]:
@@ -314,6 +359,13 @@ class ClassTable:
             counts=counts,
             sensitive=None if self.sensitive is None else self.sensitive[first],
         )
+
+    def take(self, order: np.ndarray) -> ClassTable:
+        """The rows in ``order`` (a compiled gather: numpy's fancy indexing of the key columns
+        costs more than the sort that found the order)."""
+        codes, counts = _take(self.codes, self.counts, np.asarray(order, dtype=np.int64))
+        sens = None if self.sensitive is None else self.sensitive[order]
+        return ClassTable(codes, counts, sens)
 
     def classes(self, cards: list[int]) -> tuple[np.ndarray, np.ndarray, int]:
         """Class of each row (classes = distinct key codes), first row of each class, and the

@@ -29,7 +29,7 @@ from hidekit.anonymize.optimal.models import (
 )
 from hidekit.anonymize.optimal.search import EXACT_LIMIT, Check, NodeChecker, Search
 from hidekit.engines import make_engine
-from hidekit.engines.classes import ClassTable, combine_codes
+from hidekit.engines.classes import ClassTable, combine_codes, sort_order
 from hidekit.errors import OptionError, PolicyError, require_columns
 from hidekit.io.hierarchy import read_hierarchies
 from hidekit.registry import PRIVACY_LIMITS
@@ -319,23 +319,21 @@ def prepare(
 
 
 def _canonical(base: ClassTable) -> ClassTable:
-    """The rows in one order whatever the engine counted them in: sums of floats (the losses,
-    cut at 10 decimals as ARX does) then add up in the same order, so every engine gives the
-    same loss to the bit."""
+    """The rows in one order whatever the engine counted them in: sums of floats (entropy, the
+    models on a sensitive column) then add up in the same order, so every engine gives the same
+    result to the bit."""
     rows = [*base.codes] + ([base.sensitive] if base.sensitive is not None else [])
     if not base.rows:
         return base
     cards = [int(r.max()) + 1 for r in rows]
-    if math.prod(cards) < 1 << 62:  # one mixed-radix key sorts as the rows do, and faster
-        # the rows are distinct, so are their keys: any sort gives this one order
+    span = math.prod(cards)
+    if span <= 1 << 33:  # one mixed-radix key sorts as the rows do: three radix passes
+        order = sort_order(combine_codes(rows, cards), span)
+    elif span < 1 << 62:  # the rows are distinct, so are the keys: any sort gives one order
         order = np.argsort(combine_codes(rows, cards))
     else:
         order = np.lexsort(rows[::-1])
-    return ClassTable(
-        np.ascontiguousarray(base.codes[:, order]),
-        base.counts[order],
-        None if base.sensitive is None else base.sensitive[order],
-    )
+    return base.take(order)
 
 
 def _encode_keys(

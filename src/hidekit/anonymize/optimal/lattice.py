@@ -41,25 +41,16 @@ class Lattice:
         lv = self.levels[node].tolist()
         return [node - st for v, st in zip(lv, self._strides, strict=True) if v > 0]
 
-    def grid(self, values: np.ndarray) -> np.ndarray:
-        """A per-node array seen as the grid of levels (a view: writes reach ``values``)."""
-        return values.reshape(tuple(self._heights_plus))
-
-    def above(self, node: int) -> tuple[slice, ...]:
-        """The node and all its generalizations, as slices of ``grid``: a box of the grid,
-        so tagging touches only those nodes."""
-        return tuple(slice(v, None) for v in self.levels[node].tolist())
-
-    def below(self, node: int) -> tuple[slice, ...]:
-        return tuple(slice(0, v + 1) for v in self.levels[node].tolist())
-
     def tag_anonymous(self, node: int) -> None:
-        box = self.grid(self.state)[self.above(node)]
-        box[box == UNKNOWN] = ANONYMOUS
+        _tag_box(self.state, self.levels[node], self.heights, self.strides, ANONYMOUS)
 
     def tag_not_anonymous(self, node: int) -> None:
-        box = self.grid(self.state)[self.below(node)]
-        box[box == UNKNOWN] = NOT_ANONYMOUS
+        lo = np.zeros_like(self.levels[node])
+        _tag_box(self.state, lo, self.levels[node], self.strides, NOT_ANONYMOUS)
+
+    def raise_above(self, values: np.ndarray, node: int, bound: float) -> None:
+        """values ← max(values, bound) at ``node`` and every generalization of it."""
+        _raise_box(values, self.levels[node], self.heights, self.strides, bound)
 
     def walk_up(self, start: int, lb: np.ndarray, limit: float) -> np.ndarray:
         """From ``start``, step to the untagged generalization with the smallest bound (the
@@ -109,3 +100,43 @@ def _next_untagged(order, pos, state, lb, limit):  # pragma: no cover - compiled
         if state[node] == UNKNOWN and lb[node] < limit:
             return i
     return order.shape[0]
+
+
+@numba.njit(cache=True)
+def _box_nodes(lo, hi, strides):  # pragma: no cover - compiled
+    """The nodes of the box lo ≤ levels ≤ hi, in increasing index."""
+    d = lo.shape[0]
+    total = 1
+    for j in range(d):
+        total *= hi[j] - lo[j] + 1
+    out = np.empty(total, dtype=np.int64)
+    cur = lo.astype(np.int64).copy()
+    node = 0
+    for j in range(d):
+        node += cur[j] * strides[j]
+    for t in range(total):
+        out[t] = node
+        j = d - 1  # odometer: the last key turns fastest
+        while j >= 0:
+            if cur[j] < hi[j]:
+                cur[j] += 1
+                node += strides[j]
+                break
+            node -= (cur[j] - lo[j]) * strides[j]
+            cur[j] = lo[j]
+            j -= 1
+    return out
+
+
+@numba.njit(cache=True)
+def _tag_box(state, lo, hi, strides, value):  # pragma: no cover - compiled
+    for node in _box_nodes(lo, hi, strides):
+        if state[node] == UNKNOWN:
+            state[node] = value
+
+
+@numba.njit(cache=True)
+def _raise_box(values, lo, hi, strides, bound):  # pragma: no cover - compiled
+    for node in _box_nodes(lo, hi, strides):
+        if values[node] < bound:
+            values[node] = bound

@@ -281,8 +281,7 @@ class Search:
                 self.best = res
         res.post_bound = self.metric.post_bound(res.classes)
         if res.post_bound > -math.inf:
-            box = lat.grid(self.lb)[lat.above(node)]
-            np.maximum(box, res.post_bound, out=box)
+            lat.raise_above(self.lb, node, res.post_bound)
         self.checks[node] = res
         self.progress(len(self.checks), lat.size)
         return res
