@@ -44,3 +44,31 @@ def test_the_demo_plan_gives_identical_files_on_both_engines(spark, tmp_path):
         for e in ("duckdb", "spark")
     ]
     assert crosswalks[0].equals(crosswalks[1])
+
+
+def test_a_plan_with_mondrian_and_suppression_gives_identical_files(spark, tmp_path):
+    """The demo plan with a Mondrian step (keyed shuffle) before local suppression: the two steps
+    Spark runs with its own code (count tables on the driver, records on the executors)."""
+    from hidekit.demo.steps import DEMO_PLAN
+    from hidekit.demo.survey import generate_survey
+    from hidekit.io import write_table
+    from hidekit.jobs.release_job import run_plan
+    from hidekit.release import load_plan
+
+    write_table(generate_survey(300, 11), tmp_path / "survey.csv")
+    text = Path(DEMO_PLAN).read_text(encoding="utf-8")
+    mondrian = '[[steps]]\nuse = "mondrian"\nkeys = ["age", "state"]\nk = 3\n\n# 4.'
+    assert "# 4." in text
+    (tmp_path / "plan.toml").write_text(text.replace("# 4.", mondrian, 1), encoding="utf-8")
+    results = {}
+    for engine in ("duckdb", "spark"):
+        plan = load_plan(tmp_path / "plan.toml", output=tmp_path / engine, key=KEY)
+        plan.input = tmp_path / "survey.csv"
+        results[engine] = run_plan(plan, engine=engine, scan=False)
+    uses = [s.use for s in results["spark"].steps]
+    assert uses[-2:] == ["mondrian", "suppress"]
+    assert uses == [s.use for s in results["duckdb"].steps]
+    local, remote = tmp_path / "duckdb", tmp_path / "spark"
+    assert (remote / "survey.csv").read_bytes() == (local / "survey.csv").read_bytes()
+    assert _audit(remote) == _audit(local)
+    assert results["spark"].steps[-2].cells_changed  # Mondrian generalized (and moved) cells
