@@ -71,8 +71,9 @@ def test_fixture_answers_equal_read_table(path, keys):
     assert eng.columns == ref.columns
     assert np.array_equal(np.sort(eng.class_sizes(keys)), np.sort(ref.class_sizes(keys)))
     same_cells(eng.cell_counts(keys), ref.cell_counts(keys), keys)
-    sets = [keys[:2], keys[:3], keys]
+    sets = [[], keys[:2], keys[:3], keys, keys[1:2]]  # summed from the cells of all the keys
     assert eng.keyset_stats(sets, 5) == ref.keyset_stats(sets, 5)
+    assert eng.keyset_stats([[]], 3) == ref.keyset_stats([[]], 3)
     assert np.array_equal(eng.record_cell_sizes(keys), ref.record_cell_sizes(keys))
     got, want = eng.record_codes(keys), ref.record_codes(keys)
     for j in range(len(keys)):

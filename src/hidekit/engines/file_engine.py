@@ -19,7 +19,13 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from hidekit.engines.base import COUNT_COLUMN, CellStats, Engine, numeric_values
+from hidekit.engines.base import (
+    COUNT_COLUMN,
+    CellStats,
+    Engine,
+    check_cell_min,
+    numeric_values,
+)
 from hidekit.engines.codes import combine, dense_limit, densify
 from hidekit.engines.connection import connect
 from hidekit.io.direct import ColumnCodes, DirectSource, stream_cells, stream_codes
@@ -158,12 +164,30 @@ class FileEngine(Engine):
         return self._direct(direct, lambda e: e.cell_codes(keys))
 
     def keyset_stats(self, keysets: Sequence[Sequence[str]], cell_min: int) -> list[CellStats]:
+        """Each key set's cells summed from the cells of all the keys named (one GROUP BY over
+        the file, then sums over the combinations: no record is loaded)."""
+        cell_min = check_cell_min(cell_min)
         keysets = [self.check_keys(ks) for ks in keysets]
         used = list(dict.fromkeys(k for ks in keysets for k in ks))
-        return self._direct(
-            lambda: self.load(used).keyset_stats(keysets, cell_min),
-            lambda e: e.keyset_stats(keysets, cell_min),
-        )
+        if not used:  # only the empty key set: every record in one cell
+            n = self.n_records
+            whole = np.array([n] if n else [], np.int64)
+            return [CellStats.from_sizes(ks, whole, cell_min) for ks in keysets]
+        if self._fallback is None and set(used) <= set(self._coded):
+            return self._direct(
+                lambda: self.load(used).keyset_stats(keysets, cell_min),
+                lambda e: e.keyset_stats(keysets, cell_min),
+            )
+
+        def direct() -> list[CellStats]:
+            cached = self._cells
+            if cached is None or not set(used) <= set(cached[0]):
+                self.cells(used)
+            assert self._cells is not None
+            _, codes, counts = self._cells
+            return [CellStats.from_sizes(ks, _sizes(codes, counts, ks), cell_min) for ks in keysets]
+
+        return self._direct(direct, lambda e: e.keyset_stats(keysets, cell_min))
 
     def record_cell_sizes(self, keys: Sequence[str]) -> np.ndarray:
         keys = self.check_keys(keys)
@@ -217,8 +241,8 @@ def _cell_ids(codes: dict[str, ColumnCodes], keys: Sequence[str]) -> tuple[np.nd
 
     The rows are the file's distinct combinations, few beside its records: a sort numbers them
     (``densify``'s compiled hash would load numba for a few milliseconds of work)."""
-    first = codes[keys[0]]
-    ids, card = np.zeros(len(first.codes), np.int64), 1
+    rows = len(next(iter(codes.values())).codes) if codes else 0
+    ids, card = np.zeros(rows, np.int64), 1  # no keys: one cell
     for k in keys:
         ids, card = combine(ids, card, codes[k].codes, max(codes[k].cardinality, 1))
     if card <= dense_limit(len(ids)):
@@ -227,8 +251,11 @@ def _cell_ids(codes: dict[str, ColumnCodes], keys: Sequence[str]) -> tuple[np.nd
     return dense.reshape(-1), max(len(uniques), 1)
 
 
-def _sizes(codes: dict[str, ColumnCodes], counts: np.ndarray) -> np.ndarray:
-    ids, card = _cell_ids(codes, list(codes))
+def _sizes(
+    codes: dict[str, ColumnCodes], counts: np.ndarray, keys: Sequence[str] | None = None
+) -> np.ndarray:
+    """Cell sizes of ``keys`` (default: every key counted) from counted combinations."""
+    ids, card = _cell_ids(codes, list(codes) if keys is None else keys)
     return np.bincount(ids, weights=counts, minlength=card).astype(np.int64)
 
 
