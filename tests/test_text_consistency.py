@@ -203,3 +203,30 @@ def test_street_numbers_written_before_the_street():
 )
 def test_shape_recognizers_of_the_profiles(name, text, found):
     assert [h.text for h in run_recognizers(text, get_recognizers(names=[name]))] == found
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "found"),
+    [
+        (
+            "bracket_initials",
+            "Enumerator note (OA, 11/09/2024): SB\ninterviewer initials: kj / rt. collected",
+            ["OA", "kj", "rt"],
+        ),
+        (
+            "relative_name",
+            "wife faeza and grandson zaid (3); LIVES WITH WIFE MORAG. the wife said she will; "
+            "husband gord (a clinical abbreviation: GORD); neighbour ernie dube plows",
+            ["faeza", "zaid", "MORAG", "ernie dube"],
+        ),
+        ("card_ending", "card ending 4417. account ending in 8812; ends 2 weeks", ["4417", "8812"]),
+        (
+            "typist_reference",
+            "MD/KL\nAOBL/mt\nIV/PO\nOur ref: RV/sk   Job",
+            ["MD", "KL", "AOBL", "mt", "RV", "sk"],
+        ),
+        ("chat_speaker", "[10:03] Agent Blessing: Good morning\n[10:04] Agent: hi", ["Blessing"]),
+    ],
+)
+def test_more_recognizers_of_the_profiles(name, text, found):
+    assert [h.text for h in run_recognizers(text, get_recognizers(names=[name]))] == found

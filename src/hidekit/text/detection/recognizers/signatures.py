@@ -73,13 +73,17 @@ class _InitialsRecognizer(Recognizer):
 @dataclass
 class TypistReferenceRecognizer(_InitialsRecognizer):
     _rx: re.Pattern = re.compile(
-        r"(?:^|(?<=ref:)|(?<=ref\.)|(?<=ref: )|(?<=ref\. ))[ \t]*([A-Z]{2,3})[ \t]?/[ \t]?"
+        r"^[ \t]*([A-Z]{2,4})[ \t]?/[ \t]?([A-Z]{2,3}|[a-z]{2,3})[ \t]*$"
+        r"|(?:^|(?<=ref:)|(?<=ref\.)|(?<=ref: )|(?<=ref\. ))[ \t]*([A-Z]{2,3})[ \t]?/[ \t]?"
         r"([a-z]{2,3})(?![\w/])|(?<![\w/])([A-Z]{2,3})[ \t]?/[ \t]?([a-z]{2,3})[ \t]*$",
         re.MULTILINE | re.IGNORECASE,
     )
 
     def groups(self, m: re.Match) -> tuple[int, ...]:
-        g = (1, 2) if m.group(1) else (3, 4)
+        if m.group(1):  # a line of its own: "MD/KL", "AOBL/mt"
+            both = _clinical(m.group(1)) and _clinical(m.group(2))  # "IV/PO"
+            return (1, 2) if m.group(1).isupper() and not both else ()
+        g = (3, 4) if m.group(3) else (5, 6)
         author, typist = m.group(g[0]), m.group(g[1])
         ok = author.isupper() and typist.islower()
         return g if ok and not _clinical(author) and _band(typist) < 5 else ()
@@ -103,15 +107,69 @@ class SignoffInitialsRecognizer(_InitialsRecognizer):
 class ChatSpeakerRecognizer(_InitialsRecognizer):
     _rx: re.Pattern = re.compile(
         r"^[ \t]*(?:\[?\d{1,2}[:.]\d{2}(?::\d{2})?\]?|\d{1,2}/\d{1,2}/\d{2,4},?[ \t]+\d{1,2}:\d{2}"
-        r"(?:[ \t]*[ap]m)?)[ \t]*(?:-[ \t]*)?([^\W\d_][\w'’-]{1,20}(?:[ \t][^\W\d_][\w'’.-]{0,20})?)"
+        r"(?:[ \t]*[ap]m)?)[ \t]*(?:-[ \t]*)?(?i:(?:agent|customer|user|rep|advisor|nurse|dr|rn)\.?[ \t]+)?"
+        r"([^\W\d_][\w'’-]{1,20}(?:[ \t][^\W\d_][\w'’.-]{0,20})?)"
         r"[ \t]*(?:\([^)\n]{1,30}\))?:[ \t]",
         re.MULTILINE,
     )
 
     def groups(self, m: re.Match) -> tuple[int, ...]:
-        words = m.group(1).split()
-        ok = all(not _clinical(w) and _band(w) < 4 for w in words)
-        return (1,) if ok else ()
+        return (1,) if all(_name_like(w) for w in m.group(1).split()) else ()
+
+
+@dataclass
+class BracketInitialsRecognizer(_InitialsRecognizer):
+    """Initials with a date in brackets ("Enumerator note (OA, 11/09/2024)") or after
+    "initials:" ("interviewer initials: kj / rt")."""
+
+    _rx: re.Pattern = re.compile(
+        r"\(([A-Z]{2,3}),[ \t]*\d{1,2}[/.-]\d{1,2}|\binitials?:[ \t]*([A-Za-z]{2,3})"
+        r"(?:[ \t]*/[ \t]*([A-Za-z]{2,3}))?(?![\w])"
+    )
+
+    def groups(self, m: re.Match) -> tuple[int, ...]:
+        return tuple(k for k in (1, 2, 3) if m.group(k))
+
+
+_RELATIVE_CUES = (
+    "wife|husband|son|daughter|mum|mom|mother|father|dad|brother|sister|sibling|partner|"
+    "friend|neighbour|neighbor|aunt|aunty|auntie|uncle|cousin|nephew|niece|grandson|"
+    "granddaughter|grandma|grandmother|grandfather|grandpa|nan|fiance|fiancee|boyfriend|"
+    "girlfriend|flatmate|roommate|apprentice|carer|caregiver|sponsor|stepson|stepdaughter|"
+    "kids|children|child|baby|twin|in-law"
+)
+_NAME_WORD = r"([^\W\d_]{2,}(?:['’-][^\W\d_]+)?)"
+
+
+@dataclass
+class RelativeNameRecognizer(Recognizer):
+    """A relative named right after the word that says who they are, in any case and without
+    "my" ("wife faeza", "DAUGHTER CHIOMA", "grandson zaid", "sibling diego"): one or two words
+    that are not common in English (or known names) and no clinical word."""
+
+    _rx: re.Pattern = re.compile(
+        rf"\b(?:{_RELATIVE_CUES})s?(?:[ \t]+(?:is|named|called))?[ \t,:(]+{_NAME_WORD}"
+        rf"(?:[ \t]+{_NAME_WORD})?",
+        re.IGNORECASE,
+    )
+
+    def find(self, text: str) -> list[Span]:
+        out = []
+        for m in self._rx.finditer(text):
+            if not _name_like(m.group(1)):
+                continue
+            end = m.end(2) if m.group(2) and _name_like(m.group(2)) else m.end(1)
+            s = m.start(1)
+            out.append(Span(s, end, self.label, text[s:end], self.name, self.score))
+        return out
+
+
+def _name_like(word: str) -> bool:
+    from hidekit.text.detection.recognizers.gazetteers import known_names
+
+    band = _band(word)
+    known = word.casefold() in known_names()
+    return (band < 4 or (known and band < 5)) and not _clinical(word)
 
 
 SIGNATURE_RECOGNIZERS: list[Recognizer] = [
@@ -126,6 +184,16 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         r"[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*\d{3,6}(?![\w/:-]|\.\d)",
     ),
     ChatSpeakerRecognizer("chat_speaker", "NAME", PROFILE_ONLY, 0.7),
+    BracketInitialsRecognizer("bracket_initials", "NAME", PROFILE_ONLY, 0.7),
+    RelativeNameRecognizer("relative_name", "NAME", PROFILE_ONLY, 0.7),
+    PatternRecognizer(
+        "card_ending",
+        "ACCOUNT",
+        PROFILE_ONLY,
+        0.75,
+        pattern=r"\b(?:ending|ends)(?:[ \t]+(?:in|with))?[ \t]+(\d{4,5})(?![\w/-]|\.\d)",
+        group=1,
+    ),
     PatternRecognizer(
         "username_shape",
         "USERNAME",
