@@ -12,14 +12,21 @@ import pytest
 
 from hidekit.engines import make_engine
 from hidekit.engines.spark_steps import SparkTable
-from hidekit.transforms.suppression import LocalSuppression
+from hidekit.transforms.suppression import LocalSuppression, local_suppression
 
-pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
+
+def _donor_frame() -> pd.DataFrame:
+    """Three records of (x, 1) are two short of k = 5; blanking b, they take the two earliest
+    records of (x, 2), a class of nine spread over the table (its rank decides who is taken)."""
+    rows = [("x", "1")] * 3 + [("x", "2")] * 9 + [("y", "1")] * 6 + [("y", "2")] * 7
+    rows += [("z", "3")] * 2 + [("z", "1")] * 8
+    np.random.default_rng(5).shuffle(rows)
+    return pd.DataFrame(rows, columns=["a", "b"]).astype(object)
 
 
 def _small_frames() -> list[tuple[pd.DataFrame, list[str], int, str]]:
     rng = np.random.default_rng(1)
-    out = []
+    out = [(_donor_frame(), ["a", "b"], 5, "category")]
     for i in range(6):
         n = int(rng.integers(20, 200))
         codes = {c: rng.integers(0, int(rng.integers(2, 6)), n) for c in "abc"}
@@ -42,6 +49,22 @@ def _adult_cases(adult_frame) -> list[tuple[pd.DataFrame, list[str], int, str]]:
     ]
 
 
+def test_donors_are_the_earliest_records_of_their_class():
+    """By hand: (x, 1) has 3 records, k = 5; blanking b it needs 2 donors, the two earliest of
+    (x, 2) (rows 3 and 8 of the shuffled table). (z, 3)'s 2 records end all blank, so the last
+    fill moves 3 records of (z, 1) (8, the largest spare) there: 5 + 5 blanks of b, 5 of a."""
+    frame = _donor_frame()
+    r = local_suppression(frame, ["a", "b"], 5)
+    x2 = np.flatnonzero((frame["a"] == "x") & (frame["b"] == "2"))
+    assert x2[:2].tolist() == [3, 8]
+    assert r.frame.loc[x2, "b"].isna().tolist() == [True, True] + [False] * 7
+    assert r.suppressed == {"a": 5, "b": 10}
+    sizes = r.frame.value_counts(dropna=False)
+    assert sizes.min() == 5 and sizes[("z", "1")] == 5
+
+
+@pytest.mark.spark
+@pytest.mark.xdist_group("spark")
 def test_spark_blanks_the_cells_the_local_engine_blanks(spark, adult_frame):
     for frame, keys, k, missing in _adult_cases(adult_frame) + _small_frames():
         local = LocalSuppression(keys, k, missing=missing)
