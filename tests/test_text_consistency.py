@@ -230,3 +230,33 @@ def test_shape_recognizers_of_the_profiles(name, text, found):
 )
 def test_more_recognizers_of_the_profiles(name, text, found):
     assert [h.text for h in run_recognizers(text, get_recognizers(names=[name]))] == found
+
+
+def test_a_name_takes_in_the_name_words_beside_it():
+    t = "REGISTRAR DR ANDREI POPESCU PAGER 3318. Syed Akhtar Jafri was; Mary Smith Hospital"
+    spans = [
+        _span(t, "ANDREI", "DOCTOR"),
+        _span(t, "Akhtar Jafri", "NAME"),
+        _span(t, "Mary", "NAME"),
+    ]
+    got = [x for _, x in _texts(t, close_leaks(t, spans))]
+    # "PAGER", "Hospital" are words a name does not take in; "Smith" is a known surname
+    assert got == ["ANDREI POPESCU", "Syed Akhtar Jafri", "Mary Smith"]
+
+
+def test_people_named_by_their_role_and_names_joined_by_and():
+    recs = get_recognizers(names=["relative_name"])
+    t = (
+        "the hygienist Maddie who; dietitian Gifty Owusu to review; our children Elsa (9) and "
+        "Kwame (6); kids mia and tai are; wife faeza and grandson zaid; the manager was rude"
+    )
+    assert [h.text for h in run_recognizers(t, recs)] == [
+        "Maddie",
+        "Gifty Owusu",
+        "Elsa",
+        "Kwame",
+        "mia",
+        "tai",
+        "faeza",
+        "zaid",
+    ]

@@ -8,6 +8,11 @@ never drop a span:
 - ``whole_tokens``: a name found in part covers the whole word run it is part of (letters joined
   by hyphens or apostrophes: "Hyun-woo", "okafor-lindqvist"); an identifier found in part covers
   its whole run of letters and digits.
+- ``next_name_words``: a name found in part takes in the name words written right beside it, in
+  the same case ("Lim Hui" → "Lim Hui Ling", "ANDREI" → "ANDREI POPESCU"); a word that is common
+  in English, a role, a credential or a clinical word is not taken.
+- ``name_edges``: names keep their initials, particles and suffixes ("I. Okafor", "de Vries",
+  "Piotr K.", "Jr."), and a nickname in quotes between two names joins them.
 - ``street_units``: a street keeps the unit, flat or building written with it ("1187 Calle
   Alondra, Apt 3", "Flat 2, Orchard Court", "1801 Harbor View Pkwy, Bldg C") and a street type
   left after it ("2210 Orchard Crest Dr").
@@ -35,6 +40,21 @@ CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN", "PHONE", "FAX"})
 # labels whose strings are masked wherever the note repeats them
 REPEATED_LABELS = PERSON_LABELS
 # the recall pass's guesses are repeated only when they read as a rare capitalized name
+# words that say who a person is (relatives, roles): never part of the name itself
+PEOPLE_WORDS = frozenset(
+    """
+    wife husband son daughter mum mom mother father dad brother sister sibling partner friend
+    neighbour neighbor aunt aunty auntie uncle cousin nephew niece grandson granddaughter grandma
+    grandmother grandfather grandpa nan fiance fiancee boyfriend girlfriend flatmate roommate
+    apprentice carer caregiver sponsor stepson stepdaughter kids children child baby twin twins
+    daughters sons hygienist dietitian dietician educator agent lady manager supervisor
+    enumerator respondent interviewer officer madam chairman chairperson councillor cllr coach
+    teacher technician tech therapist physio pharmacist worker cw phn adon sonographer paramedic
+    paramedics kuia colleague boss employer landlady landlord tenant client caller patient
+    grand-niece grand-nephew daughter-in-law son-in-law mother-in-law father-in-law user pager
+    bleep ext
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
 UNSURE_SOURCES = frozenset({"crf-recall"})
 COMMON_BAND = 4  # a word this common in English (Zipf band) is not a name on its own
 RARE_BAND = 3  # a word rarer than this is repeated in any case
@@ -152,6 +172,52 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
     return _join_nicknames(text, out)
 
 
+_NEXT_WORD = re.compile(r"[ \t]([^\W\d_]{2,}(?:['’-][^\W\d_]+)*)")
+_PREV_WORD = re.compile(r"([^\W\d_]{2,}(?:['’-][^\W\d_]+)*)[ \t]$")
+
+
+def _same_case(word: str, span_text: str) -> bool:
+    if span_text.isupper():
+        return word.isupper()
+    if span_text.islower():
+        return word.islower()
+    return word[:1].isupper() and not word.isupper()
+
+
+def _name_word(word: str, span_text: str) -> bool:
+    """A word next to a name that is part of it: written in the name's case, a known name or
+    (capitalized) no English word at all, and no role, relative, credential or clinical word."""
+    fold = word.casefold()
+    if not _same_case(word, span_text) or fold in ROLE_WORDS | PEOPLE_WORDS or word in CREDENTIALS:
+        return False
+    band = _bands().get(fold, 0)
+    rare = (band == 0 and not word.islower()) or (band < COMMON_BAND + 1 and _known_name(word))
+    return rare and fold.removesuffix("'s") not in clinical_words()
+
+
+def next_name_words(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A name found in part takes in the name words written right beside it ("Lim Hui" of
+    "Lim Hui Ling", "ANDREI" of "ANDREI POPESCU", "Akhtar Jafri" of "Syed Akhtar Jafri")."""
+    out = sorted(spans)
+    for k, s in enumerate(out):
+        if s.label not in PERSON_LABELS:
+            continue
+        a, b = s.start, s.end
+        for _ in range(2):
+            m = _NEXT_WORD.match(text, b)
+            if not (m and _name_word(m.group(1), s.text)):
+                break
+            b = m.end()
+        for _ in range(2):
+            m = _PREV_WORD.search(text, max(0, a - 40), a)
+            if not (m and _name_word(m.group(1), s.text)):
+                break
+            a = m.start()
+        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
+            out[k] = _grow(text, s, a, b)
+    return out
+
+
 def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
     """Three names in a row, the middle one in quotes or brackets, become one span."""
     out: list[Span] = []
@@ -218,6 +284,10 @@ def _known_name(word: str) -> bool:
     return unicodedata.normalize("NFC", word).casefold() in known_names()
 
 
+def _possessive_free(word: str) -> str:
+    return word.casefold().removesuffix("'s").removesuffix("’s")
+
+
 def _rare_name(key: str) -> bool:
     return key[:1].isupper() and not key.isupper() and _bands().get(key.casefold(), 0) == 0
 
@@ -238,7 +308,8 @@ def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
     clinical = clinical_words()
     for s in spans:
         if s.label in REPEATED_LABELS:
-            if any(len(w) > 2 and w.casefold() in clinical for w in _WORD.findall(s.text)):
+            words = _WORD.findall(s.text)
+            if any(len(w) > 2 and _possessive_free(w) in clinical for w in words):
                 continue
             for key in _keys(text, s):
                 if s.source in UNSURE_SOURCES and not _rare_name(key):
@@ -263,6 +334,7 @@ def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
-    """The rules in order: whole tokens, name edges, street units, the same name everywhere."""
-    spans = name_edges(text, whole_tokens(text, spans))
+    """The rules in order: whole tokens, name words beside a name, name edges, street units,
+    the same name everywhere."""
+    spans = name_edges(text, next_name_words(text, whole_tokens(text, spans)))
     return same_everywhere(text, street_units(text, spans))

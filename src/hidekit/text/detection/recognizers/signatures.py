@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hidekit.text.detection.consistency import PEOPLE_WORDS, clinical_words
 from hidekit.text.detection.recognizers.base import (
     PatternRecognizer,
     Recognizer,
@@ -41,9 +42,7 @@ _CREDENTIAL_AFTER = r"(?:rn|md|np|pa|pa-c|do|lpn|ma|cna|rph|pharmd|pt|ot|slp)"
 
 
 def _clinical(word: str) -> bool:
-    from hidekit.text.detection.consistency import clinical_words
-
-    return word.casefold() in clinical_words()
+    return word.casefold().removesuffix("'s").removesuffix("’s") in clinical_words()
 
 
 def _band(word: str) -> int:
@@ -131,21 +130,17 @@ class BracketInitialsRecognizer(_InitialsRecognizer):
         return tuple(k for k in (1, 2, 3) if m.group(k))
 
 
-_RELATIVE_CUES = (
-    "wife|husband|son|daughter|mum|mom|mother|father|dad|brother|sister|sibling|partner|"
-    "friend|neighbour|neighbor|aunt|aunty|auntie|uncle|cousin|nephew|niece|grandson|"
-    "granddaughter|grandma|grandmother|grandfather|grandpa|nan|fiance|fiancee|boyfriend|"
-    "girlfriend|flatmate|roommate|apprentice|carer|caregiver|sponsor|stepson|stepdaughter|"
-    "kids|children|child|baby|twin|in-law"
-)
+_RELATIVE_CUES = "|".join(sorted(PEOPLE_WORDS, key=len, reverse=True)) + "|ask for|in-law"
 _NAME_WORD = r"([^\W\d_]{2,}(?:['’-][^\W\d_]+)?)"
+_AND_NAME = re.compile(rf"(?:[ \t]*\(\d{{1,2}}\))?,?[ \t]+and[ \t]+{_NAME_WORD}", re.IGNORECASE)
 
 
 @dataclass
 class RelativeNameRecognizer(Recognizer):
-    """A relative named right after the word that says who they are, in any case and without
-    "my" ("wife faeza", "DAUGHTER CHIOMA", "grandson zaid", "sibling diego"): one or two words
-    that are not common in English (or known names) and no clinical word."""
+    """A relative, or a person named by their role, right after the word that says who they are,
+    in any case and without "my" ("wife faeza", "DAUGHTER CHIOMA", "hygienist Maddie", "kids mia
+    and tai"): one or two words that are not common in English (or known names), no clinical
+    word; a second name joined by "and" too."""
 
     _rx: re.Pattern = re.compile(
         rf"\b(?:{_RELATIVE_CUES})s?(?:[ \t]+(?:is|named|called))?[ \t,:(]+{_NAME_WORD}"
@@ -161,6 +156,10 @@ class RelativeNameRecognizer(Recognizer):
             end = m.end(2) if m.group(2) and _name_like(m.group(2)) else m.end(1)
             s = m.start(1)
             out.append(Span(s, end, self.label, text[s:end], self.name, self.score))
+            more = _AND_NAME.match(text, end)
+            if more and _name_like(more.group(1)):
+                a, b = more.span(1)
+                out.append(Span(a, b, self.label, text[a:b], self.name, self.score))
         return out
 
 
@@ -169,6 +168,8 @@ def _name_like(word: str) -> bool:
 
     band = _band(word)
     known = word.casefold() in known_names()
+    if word.casefold() in PEOPLE_WORDS:
+        return False
     return (band < 4 or (known and band < 5)) and not _clinical(word)
 
 
