@@ -357,7 +357,7 @@ class Redact(Transform):
 class Remove(Transform):
     """Drop the columns altogether."""
 
-    spark_scope: ClassVar[str] = "rows"
+    spark_scope: ClassVar[str] = "spark"  # a select: no record goes through Python
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "column(s) to drop",
     }
@@ -370,6 +370,15 @@ class Remove(Transform):
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         require_columns(frame.columns, self.columns)
         return frame.drop(columns=self.columns)
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table (``hidekit.engines.spark_steps.SparkTable``): the other columns kept."""
+        from hidekit.engines.spark_steps import SparkTable
+
+        self.check_params()
+        require_columns(table.columns, self.columns)
+        kept = {c: t for c, t in table.dtypes.items() if c not in self.columns}
+        return SparkTable(table.sdf.drop(*self.columns), kept, [], cells={})
 
 
 HMAC_KEY_MIN_BYTES = 16  # 128 bits
