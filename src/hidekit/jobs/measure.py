@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from hidekit.errors import OptionError
-from hidekit.jobs.files import save_report
 from hidekit.jobs.result import JobResult
 
 
@@ -86,6 +85,8 @@ def risk(
         write_text_atomic(per_record, csv, protect=inputs)
     if report:
         title = f"Risk of {Path(data).name}"
+        from hidekit.jobs.files import save_report  # loads the transforms: only for a report
+
         save_report(risk_report(result, title=title), report, protect=inputs)
     return JobResult(
         "risk",
@@ -122,6 +123,8 @@ def select(
     results = res if isinstance(res, list) else [res]
     if report:
         title = f"Variable selection on {Path(data).name}"
+        from hidekit.jobs.files import save_report
+
         save_report(selection_report(results, stop, title), report, protect=(data,))
     figures = results[0].to_dict()
     if by:
