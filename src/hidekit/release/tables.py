@@ -62,10 +62,49 @@ class LocalTable:
         return self.frame
 
 
+def spark_cells_changed(old, new, touched: list[str]) -> dict[str, int]:
+    """``cells_changed`` between two Spark tables (rows matched by row number), on Spark: a
+    column that keeps its type is compared there (missing equals missing); one whose type
+    changed brings only its distinct (before, after) pairs and their counts to the driver, where
+    ``same_cells`` judges them as the local engine does."""
+    from pyspark.sql import functions as F
+
+    from hidekit.engines.spark_engine import _ROW
+    from hidekit.engines.spark_steps import restore_types, spark_column
+
+    if not touched:
+        return {}
+    common = [c for c in touched if c in old.columns]
+    a = {c: f"__hk_a{i}" for i, c in enumerate(common)}
+    b = {c: f"__hk_b{i}" for i, c in enumerate(touched)}
+    joined = old.sdf.select(_ROW, *[spark_column(c).alias(a[c]) for c in common]).join(
+        new.sdf.select(_ROW, *[spark_column(c).alias(b[c]) for c in touched]), _ROW, "right"
+    )
+    kept = [c for c in common if old.dtypes[c] == new.dtypes[c]]
+    sums = [
+        F.sum(F.when(F.col(a[c]).eqNullSafe(F.col(b[c])), 0).otherwise(1)).alias(b[c]) for c in kept
+    ]
+    row = joined.agg(F.count(F.lit(1)).alias("__hk_n"), *sums).first()
+    out = {}
+    for c in touched:
+        if c not in old.columns:
+            n = int(row["__hk_n"])
+        elif c in kept:
+            n = int(row[b[c]] or 0)
+        else:
+            pairs = joined.groupBy(a[c], b[c]).count().toPandas()
+            before = restore_types(pairs[[a[c]]].set_axis([c], axis=1), old.dtypes)[c]
+            after = restore_types(pairs[[b[c]]].set_axis([c], axis=1), new.dtypes)[c]
+            w = pairs["count"].to_numpy(np.int64)
+            n = int(w[~same_cells(before, after)].sum())
+        if n:
+            out[c] = n
+    return out
+
+
 class SparkPlanTable:
-    """The plan's table as a Spark DataFrame; cells counted with the Spark engine. Only the
-    columns a step changed travel to the driver, to count the changed cells exactly as the
-    local engine does."""
+    """The plan's table as a Spark DataFrame; cells counted with the Spark engine, and the cells
+    a step changed counted on Spark too (``spark_cells_changed``): records stay there."""
 
     def __init__(self, table):
         self.table = table  # a hidekit.engines.spark_steps.SparkTable
@@ -101,11 +140,9 @@ class SparkPlanTable:
             return out, cells_changed(*applied.by_values)
         old_cols = set(self.columns)
         touched = [c for c in new.columns if new.reordered or c in new.changed or c not in old_cols]
-        before = self.table.select([c for c in touched if c in old_cols]).to_pandas()
-        after = new.select(touched).to_pandas()
         out = SparkPlanTable(new)
-        out._n = len(after) if touched else self._n
-        return out, cells_changed(before, after)
+        out._n = int(new.sdf.count()) if touched else self._n
+        return out, spark_cells_changed(self.table, new, touched)
 
     def risk(self, keys: list[str], cell_min: int) -> RiskReport:
         return measure_risk(self.table.engine(), keys, cell_min=cell_min).overall
