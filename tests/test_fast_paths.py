@@ -139,3 +139,29 @@ def test_plan_table_risk_over_the_key_columns_equals_the_whole_frames():
     )
     with pytest.raises(InputError, match="'nope'.*available: .*'workclass'"):
         LocalTable(frame).risk(["sex", "nope"], 3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["a", "b", None]), st.sampled_from([1, 2, 3])),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_cells_changed_weighted_by_counts_is_the_per_record_count(rows):
+    """A values step's changed cells counted on its distinct rows, weighted by their counts (the
+    Spark plan's way), equal the count over every record."""
+    from hidekit.release.tables import cells_changed
+
+    before = pd.DataFrame(rows, columns=["x", "n"])
+    before["x"] = before["x"].astype(object)
+
+    def step(frame: pd.DataFrame) -> pd.DataFrame:  # a record's output from its own values
+        return frame.assign(x=frame["x"].where(frame["n"] > 1, "z"), n=frame["n"].astype(str))
+
+    counts = before.groupby(["x", "n"], dropna=False).size()
+    distinct = counts.index.to_frame(index=False)
+    distinct["x"] = distinct["x"].astype(object).where(distinct["x"].notna(), None)
+    weighted = cells_changed(distinct, step(distinct), counts.to_numpy())
+    assert weighted == cells_changed(before, step(before))
