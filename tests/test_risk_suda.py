@@ -9,7 +9,7 @@ from unittest.mock import patch
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hidekit.errors import OptionError
@@ -127,3 +127,49 @@ def test_a_search_that_outgrows_its_room_runs_again():
     with patch.object(suda_search, "ROOM_PER_RECORD", 0):  # room for 16 sets: far too little
         r = suda2(codes, list("abcdef"))
     np.testing.assert_allclose(r.score, brute_force(codes, 6))
+
+
+def brute_msus(codes: np.ndarray, max_size: int) -> list[list[tuple[int, ...]]]:
+    """Each record's MSUs, straight from the definition: a set of its present values that no
+    other record shares, with no smaller such set inside it."""
+    n, m = codes.shape
+    unique_sets: list[list[tuple[int, ...]]] = [[] for _ in range(n)]
+    for size in range(1, max_size + 1):
+        for subset in combinations(range(m), size):
+            sub = codes[:, list(subset)]
+            _, inverse, counts = np.unique(sub, axis=0, return_inverse=True, return_counts=True)
+            for i in np.flatnonzero(counts[inverse.reshape(-1)] == 1):
+                if (sub[i] >= 0).all() and not any(set(u) <= set(subset) for u in unique_sets[i]):
+                    unique_sets[i].append(subset)
+    return unique_sets
+
+
+@given(
+    st.integers(3, 8).flatmap(
+        lambda m: st.lists(
+            st.lists(st.integers(-1, 1) | st.integers(0, 5), min_size=m, max_size=m),
+            min_size=2,
+            max_size=200,
+        )
+    ),
+    st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_msus_and_shares_equal_the_definition(rows, data):
+    """Groups above and below the bit-mask size, constant columns inside groups (the search
+    skips a column that does not split its group): MSU counts per size and each key's share."""
+    codes = np.array(rows)
+    m = codes.shape[1]
+    max_size = data.draw(st.integers(1, m))
+    r = suda2(codes, [f"k{j}" for j in range(m)], max_size=max_size)
+    msus = brute_msus(codes, max_size)
+    sizes = np.bincount([len(u) for found in msus for u in found], minlength=max_size + 1)
+    np.testing.assert_array_equal(r.msu_counts, sizes[1:])
+    weights = msu_weights(max(m, 3), max_size)
+    for i, found in enumerate(msus):
+        raw = np.zeros(m)
+        for u in found:
+            raw[list(u)] += weights[len(u) - 1]
+        total = sum(weights[len(u) - 1] for u in found)
+        assert r.score[i] == pytest.approx(total)
+        np.testing.assert_allclose(r.contributions[i], raw / total if total else raw)

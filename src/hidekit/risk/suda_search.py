@@ -55,37 +55,40 @@ def _split(codes, bufs, level, lo, hi, j, counts, touched, starts):  # pragma: n
 
 
 @jit
-def _seed(codes, cards, candidate, known, n_known):  # pragma: no cover - compiled
-    """Known unique sets start with the single values no other record holds."""
+def _seed(codes, cards, candidate, known):  # pragma: no cover - compiled
+    """Known unique sets (``suda_small.live``) start with the single values no other record
+    holds, and the empty set for records with a twin."""
     n, m = codes.shape
+    for r in range(n):
+        known[r, 0] = 1 - candidate[r]
     for j in range(m):
         counts = np.zeros(cards[j], dtype=np.int64)
         for r in range(n):
             counts[codes[r, j]] += 2 - candidate[r]  # a twin class counts as two
         for r in range(n):
-            if counts[codes[r, j]] == 1 and n_known[r] < known.shape[1]:
-                known[r, n_known[r]] = 1 << j
-                n_known[r] += 1
+            if counts[codes[r, j]] == 1 and known[r, 0] < known.shape[1] - 1:
+                known[r, 0] += 1
+                known[r, known[r, 0]] = 1 << j
 
 
 @jit
-def first_unique_sets(codes, cards, candidate, max_size, small, capacity):  # pragma: no cover
+def first_unique_sets(
+    codes, cards, candidate, known, max_size, small, capacity
+):  # pragma: no cover
     """(record, set bit mask) for unique sets that hold every MSU, and their number (when over
     ``capacity``, only the first ``capacity`` are kept: run again with more); ``codes`` is
-    keys × records, ≥ 0 (missing shifted in). Groups of at most ``small`` records go to
-    ``small_subtree``."""
+    keys × records, ≥ 0 (missing shifted in); ``known`` records × 17, zero, in the narrowest
+    type that holds a set (``live``: small enough to stay in cache). Groups of at most
+    ``small`` records go to ``small_subtree``."""
     n, m = codes.shape
     bufs = np.empty((m + 1, n), dtype=np.int32)
     bufs[0] = np.arange(n)
     counts = np.zeros(cards.max() + 1, dtype=np.int64)
     touched = np.empty(cards.max() + 1, dtype=np.int64)
-    known = np.zeros((n, 16), dtype=np.int64)
-    n_known = np.zeros(n, dtype=np.int64)
-    _seed(codes, cards, candidate, known, n_known)
+    _seed(codes, cards, candidate, known)
     small = min(small, MAX_GROUP)
-    same = np.zeros((m, max(small, 1)), dtype=np.int64)
     by_code = np.zeros(cards.max() + 1, dtype=np.int64)
-    st = np.zeros((m + 2, 5), np.int64)
+    work = np.zeros((2 * m + 2, max(small, 5)), np.int64)
     starts = np.zeros((m + 1, cards.max() + 2), dtype=np.int64)
     # per level: start, end, set, column, floor, next part, parts (scalars: no tuple copies)
     stack = np.zeros((m + 1, 7), dtype=np.int64)
@@ -111,16 +114,16 @@ def first_unique_sets(codes, cards, candidate, max_size, small, capacity):  # pr
         new_mask = stack[level, 2] | (1 << j)
         if e - pos == 1:
             r = bufs[level + 1, pos]
-            if candidate[r] and (level == 0 or live(known, n_known, r, new_mask)):
-                emitted = emit(out, emitted, r, new_mask, known, n_known)
-        elif level + 1 < max_size and j < m - 1:
+            if candidate[r] and (level == 0 or live(known, r, new_mask)):
+                emitted = emit(out, emitted, r, new_mask, known)
+        elif level + 1 < max_size and j < m - 1 and e - pos < stack[level, 1] - stack[level, 0]:
             for i in range(pos, e):
                 r = bufs[level + 1, i]
-                if candidate[r] and live(known, n_known, r, new_mask):
+                if live(known, r, new_mask):
                     if e - pos <= small:
                         emitted = small_subtree(
                             codes, bufs, level + 1, pos, e - pos, new_mask, j, level + 1,
-                            max_size, candidate, known, n_known, by_code, same, st, out, emitted,
+                            max_size, known, by_code, work, out, emitted,
                         )  # fmt: skip
                     else:
                         level += 1
@@ -230,8 +233,9 @@ def search(
     candidate = full_sizes == 1
     capacity = ROOM_PER_RECORD * reps.size + 16
     while True:  # rarely more than once
+        known: np.ndarray = np.zeros((reps.size, 17), dtype=_code_type(2**m - 1))  # count, sets
         out, found = first_unique_sets(
-            shifted, cards[order], candidate, max_size, SMALL_GROUP, capacity
+            shifted, cards[order], candidate, known, max_size, SMALL_GROUP, capacity
         )
         if found <= capacity:
             break
@@ -241,5 +245,9 @@ def search(
 
 
 def _code_type(top: int) -> type:
-    """The narrowest unsigned type for codes up to ``top``: a record's codes in few bytes."""
-    return np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.int64
+    """The narrowest type for values up to ``top`` (codes, sets as bits): few bytes a record.
+    Never uint64: numba mixes it with int64 into floats."""
+    return (
+        np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.uint32 if top < 2**32
+        else np.int64
+    )  # fmt: skip
