@@ -36,6 +36,31 @@ def test_sniffer_fallback_counts_consistent_splits():
     assert detect_delimiter("a;b;c\n1;2;3\n4;5;6\n") == ";"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        'a,"b\nb",a\n1,2,3\n4,5,6\n',  # a line break inside a quoted name
+        'a,b,"c' + "x" * 40 + '"\n1,2,3\n',  # the first record longer than the prefix
+        'a,"b,c\n"1,2,"' + "y" * 40 + '"\n',  # the cut falls inside a quoted value
+        "a,b\n1,2,3\n",  # a second record wider than the first
+        "a,b,c\n1\n",  # a second record narrower than the first
+        "\n\nx,y,x\n1,2,3\n",  # blank lines before the header
+    ],
+)
+def test_the_first_record_from_a_prefix_equals_the_whole_read(text):
+    """Issue 17: the header's names are read from the text's beginning, only when a second
+    record starts there; else from all of it. Either way pandas' own first record."""
+    import io
+
+    from hidekit.io.readers import _first_record
+
+    whole = pd.read_csv(io.StringIO(text), sep=",", header=None, nrows=1, dtype=str,
+                        keep_default_na=False)  # fmt: skip
+    for prefix in (4, 8, 12, 20, 1 << 16):
+        got = _first_record(text, ",", prefix=prefix)
+        assert got.values.tolist() == whole.values.tolist(), prefix
+
+
 def test_mixed_types_stay_text(tmp_path):
     path = tmp_path / "m.csv"
     path.write_text("v\n1\ntwo\n3\n")
