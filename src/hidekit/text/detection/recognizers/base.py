@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from hidekit.errors import OptionError
 from hidekit.registry import RECOGNIZERS
@@ -91,6 +92,9 @@ class PatternRecognizer(Recognizer):
         return found
 
 
+_ORDER = attrgetter("start", "end", "label")
+
+
 def register_recognizer(rec: Recognizer) -> Recognizer:
     """Add ``rec`` to the registry under its name (a name is used once)."""
     return RECOGNIZERS.add(rec.name, rec)
@@ -117,4 +121,5 @@ def run_recognizers(text: str, recognizers: Iterable[Recognizer]) -> list[Span]:
     hits: list[Span] = []
     for rec in recognizers:
         hits.extend(rec.find(text))
-    return sorted(hits)
+    hits.sort(key=_ORDER)  # Span's own order (start, end, label), stable, without __lt__ calls
+    return hits

@@ -43,7 +43,7 @@ class _Words:
     ones, computed once per text and shared by every dictionary (only a capitalized word can
     start a dictionary hit). Built with C-level passes: ``re.split`` and running lengths."""
 
-    __slots__ = ("words", "starts", "ends", "cap_index", "cap_keys", "cap_set", "_lower")
+    __slots__ = ("words", "starts", "ends", "cap_index", "cap_keys", "cap_set", "_lower", "_keys")
 
     def __init__(self, text: str):
         parts = _SPLIT.split(text)
@@ -55,6 +55,7 @@ class _Words:
         self.cap_keys = list(map(_key, map(self.words.__getitem__, self.cap_index)))
         self.cap_set = set(self.cap_keys)
         self._lower: list[str] | None = None
+        self._keys: list[str] | None = None
 
     def capitalized_in(self, keys) -> list[tuple[int, str]]:
         """(index, key) of the capitalized words whose key is in ``keys`` (a dict or set)."""
@@ -72,6 +73,12 @@ class _Words:
         if self._lower is None:
             self._lower = list(map(str.lower, self.words))
         return self._lower
+
+    def keys(self) -> list[str]:
+        """Every word's key (``_key``), computed once per text for all gazetteers."""
+        if self._keys is None:
+            self._keys = list(map(_key, self.words))
+        return self._keys
 
 
 @lru_cache(maxsize=4)

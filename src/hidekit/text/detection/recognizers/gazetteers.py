@@ -179,7 +179,7 @@ class AnyCaseWordRecognizer(Recognizer):
         if self._set is None:
             self._set = self.source()  # type: ignore[operator]
         w = _words(text)
-        keys = list(map(_key, w.words))
+        keys = w.keys()
         hits = self._set.intersection(keys)
         if not hits:
             return []
@@ -209,7 +209,7 @@ class AnyCasePhraseRecognizer(Recognizer):
     def find(self, text: str) -> list[Span]:
         terms = self._load()
         w = _words(text)
-        keys = list(map(_key, w.words))
+        keys = w.keys()
         found, nxt = [], 0
         for i in compress(count(), map(self._first.__contains__, keys)):
             if i < nxt:
@@ -232,16 +232,13 @@ class WordBandRecognizer(Recognizer):
         return label.startswith(self.label) and label[len(self.label) :].isdigit()
 
     def find(self, text: str) -> list[Span]:
-        bands = word_bands()
         w = _words(text)
-        out = []
-        for i, low in enumerate(w.lower()):
-            band = bands.get(low)
-            if band:
-                out.append(
-                    Span(w.starts[i], w.ends[i], f"BAND{band}", w.words[i], self.name, self.score)
-                )
-        return out
+        found = list(map(word_bands().get, w.lower()))
+        words, starts, ends, name, score = w.words, w.starts, w.ends, self.name, self.score
+        return [
+            Span(starts[i], ends[i], f"BAND{found[i]}", words[i], name, score)
+            for i in compress(count(), found)
+        ]
 
 
 @dataclass
