@@ -1,0 +1,38 @@
+"""The shipped models give exactly the pinned spans on a few development texts: a speed-up of
+the detector's hot paths (recognizers, tokens, features, decoding) must change no output.
+
+The pins (``tests/fixtures/detect-pins.json``) hold each model file's SHA-256: when a new model
+ships, that model's pins no longer apply and are skipped until ``scripts/pin_detect_spans.py``
+writes them again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from hidekit.text.detection.detector import load_model, shipped_model_path
+
+FIXTURES = Path(__file__).parent / "fixtures"
+PINS = json.loads((FIXTURES / "detect-pins.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", sorted(PINS))
+def test_shipped_model_gives_the_pinned_spans(name):
+    pins = PINS[name]
+    digest = hashlib.sha256(shipped_model_path(name).read_bytes()).hexdigest()
+    if digest != pins["model_sha256"]:
+        pytest.skip(f"the shipped {name} model changed: re-pin with scripts/pin_detect_spans.py")
+    det = load_model(name)
+    assert len(pins["texts"]) >= 6
+    for rel, expected in pins["texts"].items():
+        text = (FIXTURES / rel).read_text(encoding="utf-8")
+        got = [[s.start, s.end, s.label, s.text, s.source, s.score] for s in det.detect(text)]
+        assert got == expected, rel
+        assert all(text[s:e] == t for s, e, _, t, _, _ in got)
+
+
+def test_pins_hold_spans():
+    assert all(sum(map(len, p["texts"].values())) > 50 for p in PINS.values())
