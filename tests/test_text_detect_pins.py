@@ -3,7 +3,8 @@ the detector's hot paths (recognizers, tokens, features, decoding) must change n
 
 The pins (``tests/fixtures/detect-pins.json``) hold each model file's SHA-256: when a new model
 ships, that model's pins no longer apply and are skipped until ``scripts/pin_detect_spans.py``
-writes them again."""
+writes them again. A deliberate change of the detection logic (rules, repairs, recognizers) also
+changes spans: re-pin with the same script in the same commit, and say so."""
 
 from __future__ import annotations
 
