@@ -62,19 +62,22 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=20_000)
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--jobs", default="1,2,auto", help="-j settings, comma-separated")
+    ap.add_argument(
+        "--jobs", default="1,2,auto", help="-j settings, comma-separated (auto: no -j given)"
+    )
     ap.add_argument("--baseline", type=int, default=1000, help="notes for the per-note baseline")
     ap.add_argument("--tmp", type=Path, default=Path("/tmp/hidekit-bench"))
     args = ap.parse_args(argv)
 
     src = notes_file(args.n, args.seed, args.tmp)
-    chars = sum(len(line) for line in src.read_text(encoding="utf-8").splitlines())
     print(f"{args.n:,} notes (seed {args.seed}), {src.stat().st_size:,} bytes of JSONL")
     wall, cpu, k = per_note_seconds(src, args.baseline)
-    scaled = wall * args.n / k
+    scaled, scaled_cpu = wall * args.n / k, cpu * args.n / k
+    load = " ".join(f"{x:.1f}" for x in os.getloadavg())
     print(
         f"per-note baseline (Detector.detect, {k} notes, one process): {wall:.2f} s wall, "
-        f"{cpu:.2f} s CPU; scaled to {args.n:,} notes {scaled:.1f} s  (load {os.getloadavg()})"
+        f"{cpu:.2f} s CPU; scaled to {args.n:,} notes {scaled:.1f} s wall, {scaled_cpu:.1f} s "
+        f"CPU (load {load})"
     )
     hidekit = str(Path(sys.executable).with_name("hidekit"))
     print(f"\n| -j | wall s | CPU s | peak MB | vs {RECORDED_SECONDS:.0f} s | vs per-note | load |")
@@ -83,11 +86,12 @@ def main(argv=None) -> None:
     for jobs in args.jobs.split(","):
         out = args.tmp / f"out-j{jobs}"
         argv_ = [hidekit, "text", "detect", str(src), "--out", str(out), "--format", "jsonl"]
-        argv_ += ["-j", jobs, "--overwrite", "--json"]
+        argv_ += (["-j", jobs] if jobs != "auto" else []) + ["--overwrite", "--json"]
         run = measure(f"-j {jobs}", argv_)
         load = " ".join(f"{x:.1f}" for x in os.getloadavg())
-        if run.ok:
-            digests.add(digest(out / "predictions.jsonl"))
+        if not run.ok:
+            continue
+        digests.add(digest(out / "predictions.jsonl"))
         print(
             f"| {jobs} | {run.wall:.1f} | {run.cpu:.1f} | {run.peak_mb:.0f} | "
             f"{RECORDED_SECONDS / run.wall:.2f}× | {scaled / run.wall:.2f}× | {load} |"
@@ -95,7 +99,6 @@ def main(argv=None) -> None:
     print(
         f"\noutputs identical across settings: {len(digests) == 1} ({', '.join(sorted(digests))})"
     )
-    del chars
 
 
 if __name__ == "__main__":
