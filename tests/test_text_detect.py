@@ -244,13 +244,18 @@ def test_en_model_offsets_exact_on_unicode(en):
 
 
 def test_en_model_on_hand_written_dev_notes(en, fixtures):
-    """Seventy notes written by people (tests/fixtures/en-dev dev00-dev69), not by hidekit's
-    generator. dev70 onward (issue 14, third round) are training text with i2b2 labels and years
-    alone marked; they are not part of this floor."""
+    """Development notes written by people (tests/fixtures/en-dev), not by hidekit's generator:
+    the 33 of dev00-dev149 that ``held_for_validation`` keeps out of the shipped model's training
+    (issue 14: the others are training text, see scripts/train_models.py)."""
     from hidekit.text.corpus import read_brat_dir
+    from hidekit.text.detection.training import held_for_validation
 
-    gold = [d for d in read_brat_dir(fixtures / "en-dev") if int(d.id.removeprefix("dev")) < 70]
-    assert len(gold) == 70
+    gold = [
+        d
+        for d in read_brat_dir(fixtures / "en-dev")
+        if int(d.id.removeprefix("dev")) < 150 and held_for_validation(d.id)
+    ]
+    assert len(gold) == 33
     tp = fn = fp = 0
     for d in gold:
         g, p = set(), set()
@@ -259,7 +264,7 @@ def test_en_model_on_hand_written_dev_notes(en, fixtures):
         for s in en.detect(d.text):
             p.update(i for i in range(s.start, s.end) if not d.text[i].isspace())
         tp, fn, fp = tp + len(g & p), fn + len(g - p), fp + len(p - g)
-    assert tp / (tp + fn) >= 0.94 and tp / (tp + fp) >= 0.88  # measured: 0.951 / 0.904
+    assert tp / (tp + fn) >= 0.92 and tp / (tp + fp) >= 0.92  # measured: 0.931 / 0.931
 
 
 def test_es_model_detects_meddocan_fixture(fixtures):

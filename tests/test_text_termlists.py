@@ -35,7 +35,9 @@ def _ann(folder, name="n1"):
 
 def test_detect_cli_allow_and_deny_take_effect(notes, tmp_path):
     base = {t for t, _ in {(s.text, s.label) for s in load_model("en").detect(TEXT)}}
-    assert {"March 8, 2024", "E."} <= base  # what the lists must change is detected without them
+    # what the allow-list must change is detected without it ("E." of "E. coli", which the en
+    # model before issue 14's retraining took for an initial, stays in the list: never PHI)
+    assert "March 8, 2024" in base
     assert "urine" not in base
     allow = tmp_path / "allow.txt"
     allow.write_text("# never PHI\nmarch 8, 2024\nE. coli\n", encoding="utf-8")

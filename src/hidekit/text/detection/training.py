@@ -11,6 +11,7 @@ has no randomness, and folds come from a seeded shuffle.
 from __future__ import annotations
 
 import bisect
+import hashlib
 import os
 import random
 import re
@@ -262,6 +263,12 @@ def augment_documents(
             )
         )
     return out
+
+
+def held_for_validation(doc_id: str, share: float = 0.2) -> bool:
+    """True for a fixed ``share`` of document ids (by their SHA-256), kept out of training to tune
+    on: the split of a growing folder stays the same for the documents already in it."""
+    return hashlib.sha256(doc_id.encode("utf-8")).digest()[0] < share * 256
 
 
 def learn_direct(prepared: Sequence[Prepared]) -> dict[str, str]:
