@@ -89,3 +89,68 @@ def test_the_allow_list_only_holds_offenders():
     modules, functions = _measure()
     stale = sorted(set(LONG_MODULES) - set(modules)) + sorted(set(LONG_FUNCTIONS) - set(functions))
     assert not stale, f"no longer over the limit, remove from the allow-list: {stale}"
+
+
+def _compiled_functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    """The module's functions under a numba decorator (``@numba.njit``, ``@njit(...)``, or a
+    local ``jit`` wrapper), by name."""
+    found = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            for dec in node.decorator_list:
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                name = (
+                    target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                )
+                if "jit" in name:
+                    found[node.name] = node
+    return found
+
+
+def _compiled_calls_across_modules(root: Path = PACKAGE) -> list[str]:
+    """``caller (module) calls callee from other_module`` for every compiled function that uses a
+    compiled function imported from another module: numba's on-disk cache keys a compiled
+    function on its own file only, so the caller keeps running an old copy of a callee edited
+    since (seen with the SUDA2 search). Plain Python calling compiled code is fine."""
+    trees = {
+        ".".join(("hidekit", *p.relative_to(root).with_suffix("").parts)).removesuffix(
+            ".__init__"
+        ): ast.parse(p.read_text(encoding="utf-8"))
+        for p in root.rglob("*.py")
+    }
+    compiled = {module: _compiled_functions(tree) for module, tree in trees.items()}
+    found = []
+    for module, tree in trees.items():
+        imported = {
+            alias.asname or alias.name: node.module
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom) and node.module in compiled
+            for alias in node.names
+            if alias.name in compiled[node.module]
+        }
+        for name, fn in compiled[module].items():
+            used = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name)}
+            for callee in sorted(used & set(imported)):
+                found.append(f"{name} ({module}) calls {callee} from {imported[callee]}")
+    return sorted(found)
+
+
+def test_no_compiled_function_is_called_from_another_module():
+    assert _compiled_calls_across_modules() == []
+
+
+def test_the_compiled_call_check_sees_one(tmp_path):
+    pkg = tmp_path / "kernels"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text(
+        "import numba\n\n@numba.njit(cache=True)\ndef inner(x):\n    return x\n"
+    )
+    (pkg / "b.py").write_text(
+        "import numba\nfrom hidekit.kernels.a import inner\n\n"
+        "def plain(x):\n    return inner(x)\n\n"  # Python calling compiled code: fine
+        "@numba.njit\ndef outer(x):\n    return inner(x)\n"
+    )
+    assert _compiled_calls_across_modules(tmp_path) == [
+        "outer (hidekit.kernels.b) calls inner from hidekit.kernels.a"
+    ]

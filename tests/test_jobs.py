@@ -209,6 +209,7 @@ def test_the_insecure_seed_is_a_warning_of_the_result(ws):
         ws / "o.csv",
         keys=["age"],
         k=2,
+        identifiers=["name"],  # else a warning names it as a direct identifier left
         secrets=SecretOptions(seed=3, insecure_seed=True),
     )
     assert r.warnings == [INSECURE_NOTE]
@@ -217,6 +218,7 @@ def test_the_insecure_seed_is_a_warning_of_the_result(ws):
         ws / "o2.csv",
         keys=["age"],
         k=2,
+        identifiers=["name"],
         secrets=SecretOptions(key_file=ws / "k.key"),
     )
     assert keyed.warnings == []
