@@ -283,7 +283,7 @@ def prepare(
     n = int(counts.sum())
     if n == 0:
         raise OptionError("the data has no records")
-    qis, leaf_cols, merged = _encode_keys(keys, hier, values, table, unknown_values)
+    qis, leaf_codes, merged = _encode_keys(keys, hier, values, table, unknown_values)
     sens, sens_card, overall, t_ancestors = None, 0, None, None
     if sensitive:
         sens, uniq = table[-1], values[-1]
@@ -291,7 +291,7 @@ def prepare(
         overall = np.bincount(sens, weights=counts, minlength=sens_card) / n
         if t_hierarchy is not None:
             t_ancestors = sensitive_ancestors(sensitive, t_hierarchy, list(uniq), unknown_values)
-    base = ClassTable(np.stack(leaf_cols).astype(np.int32), counts, sens)
+    base = ClassTable(leaf_codes, counts, sens)
     if merged:  # two values read as one text (39 and 39.0): merge their rows
         base = base.regroup([q.level_map(0, 0) for q in qis], [q.card(0) for q in qis], sens_card)
     base = _canonical(base)
@@ -338,11 +338,12 @@ def _canonical(base: ClassTable) -> ClassTable:
 
 def _encode_keys(
     keys: list[str], hier: dict, values: list[pd.Series], table: np.ndarray, unknown_values: str
-) -> tuple[list[QuasiIdentifier], list[np.ndarray], bool]:
-    """Each key's hierarchy in codes, each cell's leaf code (values read as text once per
-    distinct value, not per cell), and whether two distinct values read as one text (then
-    cells must be merged)."""
-    qis, leaf_cols, merged = [], [], False
+) -> tuple[list[QuasiIdentifier], np.ndarray, bool]:
+    """Each key's hierarchy in codes, each cell's leaf code (keys × cells, values read as text
+    once per distinct value, not per cell), and whether two distinct values read as one text
+    (then cells must be merged)."""
+    qis, merged = [], False
+    leaf_codes = np.empty((len(keys), table.shape[1]), dtype=np.int32)
     for j, key in enumerate(keys):
         read = [_text(v) for v in values[j].tolist()]  # one entry per distinct value
         text = [t for t in read if t is not None]
@@ -355,8 +356,8 @@ def _encode_keys(
         index = q.leaf_index()
         leaves = [index[t] for t in text]
         merged = merged or len(set(leaves)) < len(leaves)
-        leaf_cols.append(np.array(leaves, dtype=np.int64)[table[j]])
-    return qis, leaf_cols, merged
+        np.take(np.array(leaves, dtype=np.int32), table[j], out=leaf_codes[j])
+    return qis, leaf_codes, merged
 
 
 def sensitive_ancestors(
