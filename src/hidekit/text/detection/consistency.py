@@ -323,7 +323,12 @@ def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
     starts = [s.start for s in out]
     added: list[Span] = []
     for m in rx.finditer(text):
-        seed, forms = seeds[m.group().casefold()]
+        # re's IGNORECASE equates more than casefold does ("KISAKÜREK" matches "Kısakürek",
+        # whose dotless ı casefolds to itself): such a match has no seed and is not added
+        got = seeds.get(m.group().casefold())
+        if got is None:
+            continue
+        seed, forms = got
         if not _acceptable(m.group(), forms):
             continue
         i = bisect.bisect_left(starts, m.start())
