@@ -18,7 +18,7 @@ def machine(monkeypatch):
     return set_
 
 
-BIG = (1_000_000, 2_000)  # characters, pieces: worth a pool
+BIG = (500_000, 2_000)  # characters, pieces: worth a pool, not large
 
 
 @pytest.mark.parametrize(
@@ -49,6 +49,13 @@ def test_small_inputs_run_in_this_process(machine, n_jobs):
     machine(8, 0.0)
     assert workers.choose_workers(n_jobs, workers.MIN_CHARS - 1, 100) == 1
     assert workers.choose_workers(n_jobs, 10**6, workers.MIN_PIECES - 1) == 1
+
+
+@pytest.mark.parametrize("load", [0.0, 3.0, 11.0])
+def test_large_inputs_get_a_worker_per_core_whatever_the_load(machine, load):
+    machine(2, load)
+    assert workers.choose_workers(None, workers.LARGE_CHARS, 20_000) == 2
+    assert workers.choose_workers(None, workers.LARGE_CHARS - 1, 20_000) == (2 if load < 1 else 1)
 
 
 def test_no_more_workers_than_pieces(machine):
