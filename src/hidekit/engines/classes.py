@@ -38,11 +38,10 @@ def combine_codes(columns, cards) -> np.ndarray:
 
 
 @numba.njit(cache=True)
-def _group_into(keys, span, inverse, first, start):  # pragma: no cover - compiled
+def _group_into(keys, span, inverse, first):  # pragma: no cover - compiled
     """Group equal keys (0 ≤ key < ``span``, or ``span`` ≤ 0 when unknown) into ``inverse``
     and ``first``; returns the number of groups. An array indexed by the key when the span is
-    small, else an open-addressing hash sized for ``start`` groups (at most the rows or the
-    span) that doubles whenever it is half full."""
+    small, else an open-addressing hash sized by the rows (or the span, when smaller)."""
     m = keys.shape[0]
     groups = 0
     if 0 < span <= 4 * m:
@@ -57,17 +56,18 @@ def _group_into(keys, span, inverse, first, start):  # pragma: no cover - compil
             else:
                 inverse[i] = s
         return groups
-    # the table holds up to ``start`` groups at first and doubles when half full: a million
-    # records in a few thousand cells then hash into a table that stays in cache
-    lim = min(m if span <= 0 or span > m else span, start)
+    lim = m if span <= 0 or span > m else span
     bits = 1
     while (1 << bits) < 2 * lim + 2:
         bits += 1
+    mask = np.uint64((1 << bits) - 1)
     slots = np.full(1 << bits, -1, dtype=np.int32)
     slot_keys = np.empty(1 << bits, dtype=np.int64)
+    mult = np.uint64(0x9E3779B97F4A7C15)
+    shift = np.uint64(64 - bits)
     for i in range(m):
         key = keys[i]
-        h = _slot(key, bits)
+        h = (np.uint64(key) * mult) >> shift
         while True:
             s = slots[h]
             if s == -1:
@@ -76,37 +76,12 @@ def _group_into(keys, span, inverse, first, start):  # pragma: no cover - compil
                 first[groups] = i
                 inverse[i] = groups
                 groups += 1
-                if 2 * groups + 2 > (1 << bits):
-                    bits += 1
-                    slots, slot_keys = _rehash(slots, slot_keys, bits)
                 break
             if slot_keys[h] == key:
                 inverse[i] = s
                 break
-            h = (h + 1) & ((1 << bits) - 1)
+            h = (h + np.uint64(1)) & mask
     return groups
-
-
-@numba.njit(cache=True)
-def _slot(key, bits):  # pragma: no cover - compiled
-    """Fibonacci hashing: the top ``bits`` bits of key · 2⁶⁴/φ."""
-    return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(64 - bits))
-
-
-@numba.njit(cache=True)
-def _rehash(slots, slot_keys, bits):  # pragma: no cover - compiled
-    """The same groups in a table of 2^bits slots (linear probing)."""
-    new_slots = np.full(1 << bits, -1, dtype=np.int32)
-    new_keys = np.empty(1 << bits, dtype=np.int64)
-    mask = (1 << bits) - 1
-    for old in range(slots.shape[0]):
-        if slots[old] != -1:
-            h = _slot(slot_keys[old], bits)
-            while new_slots[h] != -1:
-                h = (h + 1) & mask
-            new_slots[h] = slots[old]
-            new_keys[h] = slot_keys[old]
-    return new_slots, new_keys
 
 
 @numba.njit(cache=True)
@@ -131,7 +106,7 @@ def _regroup(codes, maps, offsets, cards, sens, sens_card, counts, span):  # pra
         _radix_add(keys, sens, sens_card)
     inverse = np.empty(m, dtype=np.int32)
     first = np.empty(m, dtype=np.int32)
-    groups = _group_into(keys, span, inverse, first, 1 << 12)
+    groups = _group_into(keys, span, inverse, first)
     out_counts = np.zeros(groups, dtype=np.int64)
     for i in range(m):
         out_counts[inverse[i]] += counts[i]
@@ -184,7 +159,7 @@ def _group(keys, span):  # pragma: no cover - compiled
     m = keys.shape[0]
     inverse = np.empty(m, dtype=np.int64)
     first = np.empty(m, dtype=np.int64)
-    groups = _group_into(keys, span, inverse, first, m)  # many groups expected: sized once
+    groups = _group_into(keys, span, inverse, first)
     return inverse, first[:groups], groups
 
 
@@ -197,7 +172,7 @@ def _count_cells(columns, cards, span):  # pragma: no cover - compiled
         _radix_add(keys, columns[j], cards[j])
     inverse = np.empty(n, dtype=np.int32)
     first = np.empty(n, dtype=np.int64)
-    groups = _group_into(keys, span, inverse, first, 1 << 12)  # records in far fewer cells
+    groups = _group_into(keys, span, inverse, first)
     counts = np.zeros(groups, dtype=np.int64)
     for i in range(n):
         counts[inverse[i]] += 1
