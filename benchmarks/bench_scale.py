@@ -315,6 +315,7 @@ def main() -> None:
     sizes = [int(s) for s in args.sizes.split(",")] if not args.csv else [0]
     print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} at start")
     table: dict[str, dict[int, Run]] = {}
+    Path(args.tmp).mkdir(parents=True, exist_ok=True)  # a --tmp that does not exist yet
     for n in sizes:
         with tempfile.TemporaryDirectory(dir=args.tmp) as tmp:
             path = Path(args.csv) if args.csv else Path(tmp) / f"adult_{n}.csv"
