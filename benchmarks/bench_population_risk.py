@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import numpy as np
@@ -31,7 +30,7 @@ from hidekit.risk.loglinear import loglinear_estimate
 from hidekit.risk.suda import suda2
 from hidekit.risk.weighted import class_figures
 
-from _common import ADULT_KEYS, best_of, row, shared_data
+from _common import ADULT_KEYS, best_cpu, best_of, row, shared_data
 
 
 def have_sdcmicro() -> bool:
@@ -193,16 +192,6 @@ def bench_estimates() -> None:
             f"{two.expected_reidentifications:9.1f}  {two.ci[0]:.1f}–{two.ci[1]:.1f}"
             f"  (fit: main {'ok' if main.fits else 'poor'}, two-way {'ok' if two.fits else 'poor'})"
         )
-
-
-def best_cpu(fn, repeat: int = 3) -> float:
-    """Fastest CPU time (this process) of ``repeat`` runs."""
-    best = float("inf")
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - c0)
-    return best
 
 
 def main() -> None:

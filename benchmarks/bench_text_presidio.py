@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from hidekit.text.spans import Document, Span  # noqa: E402
 from hidekit.text.synthesis import generate_notes  # noqa: E402
 
-from _common import best_of  # noqa: E402
+from _common import best_cpu, best_of  # noqa: E402
 
 
 def presidio_analyzer():
@@ -72,17 +72,6 @@ def hidekit_detector(name: str):
         t0 = time.perf_counter()
         det = train_model(generate_notes(300, seed=1), "en")
         return det, f"model trained in-process ({time.perf_counter() - t0:.0f} s)"
-
-
-def cpu_best(fn, repeat: int) -> float:
-    """Smallest CPU time of this process over ``repeat`` runs of ``fn`` (after a warm-up)."""
-    fn()
-    best = float("inf")
-    for _ in range(repeat):
-        c0 = time.process_time()
-        fn()
-        best = min(best, time.process_time() - c0)
-    return best
 
 
 def char_scores(gold: list[Document], pred: list[list[Span]]) -> tuple[float, float]:
@@ -145,7 +134,10 @@ def main(argv=None) -> None:
     t_hk1, pred_hk = best_of(run_hidekit(1), repeat=args.repeat)
     t_hk2, _ = best_of(run_hidekit(2), repeat=args.repeat)
     # CPU time of this process (one-process runs only): less sensitive to a busy machine than wall
-    c_pres, c_hk1 = cpu_best(run_presidio, args.repeat), cpu_best(run_hidekit(1), args.repeat)
+    c_pres, c_hk1 = (
+        best_cpu(run_presidio, args.repeat, warmup=1),
+        best_cpu(run_hidekit(1), args.repeat, warmup=1),
+    )
 
     rows = []
     for name, secs, pred in (
