@@ -1,9 +1,9 @@
 """The shipped models give exactly the pinned spans on a few development texts: a speed-up of
 the detector's hot paths (recognizers, tokens, features, decoding) must change no output.
 
-The pins (``tests/fixtures/detect-pins.json``) hold each model file's SHA-256: when a new model
-ships, that model's pins no longer apply and are skipped until ``scripts/pin_detect_spans.py``
-writes them again. A deliberate change of the detection logic (rules, repairs, recognizers) also
+The pins (``tests/fixtures/detect-pins.json``) hold each model file's SHA-256: a new model that
+ships without new pins fails here (a skip would let an unpinned model pass silently), so the
+commit that ships a model runs ``scripts/pin_detect_spans.py`` too. A deliberate change of the detection logic (rules, repairs, recognizers) also
 changes spans: re-pin with the same script in the same commit, and say so."""
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ PINS = json.loads((FIXTURES / "detect-pins.json").read_text(encoding="utf-8"))
 def test_shipped_model_gives_the_pinned_spans(name):
     pins = PINS[name]
     digest = hashlib.sha256(shipped_model_path(name).read_bytes()).hexdigest()
-    if digest != pins["model_sha256"]:
-        pytest.skip(f"the shipped {name} model changed: re-pin with scripts/pin_detect_spans.py")
+    assert digest == pins["model_sha256"], (
+        f"the shipped {name} model is not the pinned one: re-pin with scripts/pin_detect_spans.py"
+    )
     det = load_model(name)
     assert len(pins["texts"]) >= 6
     for rel, expected in pins["texts"].items():
