@@ -164,3 +164,16 @@ def test_atomic_dir_leaves_nothing_on_failure(tmp_path):
         raise RuntimeError("step failed")
     assert not target.exists()
     assert not [p for p in os.listdir(tmp_path) if p.startswith(".release")]
+
+
+def test_a_note_not_in_utf8_is_refused_with_what_to_do(tmp_path):
+    from hidekit.io.files import read_text_file
+
+    legacy = tmp_path / "legacy.txt"
+    legacy.write_bytes("Café owner René".encode("cp1252"))
+    wide = tmp_path / "wide.txt"
+    wide.write_bytes("Mary Jones".encode("utf-16"))
+    with pytest.raises(InputError, match=r"invalid byte at offset 3\); .*iconv -f cp1252"):
+        read_text_file(legacy)
+    with pytest.raises(InputError, match="UTF-16 text .*save it as UTF-8"):
+        read_text_file(wide)

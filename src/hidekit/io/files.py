@@ -27,8 +27,19 @@ def read_text_file(path, keep_bom: bool = True) -> str:
     try:
         text = raw.decode("utf-8" if keep_bom else "utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (invalid byte at offset {exc.start})") from exc
+        raise InputError(f"{path}: {_not_utf8(raw, exc.start)}") from exc
     return text
+
+
+def _not_utf8(raw: bytes, offset: int) -> str:
+    """Why a file is not UTF-8, and what to do: offsets in brat files count characters, so
+    hidekit reads notes in one encoding rather than guessing one per file."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "UTF-16 text (it starts with a UTF-16 byte-order mark): save it as UTF-8"
+    return (
+        f"not UTF-8 text (invalid byte at offset {offset}); if it is Windows text, convert "
+        "it first, e.g. iconv -f cp1252 -t utf-8"
+    )
 
 
 def read_utf8(path) -> str:
