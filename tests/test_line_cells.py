@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from hidekit.engines import duckdb_engine, make_engine
 from hidekit.engines.duckdb_engine import DuckDBEngine
 from hidekit.engines.file_engine import FileEngine, _decode
+from hidekit.io import line_cells as line_cells_module
 from hidekit.io import read_table
 from hidekit.io.direct import DirectSource, direct_source, stream_cells
-from hidekit.io.line_cells import line_cells
+from hidekit.io.line_cells import chao1, line_cells
 
 ADULT = Path(__file__).parent / "fixtures" / "adult" / "adult.csv"
 ADULT_KEYS = ["sex", "age", "race", "marital-status", "education", "native-country"]
@@ -67,6 +68,24 @@ def test_a_file_of_few_distinct_lines_is_counted_by_lines(tmp_path, monkeypatch)
     ids = tmp_path / "ids.csv"
     ids.write_text("id,a\n" + "".join(f"{i},{i % 2}\n" for i in range(300)))
     assert line_cells(duckdb.connect(), source_of(ids), ["a"]) is None
+
+
+def test_a_sample_of_distinct_lines_estimates_more_lines_than_the_cap(tmp_path, monkeypatch):
+    """Keys that are (nearly) every column, yet every line distinct: the sample's estimate of the
+    file's distinct lines is far over the cap, so the file is not grouped by line at all."""
+    path = tmp_path / "unique.csv"
+    path.write_text("a,b\n" + "".join(f"{i},{i % 7}\n" for i in range(3000)))
+    assert chao1([1] * 3000) == 3000 + 3000 * 2999 / 2
+    grouped: list[str] = []
+    monkeypatch.setattr(line_cells_module, "_line_relation", lambda *a: grouped.append("group"))
+    assert line_cells(duckdb.connect(), source_of(path), ["a", "b"]) is None
+    assert grouped == []  # refused on the sample, before any grouping
+
+
+def test_chao1_by_hand():
+    # 3 values seen once, 1 twice, 1 four times: 5 + 3 * 2 / (2 * 2)
+    assert chao1([1, 1, 1, 2, 4]) == 5 + 1.5
+    assert chao1([3, 3]) == 2
 
 
 @pytest.mark.parametrize(
