@@ -49,3 +49,38 @@ def test_fit_counts_is_the_fit_on_the_full_table():
     by_counts = TopCode(["income"], top_percentile=90).fit_counts(distinct, counts.to_numpy())
     full = TopCode(["income"], top_percentile=90).fit(frame)
     assert by_counts.thresholds_ == full.thresholds_
+
+
+@pytest.mark.parametrize("cluster", [None, "village"])
+def test_jitter_on_spark_gives_the_local_points_however_partitioned(cluster, spark):
+    """Keyed jitter on a table scattered over many partitions, in shuffled order: the very points
+    of the default engine (draws come from the key and the cluster, not the partition), and the
+    same warning and decisions."""
+    from hidekit.engines.spark_steps import SparkTable
+    from hidekit.transforms.geo import Jitter
+
+    frame = contract_frame(missing=0.1)
+    frame.loc[::9, "latitude"] = np.nan
+    params = {"lat": "latitude", "lon": "longitude", "urban": "urban", "cluster": cluster}
+    local_step = Jitter(**params, key=b"k" * 32)
+    local = local_step.fit_transform(frame)
+    assert local_step.warnings_  # the missing coordinates are counted
+    table = SparkTable.from_pandas(frame, spark)
+    table.sdf = table.sdf.repartition(7).orderBy(table.sdf.columns[-1], ascending=False)
+    step = Jitter(**params, key=b"k" * 32)
+    got = table.apply(step).to_pandas()
+    pd.testing.assert_frame_equal(got, local)
+    assert (step.warnings_, step.decisions_) == (local_step.warnings_, local_step.decisions_)
+
+
+def test_jitter_on_spark_names_the_first_coordinate_out_of_range(spark):
+    from hidekit.engines.spark_steps import SparkTable
+    from hidekit.errors import InputError
+    from hidekit.transforms.geo import Jitter
+
+    frame = pd.DataFrame({"latitude": [10.0, 95.0, -99.0], "longitude": [0.0, 0.0, 0.0]})
+    with pytest.raises(InputError) as local:
+        Jitter(key=b"k" * 32).fit_transform(frame)
+    with pytest.raises(InputError) as got:
+        SparkTable.from_pandas(frame, spark).apply(Jitter(key=b"k" * 32))
+    assert str(got.value) == str(local.value)

@@ -242,3 +242,21 @@ def test_stata_value_labels_reach_jitter_in_cli_and_plan(tmp_path):
     assert audit[1]["decisions"]["urban"]["codes"] == {"0 (Urbano)": "urban", "1 (Rural)": "rural"}
     assert "0 (Urbano)" in (tmp_path / "rel" / "report.html").read_text(encoding="utf-8")
     assert result.released
+
+
+@pytest.mark.parametrize("cluster", [None, "village"])
+def test_points_do_not_depend_on_how_the_records_are_split(cluster):
+    """A record's draws come from the key and its cluster's name (its row number without a
+    cluster column), so chunks of the table, in any order, give the whole table's points: what
+    Spark's partitions and chunked output rely on."""
+    f = _frame(300, 4).assign(village=lambda d: d["row"] % 17)
+    t = Jitter(urban="area", cluster=cluster, key=b"k" * 32).fit(f)
+    whole = t.transform(f)
+    if cluster:  # a cluster's records together, in row order; clusters in any order
+        parts = [f[f["village"] == v] for v in (16, 3, 0, *range(4, 16), 1, 2)]
+    else:
+        parts = [f.iloc[200:], f.iloc[:77], f.iloc[77:200]]
+    pieces = [t.transform(p, p["row"].to_numpy()) for p in parts]
+    pd.testing.assert_frame_equal(pd.concat(pieces).sort_index(), whole)
+    other = Jitter(urban="area", cluster=cluster, key=b"j" * 32).fit_transform(f)
+    assert not np.allclose(other["latitude"], whole["latitude"])  # another key, other points

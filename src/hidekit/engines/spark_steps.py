@@ -8,7 +8,8 @@ decides how Spark applies it (never a second copy of the step's logic):
   fitted on the engine's counts (``Transform.fit_counts``), its own ``transform`` is applied to
   the small table of distinct combinations, and that mapping table is joined onto the data.
 - ``rows``: nothing is learned from the data and a record's output depends only on the record:
-  the step's ``transform`` runs on each partition (``mapInPandas``), shipped to the executors.
+  the step's ``transform`` runs on each partition (``mapInPandas``), shipped to the executors
+  (``map_rows``, which ``spark`` steps use too).
 - ``spark``: the step has its own Spark code, ``spark_apply(table, fit)``, which works on the
   DataFrame itself (local suppression: a ``GROUP BY`` of the keys, the search on the driver over
   that small table, a join to mark the records).
@@ -196,21 +197,29 @@ def _by_values(table: SparkTable, step, fit: bool) -> SparkTable:
 
 
 def _by_rows(table: SparkTable, step, fit: bool) -> SparkTable:
-    columns = table.columns
-    sample = restore_types(table.sdf.limit(64).toPandas(), table.dtypes)
     if fit:
-        step.fit(sample.iloc[:0].drop(columns=[_ROW]))
-    probe = step.transform(sample.drop(columns=[_ROW]))
+        step.fit(restore_types(table.sdf.limit(0).toPandas(), table.dtypes).drop(columns=[_ROW]))
+    return map_rows(table, step)
+
+
+def map_rows(table: SparkTable, step, call=None, source=None) -> SparkTable:
+    """Each partition's records through ``call(frame, rows)`` (default: the step's own
+    ``transform``; ``rows``: the records' row numbers) on the executors. ``source``: the table's
+    DataFrame arranged first (say, a cluster's records brought into one partition)."""
+    columns, dtypes = table.columns, table.dtypes
+    call = call or (lambda frame, rows: step.transform(frame))
+    sample = restore_types(table.sdf.limit(64).toPandas(), dtypes)
+    probe = call(sample.drop(columns=[_ROW]), sample[_ROW].to_numpy())
     schema = _spark_schema(_spark_ready(probe.assign(**{_ROW: sample[_ROW].to_numpy()})))
-    dtypes = table.dtypes
     names = [f.name for f in schema.fields]
 
     def run(parts):
         for part in parts:
-            out = step.transform(restore_types(part[columns], dtypes)).assign(**{_ROW: part[_ROW]})
+            rows = part[_ROW].to_numpy()
+            out = call(restore_types(part[columns], dtypes), rows).assign(**{_ROW: rows})
             yield _spark_ready(out)[names]
 
-    sdf = table.sdf.mapInPandas(run, schema)
+    sdf = (table.sdf if source is None else source).mapInPandas(run, schema)
     return _result(table, sdf, probe, _outputs(table, step.reads(columns), probe))
 
 

@@ -5,10 +5,12 @@ then each cluster point is displaced in a random direction by a random distance:
 to 2 km, rural clusters up to 5 km, and a random 1% of rural clusters up to 10 km. Every record of a
 cluster gets the same displaced point. With a GeoJSON boundary file, a draw that leaves the area
 (feature) holding the cluster point is redrawn, so the point stays in its district. The draws come
-from a secret key (HMAC of the key and the step; ``hidekit.secrets``): the same key gives the same
-points, and without the key nobody can replay them. Without a key they come fresh from the OS. A
-plain seed is refused unless ``insecure_seed`` says it is only for tests or synthetic data: with the
-seed anyone can re-run the draws and subtract them.
+from a secret key: each cluster's are a keyed BLAKE2b of a subkey of the step (``hidekit.secrets``)
+and the cluster's own name (its value in the cluster column, else the record's row number), so the
+same key gives the same points however the records are split (Spark partitions, chunks), and
+without the key nobody can replay them. Without a key they come fresh from the OS. A plain seed is
+refused unless ``insecure_seed`` says it is only for tests or synthetic data: with the seed anyone
+can re-run the draws and subtract them.
 
 Which clusters are urban is read from the ``urban`` column through its value labels when the file
 has them (Stata/SPSS: ``0 = Urban, 1 = Rural`` is read as labelled, not as "1 is urban"), else
@@ -19,6 +21,7 @@ as which, for the audit (``hidekit.transforms.labels``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 from collections.abc import Mapping
@@ -45,10 +48,15 @@ def check_coordinates(lat: np.ndarray, lon: np.ndarray, lat_col: str, lon_col: s
     for name, v, lim in ((lat_col, lat, 90.0), (lon_col, lon, 180.0)):
         bad = np.flatnonzero(np.abs(np.nan_to_num(v)) > lim)
         if bad.size:
-            raise InputError(
-                f"coordinate out of range in {name!r}: {v[bad[0]]} (row {bad[0] + 1}; "
-                f"allowed -{lim:g} to {lim:g})"
-            )
+            raise out_of_range(name, v[bad[0]], int(bad[0]), lim)
+
+
+def out_of_range(column: str, value, row: int, limit: float) -> InputError:
+    """The error for a coordinate beyond ``limit`` (row counted from 0)."""
+    return InputError(
+        f"coordinate out of range in {column!r}: {value} (row {row + 1}; "
+        f"allowed -{limit:g} to {limit:g})"
+    )
 
 
 def destination(lat, lon, bearing, km):
@@ -156,6 +164,7 @@ class Jitter(Transform):
         "key": "the secret key that draws the displacements (plans: [secrets]; never written)",
         "max_tries": "redraws allowed for a point to stay in its area",
     }
+    spark_scope: ClassVar[str] = "spark"  # fitted on aggregates, records displaced on executors
 
     def __init__(
         self,
@@ -210,21 +219,38 @@ class Jitter(Transform):
 
     def fit(self, frame: pd.DataFrame) -> Jitter:
         require_columns(frame.columns, self._columns())
+        self.fit_urban(frame[self.urban] if self.urban else None)
+        lat, lon = self._coords(frame)
+        self.note_missing(int((np.isnan(lat) | np.isnan(lon)).sum()))
+        return self
+
+    def fit_urban(self, values: pd.Series | None) -> None:
+        """Boundaries read, and each value of the urban column (``values``: its distinct values
+        in order of first appearance are enough) told urban or rural."""
         self.areas_ = read_boundaries(self.boundaries) if self.boundaries else None
         self.warnings_: list[str] = []
         self.decisions_: dict = {}
         self.urban_codes_: dict[str, str] = {}
-        if self.urban:
+        if self.urban and values is not None:
             self.urban_codes_, self.decisions_["urban"] = classify_codes(
-                frame[self.urban], self.urban, labels=self.value_labels, mapping=self.urban_codes
+                values, self.urban, labels=self.value_labels, mapping=self.urban_codes
             )
-        lat, lon = self._coords(frame)
-        missing = int((np.isnan(lat) | np.isnan(lon)).sum())
+
+    def note_missing(self, missing: int) -> None:
+        """The warning for ``missing`` records without coordinates (they stay without)."""
         if missing:
             msg = f"jitter: {missing} record(s) without coordinates stay without"
             log.warning(msg)
             self.warnings_.append(msg)
-        return self
+
+    out_of_range = staticmethod(out_of_range)
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table: fitted on aggregates, every record displaced on the executors
+        (``hidekit.transforms.spark_jitter``); the same points as on the default engine."""
+        from hidekit.transforms.spark_jitter import spark_jitter
+
+        return spark_jitter(self, table, fit)
 
     def _coords(self, frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
         cols = []
@@ -240,19 +266,21 @@ class Jitter(Transform):
         check_coordinates(cols[0], cols[1], self.lat, self.lon)
         return cols[0], cols[1]
 
-    def displacement(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, np.ndarray]:
-        """Per cluster: its point, urban or not, the maximum and displaced point; cluster id per record."""
+    def displacement(
+        self, frame: pd.DataFrame, rows: np.ndarray | None = None
+    ) -> tuple[pd.DataFrame, np.ndarray]:
+        """Per cluster: its point, urban or not, the maximum and displaced point; cluster id per
+        record. ``rows``: the records' row numbers in the whole table (default 0..n-1), which name
+        a record's own cluster when there is no cluster column."""
         if not hasattr(self, "areas_"):
             raise OptionError("jitter: call fit (or fit_transform) before transform")
         require_columns(frame.columns, self._columns())
         lat, lon = self._coords(frame)
         ok = ~(np.isnan(lat) | np.isnan(lon))
-        cl = (
-            frame[self.cluster]
-            if self.cluster
-            else pd.Series(np.arange(len(frame)), index=frame.index)
-        )
-        ids, _ = pd.factorize(cl.where(pd.Series(ok, index=frame.index)), use_na_sentinel=True)
+        if rows is None:
+            rows = np.arange(len(frame))
+        cl = frame[self.cluster] if self.cluster else pd.Series(rows, index=frame.index)
+        ids, names = pd.factorize(cl.where(pd.Series(ok, index=frame.index)), use_na_sentinel=True)
         n = int(ids.max()) + 1 if ids.size else 0
         keep = ids >= 0
         counts = np.bincount(ids[keep], minlength=n)
@@ -272,14 +300,15 @@ class Jitter(Transform):
                 )
             is_urban = (cats == "urban").to_numpy()
             urban = np.bincount(ids[keep], weights=is_urban[keep], minlength=n) > counts / 2
-        rng = self._random.rng("jitter", self.lat, self.lon)
-        far = rng.random(n) < float(self.rural_far_share)
+        tags = [("c" if self.cluster else "r") + str(value_key(v)) for v in names]
+        first = self._uniforms(tags, 0)
+        far = first[:, 0] < float(self.rural_far_share)
         limit = np.where(
             urban,
             float(self.urban_km),
             np.where(far, float(self.rural_far_km), float(self.rural_km)),
         )
-        new_lat, new_lon = self._draw(rng, clat, clon, limit)
+        new_lat, new_lon = self._draw(tags, first, clat, clon, limit)
         return pd.DataFrame(
             {
                 "cluster_lat": clat,
@@ -292,16 +321,28 @@ class Jitter(Transform):
             }
         ), ids
 
-    def _draw(self, rng, clat, clon, limit):
+    def _uniforms(self, tags: list[str], draw: int) -> np.ndarray:
+        """Four uniforms in [0, 1) per cluster for its ``draw``-th try: a keyed BLAKE2b of the
+        cluster's name, so they depend on the key and the cluster only (not on the others)."""
+        subkey = self._random.subkey("jitter", self.lat, self.lon)
+        blake = hashlib.blake2b
+        raw = b"".join(
+            blake(f"{draw}:{t}".encode(), key=subkey, digest_size=32).digest() for t in tags
+        )
+        words = np.frombuffer(raw, dtype="<u8").reshape(len(tags), 4)
+        return (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
+
+    def _draw(self, tags, first, clat, clon, limit):
         n = clat.size
         home = area_of(clon, clat, self.areas_) if self.areas_ is not None else np.full(n, -1)
         new_lat, new_lon = np.empty(n), np.empty(n)
         todo = np.arange(n)
-        for _ in range(self.max_tries):
+        for t in range(self.max_tries):
             if todo.size == 0:
                 break
-            bearing = rng.uniform(0, 2 * np.pi, todo.size)
-            km = rng.uniform(0, 1, todo.size) * limit[todo]
+            u = first[todo, 1:3] if t == 0 else self._uniforms([tags[i] for i in todo], t)[:, :2]
+            bearing = 2 * np.pi * u[:, 0]
+            km = u[:, 1] * limit[todo]
             la, lo = destination(clat[todo], clon[todo], bearing, km)
             good = np.ones(todo.size, dtype=bool)
             if self.areas_ is not None:
@@ -320,8 +361,10 @@ class Jitter(Transform):
             )
         return new_lat, new_lon
 
-    def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
-        table, ids = self.displacement(frame)
+    def transform(self, frame: pd.DataFrame, rows: np.ndarray | None = None) -> pd.DataFrame:
+        """Every record's coordinates replaced by its cluster's displaced point (``rows``: see
+        ``displacement``)."""
+        table, ids = self.displacement(frame, rows)
         out = frame.copy()
         keep = ids >= 0
         lat = np.full(len(frame), np.nan)
