@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
+    drop_shapeless,
     plausible_recall,
     split_names,
     split_numbers,
@@ -175,3 +176,21 @@ def test_numbers_split_at_table_gaps_and_postcodes_must_look_like_postcodes():
     assert [(s.text, s.label) for s in odd] == [("558120", "ID")]
     # other labels pass untouched
     assert _texts(split_numbers([_span("Kedzie  and 63rd", "STREET")])) == ["Kedzie  and 63rd"]
+
+
+def test_shapeless_spans_go_or_take_the_label_their_text_allows():
+    t = "19/08    13.8   3400   42\nn° 2 85 07 69 123 456 78 ............ 12 Elm St"
+
+    def at(part: str, label: str) -> Span:
+        i = t.index(part)
+        return Span(i, i + len(part), label, part, "crf")
+
+    row = at("19/08    13.8   3400   42", "STREET")
+    number = at("2 85 07 69 123 456 78", "STREET")
+    dots, street = at("............", "IP"), at("12 Elm St", "STREET")
+    got = [(s.label, s.text) for s in drop_shapeless([row, number, dots, street])]
+    assert got == [
+        ("DATE", "19/08"),  # a row of a lab table keeps its date only ("13.8" is no date)
+        ("ID", "2 85 07 69 123 456 78"),
+        ("STREET", "12 Elm St"),
+    ]

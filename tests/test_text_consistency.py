@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from hidekit.text.detection.consistency import (
     close_leaks,
+    name_edges,
     same_everywhere,
     street_units,
     whole_tokens,
@@ -46,6 +47,24 @@ def test_a_code_found_in_part_covers_its_run_but_never_a_neighbour():
         ("ID", "PJN448291H"),
         ("MRN", "3001"),
         ("ID", "8842"),
+    ]
+
+
+def test_a_code_runs_on_across_slashes_and_hyphens_and_keeps_its_check_character():
+    t = "REF: SLH/BRM/0012 ticket gsd-114807, PMDC 34817-P; hkid d558214(7) 555-0128/9"
+    spans = [
+        _span(t, "0012", "ACCOUNT"),
+        _span(t, "114807", "ACCOUNT"),
+        _span(t, "34817", "ID"),
+        _span(t, "d558214", "ID"),
+        _span(t, "555-0128", "PHONE"),
+    ]
+    assert [x for _, x in _texts(t, whole_tokens(t, spans))] == [
+        "SLH/BRM/0012",
+        "gsd-114807",
+        "34817-P",
+        "d558214(7)",
+        "555-0128",  # a phone number stops at "/"
     ]
 
 
@@ -164,6 +183,18 @@ def test_names_keep_initials_particles_and_quoted_nicknames():
     ]
 
 
+def test_initials_without_stops_after_a_title():
+    t = "cc: Mr M A Hussain, 41 Road; Mr K Asante-Mensah; Dr Okoye; vitamin A Smith"
+    spans = [_span(t, "A Hussain", "NAME"), _span(t, "Asante-Mensah", "NAME")]
+    spans += [_span(t, "Okoye", "DOCTOR"), _span(t, "Smith", "NAME")]
+    assert [x for _, x in _texts(t, name_edges(t, spans))] == [
+        "M A Hussain",
+        "K Asante-Mensah",
+        "Okoye",
+        "Smith",  # no title before "A": the capital stays out
+    ]
+
+
 def test_a_bracket_after_a_name_is_not_a_nickname():
     t = "Jess (Koala Air): sorry.\nA. LEFT BREAST"  # a list letter opens the line
     spans = [_span(t, "Jess", "DOCTOR"), _span(t, "Koala Air", "NAME"), _span(t, "LEFT", "NAME")]
@@ -176,6 +207,30 @@ def test_street_numbers_written_before_the_street():
     assert [x for _, x in _texts(t, street_units(t, spans))] == [
         "House 88, Street 12",
         "flat 2214, wah kin house",
+    ]
+
+
+def test_an_address_line_takes_in_named_buildings_and_blocks():
+    t = (
+        "Ms Nic\nApartment 22, The Maltings, Mill Road\nat flat 2214, wah kin house, wah fu estate\n"
+        "SHOP 7, AL-HAFEEZ PLAZA, MAIN BOULEVARD\nHOUSE 219, STREET 14, BLOCK E, JOHAR TOWN\n"
+        "7 montée de la Grande-Côte, bât. B, 69001 Lyon\nseen in clinic, the ward, 9 Elm Road"
+    )
+    spans = [
+        _span(t, "Mill Road", "STREET"),
+        _span(t, "wah fu estate", "STREET"),
+        _span(t, "MAIN BOULEVARD", "STREET"),
+        _span(t, "HOUSE 219, STREET 14", "STREET"),
+        _span(t, "7 montée de la Grande-Côte", "STREET"),
+        _span(t, "9 Elm Road", "STREET"),
+    ]
+    assert [x for _, x in _texts(t, street_units(t, spans))] == [
+        "Apartment 22, The Maltings, Mill Road",
+        "flat 2214, wah kin house, wah fu estate",
+        "SHOP 7, AL-HAFEEZ PLAZA, MAIN BOULEVARD",
+        "HOUSE 219, STREET 14, BLOCK E",
+        "7 montée de la Grande-Côte, bât. B",
+        "9 Elm Road",  # "the ward" is no building before an address
     ]
 
 
@@ -226,6 +281,13 @@ def test_shape_recognizers_of_the_profiles(name, text, found):
             ["MD", "KL", "AOBL", "mt", "RV", "sk"],
         ),
         ("chat_speaker", "[10:03] Agent Blessing: Good morning\n[10:04] Agent: hi", ["Blessing"]),
+        (
+            "speaker_label",
+            "Jess (Koala Air): hi\nCustomer: hi\nBloods (29/02/24): CRP 34\nPlan (today): rest\n"
+            "Priya: ok\nNeuro: GCS 15\nPriya: done\nNeuro: same",
+            ["Jess", "Priya", "Priya"],
+        ),
+        ("relative_name", "Doula Sunita will attend; per teammate Romario", ["Sunita", "Romario"]),
     ],
 )
 def test_more_recognizers_of_the_profiles(name, text, found):

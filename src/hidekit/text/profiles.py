@@ -78,6 +78,7 @@ SUPPLEMENTS = (
     "signoff_initials",
     "phone_extension",
     "chat_speaker",
+    "speaker_label",
     "bracket_initials",
     "relative_name",
     "card_ending",

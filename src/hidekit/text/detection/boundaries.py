@@ -194,6 +194,32 @@ _EN_LABELS = frozenset(
 _LANGUAGE_SPLIT = re.compile(r"[\s/,&+-]+")
 
 
+_COLUMNS = re.compile(r"\t|[ ]{2,}")
+_DATE_PIECE = re.compile(
+    r"(?<![\d.])(?:\d{1,2}/\d{1,2}(?:/\d{2,4})?|\d{1,2}([.-])\d{1,2}\1\d{2,4})(?![\d.])"
+)
+
+
+def drop_shapeless(spans: Sequence[Span]) -> list[Span]:
+    """Spans whose text cannot be what their label says. An IP address or ZIP code without a
+    digit (dot leaders) goes. A "street" without a letter is a number: a row of a lab table
+    ("19/08    13.8   3400", columns) keeps only its dates; one run of digits is an ID."""
+    out = []
+    for s in spans:
+        if s.label in ("IP", "ZIP") and not any(c.isdigit() for c in s.text):
+            continue
+        if s.label != "STREET" or any(c.isalpha() for c in s.text):
+            out.append(s)
+        elif _COLUMNS.search(s.text):
+            out.extend(
+                Span(s.start + m.start(), s.start + m.end(), "DATE", m.group(), s.source, s.score)
+                for m in _DATE_PIECE.finditer(s.text)
+            )
+        elif any(c.isdigit() for c in s.text):
+            out.append(Span(s.start, s.end, "ID", s.text, s.source, s.score))
+    return out
+
+
 def drop_languages(spans: Sequence[Span]) -> list[Span]:
     """Languages are not PHI under the conventions ("speaks Swedish", "Bengali/English")."""
     names = language_names()

@@ -37,6 +37,8 @@ from hidekit.text.spans import Span
 
 PERSON_LABELS = frozenset({"NAME", "DOCTOR"})
 CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN", "PHONE", "FAX"})
+# codes that run on across "-" and "/" (a phone number stops at "/": "555-0128/9" is two)
+JOINED_CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN"})
 # labels whose strings are masked wherever the note repeats them
 REPEATED_LABELS = PERSON_LABELS
 # the recall pass's guesses are repeated only when they read as a rare capitalized name
@@ -52,7 +54,8 @@ PEOPLE_WORDS = frozenset(
     teacher technician tech therapist physio pharmacist worker cw phn adon sonographer paramedic
     paramedics kuia colleague boss employer landlady landlord tenant client caller patient
     grand-niece grand-nephew daughter-in-law son-in-law mother-in-law father-in-law user pager
-    bleep ext
+    bleep ext doula midwife nurse teammate classmate housemate coworker co-worker caseworker
+    pastor imam
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 UNSURE_SOURCES = frozenset({"crf-recall"})
@@ -60,7 +63,8 @@ COMMON_BAND = 4  # a word this common in English (Zipf band) is not a name on it
 RARE_BAND = 3  # a word rarer than this is repeated in any case
 _JOINERS = "-'’"
 _UNIT = re.compile(
-    r",?[ \t]*(?:apt|apartment|unit|suite|ste|flat|bldg|building|floor|fl|app|#)\.?[ \t]*#?"
+    r",?[ \t]*(?:apt|apartment|unit|suite|ste|flat|bldg|building|floor|fl|app|block|blk|bât|bat|"
+    r"tower|wing|#)\.?[ \t]*#?"
     r"[A-Za-z]?\d{0,5}[A-Za-z]?(?![\w])",
     re.IGNORECASE,
 )
@@ -68,6 +72,20 @@ _UNIT_BEFORE = re.compile(
     r"(?:^|(?<=[\s,(]))(?:apt|apartment|unit|suite|flat|bldg|building|house|plot|stand|lot|"
     r"block|blk|door|shop|no)\.?(?:[ \t]*no\.?)?[ \t]*#?[A-Za-z]?-?\d{1,5}[A-Za-z]?,?[ \t]*$",
     re.IGNORECASE,
+)
+# a named building or estate before a street, after a comma ("Apartment 22, The Maltings, Mill
+# Road", "flat 2214, wah kin house, wah fu estate", "SHOP 7, AL-HAFEEZ PLAZA, MAIN BOULEVARD")
+_BUILDING_BEFORE = re.compile(
+    r"(?:^|(?<=[,:\n(]))[ \t]*((?:the[ \t]+)?[^\W\d_][\w'’&.-]*(?:[ \t]+[^\W\d_][\w'’&.-]*){0,3}),"
+    r"[ \t]*$",
+    re.IGNORECASE,
+)
+_BUILDING_WORDS = frozenset(
+    """
+    house court plaza estate tower towers apartments apts mansions building bldg block residency
+    residences heights villas villa complex centre center mall chambers lodge flats gardens park
+    arcade enclave society quarters cottage cottages farm manor hall maltings courtyard
+    """.split()  # noqa: SIM905
 )
 _STREET_TYPE = re.compile(
     r"[ \t]+(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt)\.?(?![\w])",
@@ -122,6 +140,25 @@ def _inside_token(text: str, i: int, person: bool) -> bool:
     )
 
 
+def _joined_code(text: str, a: int, b: int) -> tuple[int, int]:
+    """A code runs on across "-" and "/" between letters and digits ("SLH/BRM/0012",
+    "gsd-114807", "34817-P") and keeps a check character in brackets ("d558214(7)")."""
+    n = len(text)
+    while a > 1 and text[a - 1] in "-/" and text[a - 2].isalnum():
+        a -= 1
+        while a > 0 and text[a - 1].isalnum():
+            a -= 1
+    while b + 1 < n and text[b] in "-/" and text[b + 1].isalnum():
+        b += 1
+        while b < n and text[b].isalnum():
+            b += 1
+    m = _CHECK_CHARACTER.match(text, b)
+    return a, m.end() if m else b
+
+
+_CHECK_CHARACTER = re.compile(r"\([0-9A-Za-z]\)(?![\w])")
+
+
 def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
     """Names and codes found in part cover their whole word (see the module); a possessive "'s"
     stays outside."""
@@ -137,6 +174,8 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
             b += 1
         if person and b > s.end and re.fullmatch(r"['’][sS]", text[b - 2 : b]):
             b = max(s.end, b - 2)
+        if s.label in JOINED_CODE_LABELS:
+            a, b = _joined_code(text, a, b)
         if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
             out[k] = _grow(text, s, a, b)
     return out
@@ -146,6 +185,10 @@ _INITIALS_BEFORE = re.compile(
     r"(?:(?<=[ \t])(?:[A-Z]\.[ \t]?)+|(?<![\w'’])(?:(?:de|del|van|von|der|den|da|di|du|le|la|al|el|"
     r"bin|ibn|ní|nic|ó|ua|mac|mc|ten|ter)[ \t]+)+)$",
     re.IGNORECASE,
+)
+# initials without full stops between a title and a name ("Mr M A Hussain", "Dr K Asante")
+_TITLE_INITIALS = re.compile(
+    r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|MR|MRS|MS|DR)\.?[ \t]+((?:[A-Z][ \t]+)+)$"
 )
 _INITIAL_AFTER = re.compile(r"[ \t]+(?:[A-Z]\.(?![\w])|(?:Jr|Sr|Jnr|Snr)\.?(?![\w]))")
 _OPEN = re.compile(r"[ \t]+[\"“'‘(]")
@@ -164,6 +207,9 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
         m = _INITIALS_BEFORE.search(text, max(0, a - 24), a)
         if m and m.group().strip():
             a = m.start()
+        m = _TITLE_INITIALS.search(text, max(0, a - 24), a)
+        if m:
+            a = m.start(1)
         m = _INITIAL_AFTER.match(text, b)
         if m:
             b = m.end()
@@ -253,12 +299,32 @@ def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
         m = _UNIT.match(text, b)
         if m and any(c.isdigit() for c in m.group()) or (m and m.group().rstrip()[-1:].isupper()):
             b = m.end()
-        before = _UNIT_BEFORE.search(text, max(0, a - 30), a)
-        if before:
-            a = before.start()
+        a = _address_start(text, a)
         if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
             out[k] = _grow(text, s, a, b)
     return out
+
+
+def _address_start(text: str, a: int) -> int:
+    """Where the address line of a street starting at ``a`` starts: a unit, flat or house number
+    before it, or up to two named buildings ("X House", "Y Plaza"; "the X" only with a unit
+    before it: "apt 4, the courtyard")."""
+    sure = a
+    for _ in range(3):
+        before = _UNIT_BEFORE.search(text, max(0, a - 30), a)
+        if before:
+            return before.start()
+        m = _BUILDING_BEFORE.search(text, max(0, a - 60), a)
+        if not m:
+            break
+        words = m.group(1).split()
+        building = words[-1].casefold() in _BUILDING_WORDS
+        if not (building or words[0].casefold() == "the"):
+            break
+        a = m.start(1)
+        if building:
+            sure = a
+    return sure
 
 
 def _keys(text: str, s: Span) -> list[str]:

@@ -59,6 +59,7 @@ from hidekit.text.detection import crf_decode
 from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
+    drop_shapeless,
     plausible_recall,
     split_names,
     split_numbers,
@@ -274,7 +275,7 @@ class Detector:
             )
         spans = resolve_overlaps([deny, crf, direct, fill, recall])
         if self.language == "en":
-            spans = drop_lowercase_names(text, drop_languages(spans))
+            spans = drop_lowercase_names(text, drop_shapeless(drop_languages(spans)))
             spans = trim_edges(split_numbers(trim_occupation(trim_age(split_names(spans)))))
         if self.profile is not None:
             spans = apply_profile(

@@ -17,6 +17,8 @@ beside any model (they apply to no language: ``languages`` names the profiles, s
 - ``chat_speaker``: the name that opens a line of a chat or pager log after its time stamp
   ("22:55 Bex: …", "03/03/2024, 18:02 - nomsa: …") — NAME; a word common in English
   ("Customer", "Agent") or a clinical abbreviation is not one;
+- ``speaker_label``: the name that opens a line without a time stamp, with who they are in
+  brackets ("Jess (Koala Air): …") or a given name opening two lines or more — NAME;
 - ``username_shape``: a handle joined by underscores ("maple_leaf_mom88") or named after
   "posted by", "reply from" — USERNAME;
 - ``letter_digit_id``: one to four letters then six or more digits, a check letter or digit
@@ -27,6 +29,7 @@ beside any model (they apply to no language: ``languages`` names the profiles, s
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from hidekit.text.detection.consistency import PEOPLE_WORDS, clinical_words
@@ -117,6 +120,32 @@ class ChatSpeakerRecognizer(_InitialsRecognizer):
 
 
 @dataclass
+class SpeakerLabelRecognizer(Recognizer):
+    """The name that opens a line of a chat or transcript without a time stamp: with who they
+    are in brackets ("Jess (Koala Air): …"), or a given name that opens two lines or more
+    ("Jess: …" … "Jess: …") — a form field ("Plan:", "Neuro:") is a common or clinical word."""
+
+    _rx: re.Pattern = re.compile(
+        r"^[ \t]*([^\W\d_][\w'’-]{1,20})[ \t]*(\([^\W\d_][^)\n]{0,29}\))?:[ \t]", re.MULTILINE
+    )
+
+    def find(self, text: str) -> list[Span]:
+        from hidekit.text.detection.recognizers.gazetteers import given_names
+
+        found = [(m, m.group(1)) for m in self._rx.finditer(text)]
+        seen = Counter(w for m, w in found if not m.group(2))
+        out = []
+        for m, w in found:
+            if not _name_like(w):
+                continue
+            repeated = seen[w] >= 2 and w.casefold() in given_names() and w[:1].isupper()
+            if m.group(2) or repeated:
+                s, e = m.span(1)
+                out.append(Span(s, e, self.label, w, self.name, self.score))
+        return out
+
+
+@dataclass
 class BracketInitialsRecognizer(_InitialsRecognizer):
     """Initials with a date in brackets ("Enumerator note (OA, 11/09/2024)") or after
     "initials:" ("interviewer initials: kj / rt")."""
@@ -185,6 +214,7 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         r"[ \t]*(?:no\.?|#)?[ \t]*:?[ \t]*\d{3,6}(?![\w/:-]|\.\d)",
     ),
     ChatSpeakerRecognizer("chat_speaker", "NAME", PROFILE_ONLY, 0.7),
+    SpeakerLabelRecognizer("speaker_label", "NAME", PROFILE_ONLY, 0.7),
     BracketInitialsRecognizer("bracket_initials", "NAME", PROFILE_ONLY, 0.7),
     RelativeNameRecognizer("relative_name", "NAME", PROFILE_ONLY, 0.7),
     PatternRecognizer(
