@@ -200,6 +200,13 @@ def check_recognizer(rec, texts: Iterable[str] = RECOGNIZER_TEXTS) -> None:
         ordered = sorted(spans, key=lambda s: (s.start, s.end))
         for a, b in zip(ordered, ordered[1:], strict=False):
             assert a.end <= b.start, f"{rec.name}: its spans {a} and {b} overlap"
+        # detection reads hits as arrays (recognizers.hits): the same hits, the recognizer's score
+        starts, ends, labels = rec.find_arrays(text)
+        labels = [labels] * len(starts) if isinstance(labels, str) else list(labels)
+        assert list(zip(starts, ends, labels, strict=True)) == [
+            (s.start, s.end, s.label) for s in spans
+        ], f"{rec.name}: find_arrays and find give different hits"
+        assert all(s.score == rec.score for s in spans), f"{rec.name}: a hit's score is not its own"
 
 
 # -- engines --------------------------------------------------------------------------------

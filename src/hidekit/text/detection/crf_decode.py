@@ -51,6 +51,9 @@ from hidekit.text.detection.features import (
 )
 from hidekit.text.spans import Span
 
+# recognizer hits as the kernels read them (``CrfDecoder.hit_arrays``)
+HitArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 # --------------------------------------------------------------------------- the model
 def read_crfsuite(crf_model: bytes) -> tuple[list[str], list[str], np.ndarray]:
@@ -287,7 +290,30 @@ class CrfDecoder:
             self._hits[(source, label)] = got
         return got
 
-    def _arguments(self, text: str, hits: Sequence[Span], tokens=None):
+    def hit_arrays(self, hits: Sequence[Span]) -> HitArrays:
+        """Recognizer hits as the kernels read them: starts, ends, feature ids (hits x 2 x 4)
+        and "drl=" indices."""
+        cache = self._hits
+        hs, he, hid, hl = [], [], [], []
+        for h in hits:
+            got = cache.get((h.source, h.label)) or self._hit_ids(h.source, h.label)
+            hs.append(h.start)
+            he.append(h.end)
+            hid.append(got[0])
+            hl.append(got[1])
+        return (
+            np.array(hs, np.int64), np.array(he, np.int64),
+            np.array(hid, np.int32).reshape(len(hid), 2, 4), np.array(hl, np.int32),
+        )  # fmt: skip
+
+    def pair_ids(self, pairs: Sequence[tuple[str, str]]) -> tuple[np.ndarray, np.ndarray]:
+        """Feature ids (pairs x 2 x 4) and "drl=" indices of hits of these (source, label)
+        pairs: ``hit_arrays`` by table lookup for hits coded by pair (``recognizers.hits``)."""
+        got = [self._hits.get(p) or self._hit_ids(*p) for p in pairs]
+        ids = np.array([g[0] for g in got], np.int32).reshape(len(got), 2, 4)
+        return ids, np.array([g[1] for g in got], np.int32)
+
+    def _arguments(self, text: str, hits: HitArrays, tokens=None):
         """The token lists and the kernels' per-document arguments."""
         words_, starts, ends = token_lists(text) if tokens is None else tokens
         n = len(words_)
@@ -305,36 +331,28 @@ class CrfDecoder:
                         wl[k] = w if w is not None else table.add(t, self._bg_words)
             tables = table.arrays()
         nl = [m.start() for m in _NL.finditer(text)] if "\n" in text else ()
-        cache = self._hits
-        hs, he, hid, hl = [], [], [], []
-        for h in hits:
-            got = cache.get((h.source, h.label)) or self._hit_ids(h.source, h.label)
-            hs.append(h.start)
-            he.append(h.end)
-            hid.append(got[0])
-            hl.append(got[1])
         args = (
             self.model, tables, np.array(wl, np.int64), np.array(starts, np.int64),
-            np.array(ends, np.int64), np.array(nl, np.int64), np.array(hs, np.int64),
-            np.array(he, np.int64), np.array(hid, np.int32).reshape(len(hid), 2, 4),
-            np.array(hl, np.int32),
+            np.array(ends, np.int64), np.array(nl, np.int64), *hits,
         )  # fmt: skip
         return starts, ends, args
 
     def spans(
         self,
         text: str,
-        hits: Sequence[Span],
+        hits: Sequence[Span] | HitArrays,
         threshold: float | None,
         tokens: tuple[list[str], list[int], list[int]] | None = None,
     ) -> tuple[list[Span], list[Span]]:
         """The CRF's spans (Viterbi path) and, with a threshold, the recall spans of ``text``.
 
-        ``hits``: the recognizers' hits on ``text``; ``tokens``: ``features.token_lists(text)``
-        when the caller has it already.
+        ``hits``: the recognizers' hits on ``text`` (spans, or ``hit_arrays`` of them);
+        ``tokens``: ``features.token_lists(text)`` when the caller has it already.
         """
         if not text:
             return [], []
+        if not isinstance(hits, tuple):
+            hits = self.hit_arrays(hits)
         starts, ends, args = self._arguments(text, hits, tokens)
         if not starts:
             return [], []
@@ -349,7 +367,7 @@ class CrfDecoder:
     def scores(self, text: str, hits: Sequence[Span]) -> tuple[np.ndarray, list[list[int]]]:
         """The per-token label scores (tokens x ``weights.labels``) and the CRF sequences (token
         indices) that ``spans`` decodes: for tests, to compare with the string features."""
-        starts, _, args = self._arguments(text, hits)
+        starts, _, args = self._arguments(text, self.hit_arrays(hits))
         n = len(starts)
         S = np.zeros((n, len(self.weights.labels)))
         gc = np.empty(n + 1, np.int8)

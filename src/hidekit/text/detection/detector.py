@@ -43,6 +43,7 @@ from __future__ import annotations
 import bisect
 import io
 import json
+import threading
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -50,6 +51,7 @@ from functools import cached_property
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
 import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
@@ -68,8 +70,10 @@ from hidekit.text.detection.boundaries import (
     trim_occupation,
 )
 from hidekit.text.detection.consistency import close_leaks
+from hidekit.text.detection.crf_decode import HitArrays
 from hidekit.text.detection.features import FEATURE_VERSION, SUPPORTED_VERSIONS
-from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
+from hidekit.text.detection.recognizers import get_recognizers
+from hidekit.text.detection.recognizers.hits import HitRunner
 from hidekit.text.detection.termlists import TermLists
 from hidekit.text.detection.tokenize import Token
 from hidekit.text.detection.windows import (
@@ -199,6 +203,15 @@ class Detector:
         # detection decodes with hidekit.text.detection.crf_decode: the same weights, tags and marginals,
         # features looked up as numbers instead of strings (built once per model in a process)
         self._decoder = crf_decode.decoder_for(self.crf_model, self.feature_options)
+        # the recognizers run as one HitRunner; per (recognizer, label) pair it met, the CRF's
+        # feature ids and whether the model reports the pair's hits directly or as fill
+        self._runner = HitRunner(self.recognizers)
+        self._pair_lock = threading.Lock()
+        self._pairs: tuple[np.ndarray, ...] = (
+            *self._decoder.pair_ids([]),
+            np.zeros(0, bool),
+            np.zeros(0, bool),
+        )
         self.window_chars = WINDOW_CHARS
         self.window_margin = MARGIN_CHARS
 
@@ -232,7 +245,7 @@ class Detector:
         return buf.getvalue()
 
     # ------------------------------------------------------------------ detection
-    def _crf_spans(self, text: str, hits) -> tuple[list[Span], list[Span]]:
+    def _crf_spans(self, text: str, hits: HitArrays) -> tuple[list[Span], list[Span]]:
         """The CRF's spans (Viterbi path; score = the smallest marginal of the run's tags), and the
         recall spans: runs of tokens the path tags O although their marginal probability of being
         PHI is at least ``phi_threshold`` (label: the most probable one summed over the run)."""
@@ -251,20 +264,27 @@ class Detector:
         """The windows ``detect`` reads ``text`` in (one when the text is short)."""
         return plan_windows(text, self.window_chars, self.window_margin)
 
+    def _hits(self, text: str) -> tuple[HitArrays, list[Span], list[Span]]:
+        """The recognizers' hits as the CRF reads them, and as spans the hits of the direct and
+        the fill recognizers (labelled as the model maps them)."""
+        runner = self._runner
+        table = runner.run(text)
+        pairs = self._pairs
+        if len(runner.pairs) > len(pairs[1]):  # new (recognizer, label) pairs: look them up
+            with self._pair_lock:
+                names = [(self.recognizers[k].name, lab) for k, lab in runner.pairs]
+                ids, drl = self._decoder.pair_ids(names)
+                self._pairs = pairs = (ids, drl, runner.mask(self.direct), runner.mask(self.fill))
+        codes = table.codes
+        hits = (table.starts, table.ends, pairs[0][codes], pairs[1][codes])
+        direct = runner.spans(text, table, self.direct, pairs[2])
+        fill = runner.spans(text, table, self.fill, pairs[3])
+        return hits, direct, fill
+
     def _detect_whole(self, text: str) -> list[Span]:
         """Detection on the whole of ``text`` at once (one window)."""
-        hits = run_recognizers(text, self.recognizers)
+        hits, direct, fill = self._hits(text)
         crf, recall = self._crf_spans(text, hits)
-        direct = [
-            Span(h.start, h.end, self.direct[h.source], h.text, h.source, h.score)
-            for h in hits
-            if h.source in self.direct
-        ]
-        fill = [
-            Span(h.start, h.end, self.fill[h.source], h.text, h.source, h.score)
-            for h in hits
-            if h.source in self.fill
-        ]
         deny = self.terms.denied(text)
         crf = widen_to_direct(crf, direct)
         recall = [r for r in recall if plausible_recall(r)]

@@ -10,13 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import repeat
+from typing import TypeAlias
 
 from hidekit.errors import OptionError
 from hidekit.registry import RECOGNIZERS
 from hidekit.text.detection.recognizers.gates import _gate_passes, regex_gate
 from hidekit.text.detection.recognizers.scans import Scan, scan_for, scan_matches
 from hidekit.text.spans import Span
+
+# a recognizer's hits in one text: starts, ends, and one label for all or a label per hit
+HitLists: TypeAlias = tuple[list[int], list[int], "str | list[str]"]
 
 
 @dataclass
@@ -28,8 +32,29 @@ class Recognizer:
     languages: tuple[str, ...] = ()
     score: float = 0.85
 
-    def find(self, text: str) -> list[Span]:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def find(self, text: str) -> list[Span]:
+        """The hits in ``text``: a subclass implements this or ``find_arrays``."""
+        if type(self).find_arrays is Recognizer.find_arrays:
+            raise NotImplementedError(f"{type(self).__name__} implements neither find method")
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
+        """The hits of ``find`` as (starts, ends, labels): ``labels`` one string for every hit or
+        a list with one per hit. Detection reads hits this way, without a ``Span`` per hit
+        (``hits.HitRunner``); a recognizer that implements it gets ``find`` from it, so the
+        two cannot disagree. Every hit carries the recognizer's name and score."""
+        spans = self.find(text)
+        return [s.start for s in spans], [s.end for s in spans], [s.label for s in spans]
+
+    def spans_of(self, text: str, hits: HitLists) -> list[Span]:
+        """``find_arrays``' hits as spans."""
+        starts, ends, labels = hits
+        name, score = self.name, self.score
+        each: Iterable[str] = repeat(labels) if isinstance(labels, str) else labels
+        return [
+            Span(s, e, lab, text[s:e], name, score)
+            for s, e, lab in zip(starts, ends, each, strict=False)
+        ]
 
     def applies_to(self, language: str | None) -> bool:
         return not self.languages or language is None or language in self.languages
@@ -74,25 +99,29 @@ class PatternRecognizer(Recognizer):
         return self._gate is None or _gate_passes(self._gate, text)
 
     def find(self, text: str) -> list[Span]:
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
         if self._gate is not None and not _gate_passes(self._gate, text):
-            return []
-        found = []
-        group = self.group
-        for m, s, e in scan_matches(self._scan, text):
+            return [], [], self.label
+        found = scan_matches(self._scan, text)
+        group, validate, ctx = self.group, self.validate, self._ctx
+        if group == 0 and validate is None and ctx is None:  # every non-empty match is a hit
+            found = [f for f in found if f[2] > f[1]]
+            return [f[1] for f in found], [f[2] for f in found], self.label
+        starts, ends = [], []
+        for m, s, e in found:
             if group != 0:
                 s, e = m.span(group)
             if s < 0 or e <= s:
                 continue
-            value = text[s:e]
-            if self.validate is not None and not self.validate(value):
+            if validate is not None and not validate(text[s:e]):
                 continue
-            if self._ctx is not None and not self._ctx.search(text, max(0, s - self.window), s):
+            if ctx is not None and not ctx.search(text, max(0, s - self.window), s):
                 continue
-            found.append(Span(s, e, self.label, value, self.name, self.score))
-        return found
-
-
-_ORDER = attrgetter("start", "end", "label")
+            starts.append(s)
+            ends.append(e)
+        return starts, ends, self.label
 
 
 def register_recognizer(rec: Recognizer) -> Recognizer:
@@ -117,9 +146,10 @@ def get_recognizers(
 
 
 def run_recognizers(text: str, recognizers: Iterable[Recognizer]) -> list[Span]:
-    """All hits of all recognizers, sorted; overlaps are kept (the caller decides)."""
-    hits: list[Span] = []
-    for rec in recognizers:
-        hits.extend(rec.find(text))
-    hits.sort(key=_ORDER)  # Span's own order (start, end, label), stable, without __lt__ calls
-    return hits
+    """All hits of all recognizers, sorted by (start, end, label), recognizer order on ties;
+    overlaps are kept (the caller decides). Detection reads the same hits as arrays
+    (``hits.HitRunner``)."""
+    from hidekit.text.detection.recognizers.hits import HitRunner
+
+    runner = HitRunner(list(recognizers))
+    return runner.spans(text, runner.run(text))

@@ -25,7 +25,7 @@ from faker.providers.person import en_NZ as person_nz
 from faker.providers.person import en_US as person_en
 from faker.providers.person import es_ES as person_es
 
-from hidekit.text.detection.recognizers.base import Recognizer, register_recognizer
+from hidekit.text.detection.recognizers.base import HitLists, Recognizer, register_recognizer
 from hidekit.text.detection.recognizers.patterns.occupations import job_heads
 from hidekit.text.spans import Span
 
@@ -74,6 +74,11 @@ class _Words:
             self._lower = list(map(str.lower, self.words))
         return self._lower
 
+    def select(self, flags) -> tuple[list[int], list[int]]:
+        """(starts, ends) of the words whose flag (an iterable, one per word) is true."""
+        rows = list(compress(count(), flags))
+        return list(map(self.starts.__getitem__, rows)), list(map(self.ends.__getitem__, rows))
+
     def keys(self) -> list[str]:
         """Every word's key (``_key``), computed once per text for all gazetteers."""
         if self._keys is None:
@@ -108,9 +113,13 @@ class DictionaryRecognizer(Recognizer):
         self._first = first
 
     def find(self, text: str) -> list[Span]:
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
         w = _words(text)
         words, starts, ends = w.words, w.starts, w.ends
-        found = []
+        hs: list[int] = []
+        he: list[int] = []
         nxt = 0  # after a hit, the words it covers are not tried again
         for i, key in w.capitalized_in(self._first):  # the others start no hit
             if i < nxt:
@@ -120,10 +129,11 @@ class DictionaryRecognizer(Recognizer):
                 s, e = starts[i], ends[i + size - 1]
                 joined = " ".join(words[i : i + size])
                 if _key(joined) in self.terms and " ".join(text[s:e].split()) == joined:
-                    found.append(Span(s, e, self.label, text[s:e], self.name, self.score))
+                    hs.append(s)
+                    he.append(e)
                     nxt = i + size
                     break
-        return found
+        return hs, he, self.label
 
 
 _EN_PERSON = (person_en, person_gb, person_ie, person_nz, person_in)  # English-speaking locales
@@ -136,17 +146,16 @@ class WordListRecognizer(Recognizer):
     words: frozenset[str] = frozenset()
 
     def find(self, text: str) -> list[Span]:
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
         w = _words(text)
         lower = w.lower()
         known = self.words
         hits = {k for k in set(lower) if k in known or (k[-1:] == "s" and k[:-1] in known)}
         if not hits:
-            return []
-        words, starts, ends = w.words, w.starts, w.ends
-        return [
-            Span(starts[i], ends[i], self.label, words[i], self.name, self.score)
-            for i in compress(count(), map(hits.__contains__, lower))
-        ]
+            return [], [], self.label
+        return w.select(map(hits.__contains__, lower)) + (self.label,)
 
 
 FIRST_NAMES = {

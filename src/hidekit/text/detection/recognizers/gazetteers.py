@@ -29,6 +29,7 @@ from importlib import import_module, resources
 from itertools import compress, count
 
 from hidekit.text.detection.recognizers.base import (
+    HitLists,
     Recognizer,
     register_recognizer,
     scan_for,
@@ -105,6 +106,12 @@ def word_bands() -> dict[str, int]:
     return bands
 
 
+@lru_cache(maxsize=1)
+def _band_labels() -> dict[int, str]:
+    """Band -> its hit label ("BAND5")."""
+    return {band: f"BAND{band}" for band in set(word_bands().values())}
+
+
 def _latin(word: str) -> bool:
     return all(c.isascii() or "LATIN" in unicodedata.name(c, "") for c in word if c.isalpha())
 
@@ -176,17 +183,17 @@ class AnyCaseWordRecognizer(Recognizer):
     _set: frozenset[str] | None = field(default=None, repr=False, compare=False)
 
     def find(self, text: str) -> list[Span]:
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
         if self._set is None:
             self._set = self.source()  # type: ignore[operator]
         w = _words(text)
         keys = w.keys()
         hits = self._set.intersection(keys)
         if not hits:
-            return []
-        return [
-            Span(w.starts[i], w.ends[i], self.label, w.words[i], self.name, self.score)
-            for i in compress(count(), map(hits.__contains__, keys))
-        ]
+            return [], [], self.label
+        return w.select(map(hits.__contains__, keys)) + (self.label,)
 
 
 @dataclass
@@ -207,20 +214,26 @@ class AnyCasePhraseRecognizer(Recognizer):
         return self._set
 
     def find(self, text: str) -> list[Span]:
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
         terms = self._load()
         w = _words(text)
         keys = w.keys()
-        found, nxt = [], 0
+        hs: list[int] = []
+        he: list[int] = []
+        nxt = 0
         for i in compress(count(), map(self._first.__contains__, keys)):
             if i < nxt:
                 continue
             for size in range(min(self._first[keys[i]], len(keys) - i), 0, -1):
                 s, e = w.starts[i], w.ends[i + size - 1]
                 if " ".join(keys[i : i + size]) in terms and "\n" not in text[s:e]:
-                    found.append(Span(s, e, self.label, text[s:e], self.name, self.score))
+                    hs.append(s)
+                    he.append(e)
                     nxt = i + size
                     break
-        return found
+        return hs, he, self.label
 
 
 @dataclass
@@ -232,13 +245,13 @@ class WordBandRecognizer(Recognizer):
         return label.startswith(self.label) and label[len(self.label) :].isdigit()
 
     def find(self, text: str) -> list[Span]:
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
         w = _words(text)
         found = list(map(word_bands().get, w.lower()))
-        words, starts, ends, name, score = w.words, w.starts, w.ends, self.name, self.score
-        return [
-            Span(starts[i], ends[i], f"BAND{found[i]}", words[i], name, score)
-            for i in compress(count(), found)
-        ]
+        starts, ends = w.select(found)
+        return starts, ends, list(map(_band_labels().__getitem__, filter(None, found)))
 
 
 @dataclass
@@ -251,6 +264,9 @@ class CuedNameRecognizer(Recognizer):
     _rx: re.Pattern | None = field(default=None, repr=False, compare=False)
 
     def find(self, text: str) -> list[Span]:
+        return self.spans_of(text, self.find_arrays(text))
+
+    def find_arrays(self, text: str) -> HitLists:
         if self._rx is None:
             alternation = "|".join(sorted(self.cues, key=len, reverse=True))
             self._rx = re.compile(
@@ -259,7 +275,8 @@ class CuedNameRecognizer(Recognizer):
                 re.IGNORECASE,
             )
         names, bands = known_names(), word_bands()
-        out = []
+        hs: list[int] = []
+        he: list[int] = []
         for m, _, _ in scan_matches(scan_for(self._rx.pattern, self._rx.flags), text):
             first = _key(m.group(1))
             if first not in names or bands.get(first, 0) >= 4:
@@ -268,9 +285,9 @@ class CuedNameRecognizer(Recognizer):
             second = m.group(2)
             if second and _key(second) in names and bands.get(_key(second), 0) < 4:
                 end = m.end(2)
-            s = m.start(1)
-            out.append(Span(s, end, self.label, text[s:end], self.name, self.score))
-        return out
+            hs.append(m.start(1))
+            he.append(end)
+        return hs, he, self.label
 
 
 _RELATIVES = [
