@@ -6,8 +6,8 @@ from hidekit.text.detection.recognizers.base import (
     Recognizer,
     get_recognizers,
     register_recognizer,
-    run_recognizers,
 )
+from hidekit.text.detection.recognizers.hits import run_recognizers
 
 __all__ = [
     "RECOGNIZERS",

@@ -143,13 +143,3 @@ def get_recognizers(
             )
         return [RECOGNIZERS[n] for n in names]
     return [r for r in RECOGNIZERS.values() if r.applies_to(language)]
-
-
-def run_recognizers(text: str, recognizers: Iterable[Recognizer]) -> list[Span]:
-    """All hits of all recognizers, sorted by (start, end, label), recognizer order on ties;
-    overlaps are kept (the caller decides). Detection reads the same hits as arrays
-    (``hits.HitRunner``)."""
-    from hidekit.text.detection.recognizers.hits import HitRunner
-
-    runner = HitRunner(list(recognizers))
-    return runner.spans(text, runner.run(text))

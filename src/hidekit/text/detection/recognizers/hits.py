@@ -11,7 +11,7 @@ registered piece it is, and ``run_recognizers`` gives the same hits as spans thr
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -103,3 +103,10 @@ class HitRunner:
         """Per code: is its recognizer one of ``names``."""
         recs = self.recognizers
         return np.array([recs[k].name in names for k, _ in self.pairs], bool)
+
+
+def run_recognizers(text: str, recognizers: Iterable[Recognizer]) -> list[Span]:
+    """All hits of all recognizers, sorted by (start, end, label), recognizer order on ties;
+    overlaps are kept (the caller decides). Detection reads the same hits as arrays."""
+    runner = HitRunner(list(recognizers))
+    return runner.spans(text, runner.run(text))
