@@ -122,6 +122,11 @@ class SparkTable:
         """The table computed once and kept (a plan's next steps start from here)."""
         return SparkTable(self.sdf.localCheckpoint(), self.dtypes, self.changed, self.reordered)
 
+    def empty_frame(self) -> pd.DataFrame:
+        """No record, every column with its pandas type."""
+        empty = pd.DataFrame({c: pd.Series([], dtype=object) for c in self.columns})
+        return restore_types(empty, self.dtypes)
+
     def to_pandas(self) -> pd.DataFrame:
         frame = self.sdf.orderBy(_ROW).toPandas().drop(columns=[_ROW]).reset_index(drop=True)
         return restore_types(frame, self.dtypes)

@@ -8,9 +8,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from hidekit.errors import OptionError
+from hidekit.errors import InputError, OptionError
 from hidekit.io import Dataset, atomic_dir, read_table, write_table, write_text_atomic
 from hidekit.io.atomic import check_output_dir
+from hidekit.io.readers import detect_format
 from hidekit.jobs.files import save_report, write_private_frame
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.jobs.secrets import SecretOptions
@@ -94,7 +95,7 @@ def run_plan(
     plan = prepare_plan(plan, output=output, key=key)
     overwrite = plan.overwrite if overwrite is None else overwrite
     check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))
-    ds = read_table(plan.input, sep=plan.sep)
+    ds = read_plan_input(plan, engine)
     result, released, crosswalks = apply_plan(plan, ds, progress=progress, scan=scan, engine=engine)
     _write(plan, released, result, crosswalks, overwrite, passphrase)
     result.released = True
@@ -111,7 +112,7 @@ def _write(
     private = plan.private_folder() if crosswalks else None
     secret = crosswalk_secret(plan, passphrase) if crosswalks else None
     with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
-        write_table(ds, tmp / name, protect=(plan.input,), neutralize=plan.neutralize_formulas)
+        write_released(ds, tmp / name, plan)
         result.files["data"] = name
         if crosswalks:
             assert private is not None and secret is not None  # set above for crosswalks
@@ -122,6 +123,38 @@ def _write(
         result.files["audit"] = "audit.jsonl"
         save_report(release_report(result), tmp / "report.html")
         result.files["report"] = "report.html"
+
+
+def read_plan_input(plan: Plan, engine: str) -> Dataset:
+    """The plan's input: on Spark, a CSV is read by Spark itself (its records never reach the
+    driver; ``hidekit.engines.spark_io``); anything else is read here."""
+    path = Path(plan.input)
+    if engine == "spark" and path.is_file() and detect_format(path) == "csv":
+        from hidekit.engines.spark_io import read_csv_spark
+        from hidekit.release.tables import EngineDataset
+
+        if path.stat().st_size == 0:
+            raise InputError(f"{path}: the file is empty")
+        table, ds = read_csv_spark(path, sep=plan.sep)
+        return EngineDataset(
+            **{k: getattr(ds, k) for k in Dataset.__dataclass_fields__}, table=table
+        )
+    return read_table(plan.input, sep=plan.sep)
+
+
+def write_released(ds: Dataset, target: Path, plan: Plan) -> None:
+    """The released table at ``target`` (a fresh path in the temporary release folder): written
+    by Spark when its records are on Spark, else here."""
+    table = getattr(ds, "table", None)
+    if table is None or target.suffix.lower() != ".csv":
+        if table is not None:  # pragma: no cover - Spark reads only CSV for a plan
+            ds = ds.with_frame(table.to_pandas())
+        write_table(ds, target, protect=(plan.input,), neutralize=plan.neutralize_formulas)
+        return
+    from hidekit.engines.spark_io import write_csv_spark
+
+    sep = ds.options.get("sep", ",")
+    write_csv_spark(table, target, sep, neutralize=plan.neutralize_formulas)
 
 
 def _write_crosswalks(

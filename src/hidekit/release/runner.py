@@ -19,8 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pandas as pd
-
 from hidekit.errors import (
     ColumnNotFound,
     HidekitError,
@@ -35,7 +33,7 @@ from hidekit.release.tables import plan_table
 from hidekit.risk.metrics import RiskReport
 from hidekit.risk.records import RecordRisk, assess_records
 from hidekit.secrets import INSECURE_NOTE, check_key, public_params, public_path, resolve_secret
-from hidekit.transforms.loss import VariableLoss, information_loss, loss_summary, loss_warnings
+from hidekit.transforms.loss import VariableLoss, loss_summary, loss_warnings
 
 
 @dataclass
@@ -149,13 +147,12 @@ def apply_plan(
     folder). Raises PolicyError when the release does not pass; writes nothing (the release job,
     ``hidekit.jobs.release_job``, writes the folder). ``engine="spark"`` runs the steps and the risk
     counts on Spark (``hidekit.release.tables``); the release is the same."""
-    frame = ds.frame
-    require_columns(frame.columns, plan.named_columns() + plan.population.columns())
+    require_columns(ds.frame.columns, plan.named_columns() + plan.population.columns())
     cell_min = int(plan.cell_min or plan.k)
-    table = plan_table(frame, engine)
+    table = original = plan_table(ds, engine)
     before = table.risk(plan.keys, cell_min)
-    result = ReleaseResult(plan, False, [], before, None, records=len(frame))
-    result.individual_before = _individual(plan, frame, plan.keys)
+    result = ReleaseResult(plan, False, [], before, None, records=len(table))
+    result.individual_before = _individual(plan, table, plan.keys)
     crosswalks = []
     handled: set[str] = set()
     for i, step in enumerate(plan.steps, 1):
@@ -195,27 +192,26 @@ def apply_plan(
         table = new
         if progress:
             progress(1)
-    frame = table.to_pandas()
-    keys_left = [c for c in plan.keys if c in frame.columns]
-    if len(frame) == len(ds.frame):  # loss per variable kept, identifiers (handled) aside
-        measured = [c for c in frame.columns if c not in handled and c not in plan.direct]
-        result.loss = information_loss(ds.frame, frame, measured)
+    keys_left = [c for c in plan.keys if c in table.columns]
+    if len(table) == len(original):  # loss per variable kept, identifiers (handled) aside
+        measured = [c for c in table.columns if c not in handled and c not in plan.direct]
+        result.loss = table.loss(original, measured)
         result.loss_warnings = loss_warnings(result.loss, plan.max_loss)
     result.after = table.risk(keys_left, cell_min) if keys_left else None
     if keys_left:
-        result.individual_after = _individual(plan, frame, keys_left)
-    result.problems = _problems(plan, frame, handled, result, scan)
+        result.individual_after = _individual(plan, table, keys_left)
+    result.problems = _problems(plan, table, handled, result, scan)
     if result.problems:
         raise PolicyError("release refused: " + "; ".join(result.problems))
-    return result, ds.with_frame(frame), crosswalks
+    return result, table.released(ds), crosswalks
 
 
-def _individual(plan: Plan, frame: pd.DataFrame, keys: list[str]) -> RecordRisk | None:
+def _individual(plan: Plan, table, keys: list[str]) -> RecordRisk | None:
     """Individual risk against the population when the plan's [risk] asks for it."""
     limits = plan.population
     if not limits.active:
         return None
-    missing = [c for c in limits.columns() if c not in frame.columns]
+    missing = [c for c in limits.columns() if c not in table.columns]
     if missing:
         raise OptionError(
             f"[risk] names {', '.join(missing)}, which a step removed: keep the weight and "
@@ -224,7 +220,7 @@ def _individual(plan: Plan, frame: pd.DataFrame, keys: list[str]) -> RecordRisk 
     from hidekit.engines import make_engine
 
     return assess_records(
-        make_engine(frame, "duckdb"),
+        make_engine(table.to_pandas(), "duckdb"),  # a Spark table comes to the driver here
         keys,
         weights=limits.weights,
         household=limits.household,
@@ -262,11 +258,9 @@ def population_problems(plan: Plan, records: RecordRisk | None) -> list[str]:
     ]
 
 
-def _problems(
-    plan: Plan, frame: pd.DataFrame, handled: set[str], result: ReleaseResult, scan: bool
-) -> list[str]:
+def _problems(plan: Plan, table, handled: set[str], result: ReleaseResult, scan: bool) -> list[str]:
     problems = []
-    left = [c for c in plan.direct if c in frame.columns and c not in handled]
+    left = [c for c in plan.direct if c in table.columns and c not in handled]
     if left:
         problems.append(
             f"direct identifier(s) still in the data: {', '.join(left)} "
@@ -275,7 +269,7 @@ def _problems(
     if scan:
         from hidekit.scan import scan_table
 
-        flagged = scan_table(frame).names("direct")
+        flagged = scan_table(table.scan_frame()).names("direct")
         result.scan_flagged = flagged
         bad = [c for c in flagged if c not in handled and c not in plan.reviewed and c not in left]
         if bad:

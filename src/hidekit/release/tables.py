@@ -8,12 +8,26 @@ the Spark engine. Both give the same frame, cell counts and risk figures.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
+from hidekit.io import Dataset
 from hidekit.risk import measure_risk
 from hidekit.risk.metrics import RiskReport
-from hidekit.transforms.loss import same_cells
+from hidekit.scan.scanner import DEFAULT_SAMPLE, sample_rows
+from hidekit.transforms.loss import VariableLoss, information_loss, same_cells
+
+
+@dataclass
+class EngineDataset(Dataset):
+    """A Dataset whose records live on an engine (``table``, a Spark table) and whose ``frame``
+    holds only the column types: what a release on Spark reads and writes."""
+
+    table: Any = None
 
 
 def cells_changed(
@@ -61,6 +75,17 @@ class LocalTable:
     def to_pandas(self) -> pd.DataFrame:
         return self.frame
 
+    def loss(self, original: LocalTable, columns: Sequence[str]) -> list[VariableLoss]:
+        """Information lost per column against ``original`` (records matched by position)."""
+        return information_loss(original.frame, self.frame, columns)
+
+    def scan_frame(self) -> pd.DataFrame:
+        """The records the PII scan reads (its seeded sample)."""
+        return sample_rows(self.frame, DEFAULT_SAMPLE, 0)
+
+    def released(self, ds: Dataset) -> Dataset:
+        return ds.with_frame(self.frame)
+
 
 def spark_cells_changed(old, new, touched: list[str]) -> dict[str, int]:
     """``cells_changed`` between two Spark tables (rows matched by row number), on Spark: a
@@ -99,6 +124,59 @@ def spark_cells_changed(old, new, touched: list[str]) -> dict[str, int]:
             n = int(w[~same_cells(before, after)].sum())
         if n:
             out[c] = n
+    return out
+
+
+def _missing(column, kind):
+    """Missing as pandas sees it: null, or NaN in a floating column."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import DoubleType, FloatType
+
+    return (
+        F.isnull(column) | F.isnan(column)
+        if isinstance(kind, DoubleType | FloatType)
+        else F.isnull(column)
+    )
+
+
+def spark_information_loss(old, new, columns: Sequence[str]) -> list[VariableLoss]:
+    """``information_loss`` between two Spark tables (records matched by row number), on Spark."""
+    from pyspark.sql import functions as F
+
+    from hidekit.engines.spark_engine import _ROW
+    from hidekit.engines.spark_steps import restore_types, spark_column
+
+    cols = [c for c in columns if c in old.columns and c in new.columns]
+    a = {c: f"__hk_a{i}" for i, c in enumerate(cols)}
+    b = {c: f"__hk_b{i}" for i, c in enumerate(cols)}
+    joined = old.sdf.select(_ROW, *[spark_column(c).alias(a[c]) for c in cols]).join(
+        new.sdf.select(_ROW, *[spark_column(c).alias(b[c]) for c in cols]), _ROW
+    )
+    kinds = {f.name: f.dataType for f in joined.schema.fields}
+    kept = [c for c in cols if old.dtypes[c] == new.dtypes[c]]
+    sums = [F.count(F.lit(1)).alias("__hk_n")]
+    for c in kept:
+        was = ~_missing(F.col(a[c]), kinds[a[c]])
+        gone = _missing(F.col(b[c]), kinds[b[c]])
+        same = F.col(a[c]).eqNullSafe(F.col(b[c]))
+        sums.append(F.sum((was & gone).cast("long")).alias("__hk_s" + b[c]))
+        sums.append(F.sum((was & ~gone & ~same).cast("long")).alias("__hk_g" + b[c]))
+    row = joined.agg(*sums).first()
+    n = int(row["__hk_n"]) if row else 0
+    out = []
+    for c in cols:
+        if c in kept:
+            blank, changed = int(row["__hk_s" + b[c]] or 0), int(row["__hk_g" + b[c]] or 0)
+        else:
+            pairs = joined.groupBy(a[c], b[c]).count().toPandas()
+            before = restore_types(pairs[[a[c]]].set_axis([c], axis=1), old.dtypes)[c]
+            after = restore_types(pairs[[b[c]]].set_axis([c], axis=1), new.dtypes)[c]
+            w = pairs["count"].to_numpy(np.int64)
+            was = before.notna().to_numpy()
+            gone = was & after.isna().to_numpy()
+            blank = int(w[gone].sum())
+            changed = int(w[was & ~gone & ~same_cells(before, after)].sum())
+        out.append(VariableLoss(c, n, blank, changed))
     return out
 
 
@@ -150,13 +228,48 @@ class SparkPlanTable:
     def to_pandas(self) -> pd.DataFrame:
         return self.table.to_pandas()
 
+    def loss(self, original: SparkPlanTable, columns: Sequence[str]) -> list[VariableLoss]:
+        """``information_loss`` against ``original``, counted on Spark (records matched by row
+        number; a column whose type changed brings only its distinct before/after pairs)."""
+        return spark_information_loss(original.table, self.table, columns)
 
-def plan_table(frame: pd.DataFrame, engine: str = "duckdb"):
-    """The plan's table on ``engine`` (duckdb: local pandas and DuckDB; spark)."""
+    def scan_frame(self) -> pd.DataFrame:
+        """The PII scan's seeded sample: the row numbers drawn on the driver, those records
+        alone brought there."""
+        from hidekit.engines.spark_steps import restore_types, to_spark
+
+        n = len(self)
+        if n <= DEFAULT_SAMPLE:
+            return self.to_pandas()
+        rows = sample_rows(pd.DataFrame({"r": np.arange(n)}), DEFAULT_SAMPLE, 0)["r"].to_numpy()
+        from hidekit.engines.spark_engine import _ROW
+
+        picked = to_spark(self.table.sdf.sparkSession, pd.DataFrame({_ROW: rows}))
+        cols = self.table.columns
+        frame = self.table.sdf.join(picked.hint("broadcast"), _ROW).orderBy(_ROW).toPandas()
+        return restore_types(frame[cols], self.table.dtypes).reset_index(drop=True)
+
+    def released(self, ds: Dataset) -> Dataset:
+        """The released Dataset: the records stay on Spark when Spark read them."""
+        if isinstance(ds, EngineDataset):
+            empty = self.table.empty_frame()
+            return EngineDataset(**{**_fields(ds.with_frame(empty)), "table": self.table})
+        return ds.with_frame(self.to_pandas())
+
+
+def _fields(ds: Dataset) -> dict:
+    return {k: getattr(ds, k) for k in Dataset.__dataclass_fields__}
+
+
+def plan_table(ds: Dataset, engine: str = "duckdb"):
+    """The plan's table on ``engine`` (duckdb: local pandas and DuckDB; spark: the records Spark
+    read itself, else the frame sent to Spark)."""
     from hidekit.errors import OptionError
 
     if engine == "duckdb":
-        return LocalTable(frame)
+        return LocalTable(ds.frame)
     if engine == "spark":
-        return SparkPlanTable.from_pandas(frame)
+        if isinstance(ds, EngineDataset):
+            return SparkPlanTable(ds.table)
+        return SparkPlanTable.from_pandas(ds.frame)
     raise OptionError(f"unknown engine {engine!r} for a release plan (known: duckdb, spark)")

@@ -116,7 +116,8 @@ class ScanResult:
 # --- reading -----------------------------------------------------------------------------------
 
 
-def _sample_rows(frame: pd.DataFrame, sample: int | None, seed: int) -> pd.DataFrame:
+def sample_rows(frame: pd.DataFrame, sample: int | None, seed: int) -> pd.DataFrame:
+    """The rows the scan reads: ``sample`` of them at seeded random positions, in order."""
     if sample is None or len(frame) <= sample:
         return frame
     idx = np.sort(np.random.default_rng(seed).choice(len(frame), size=sample, replace=False))
@@ -136,7 +137,7 @@ def _load(data, sample: int | None, seed: int, sep: str | None) -> tuple[Dataset
             return Dataset(frame, "csv", path), total, str(path)
     ds = read_table(data, sep=sep)
     source = str(ds.path) if ds.path else f"<{type(data).__name__}>"
-    frame = _sample_rows(ds.frame, sample, seed)
+    frame = sample_rows(ds.frame, sample, seed)
     return ds.with_frame(frame) if frame is not ds.frame else ds, len(ds.frame), source
 
 
