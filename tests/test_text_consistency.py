@@ -50,6 +50,17 @@ def test_a_code_found_in_part_covers_its_run_but_never_a_neighbour():
     ]
 
 
+def test_codes_keep_their_hash_and_handles_their_whole_run():
+    t = "Ticket #KYC-2025-0881742; agent sneha.p_kyc, 18-Aug; Slack @markus.dev. Done"
+    spans = [_span(t, "KYC-2025-0881742", "ID"), _span(t, "p_kyc", "USERNAME")]
+    spans.append(_span(t, "markus", "USERNAME"))
+    assert [x for _, x in _texts(t, whole_tokens(t, spans))] == [
+        "#KYC-2025-0881742",
+        "sneha.p_kyc",
+        "@markus.dev",  # the full stop after it ends the sentence
+    ]
+
+
 def test_a_code_runs_on_across_slashes_and_hyphens_and_keeps_its_check_character():
     t = "REF: SLH/BRM/0012 ticket gsd-114807, PMDC 34817-P; hkid d558214(7) 555-0128/9"
     spans = [
@@ -254,6 +265,31 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
             ["T0418872H", "d558214(7)", "hn19044718k"],
         ),
         ("road_number", "on Hwy 52. Route 9; SR 12 mg; told us 3 times", ["Hwy 52", "Route 9"]),
+        (
+            "slashed_code",
+            "HOSP NO: LUTH/A&E/25/08817 card mh/pcmc/bocw/22817, F/20250327/4471; 2 mg/kg/1000; 24/7",
+            ["LUTH/A&E/25/08817", "mh/pcmc/bocw/22817", "F/20250327/4471"],
+        ),
+        (
+            "payment_handle",
+            "upi id harpal.singh77@okaxis; mail john.smith@example.com or irfan@paysetu.",
+            ["harpal.singh77@okaxis", "irfan@paysetu"],
+        ),
+        (
+            "vehicle_plate",
+            "Corolla ABJ 447 KW; truck RSH 447 XA; HR 88 BP; BED 12 A; ATS 1500 IU; DAY 14 OF",
+            ["ABJ 447 KW", "RSH 447 XA"],
+        ),
+        (
+            "street_any_case",
+            "fight on king st. lives at 14 cathedral walk; down the road; on my way; seen by dr x",
+            ["king st", "14 cathedral walk"],
+        ),
+        (
+            "typist_reference",
+            "al/rp\nand/or\nPG: DR AISHWARYA N.     RJ/VK\nRoute: IV/PO\nBY: DR A. VAN WYK / AVW:TM",
+            ["al", "rp", "RJ", "VK", "AVW", "TM"],
+        ),
     ],
 )
 def test_shape_recognizers_of_the_profiles(name, text, found):
@@ -271,8 +307,9 @@ def test_shape_recognizers_of_the_profiles(name, text, found):
         (
             "relative_name",
             "wife faeza and grandson zaid (3); LIVES WITH WIFE MORAG. the wife said she will; "
-            "husband gord (a clinical abbreviation: GORD); neighbour ernie dube plows",
-            ["faeza", "zaid", "MORAG", "ernie dube"],
+            "husband gord (a clinical abbreviation: GORD); neighbour Ernie Dube plows; the patient "
+            "tolerated it, client agreeable (in lower case in a mixed-case note: English words)",
+            ["faeza", "zaid", "MORAG", "Ernie Dube"],
         ),
         ("card_ending", "card ending 4417. account ending in 8812; ends 2 weeks", ["4417", "8812"]),
         (
@@ -283,9 +320,9 @@ def test_shape_recognizers_of_the_profiles(name, text, found):
         ("chat_speaker", "[10:03] Agent Blessing: Good morning\n[10:04] Agent: hi", ["Blessing"]),
         (
             "speaker_label",
-            "Jess (Koala Air): hi\nCustomer: hi\nBloods (29/02/24): CRP 34\nPlan (today): rest\n"
+            "Jess (Koala Air): hi\nCustomer: hi\nJess (Koala Air): ok\nBloods (29/02/24): CRP 34\nPlan (today): rest\n"
             "Priya: ok\nNeuro: GCS 15\nPriya: done\nNeuro: same",
-            ["Jess", "Priya", "Priya"],
+            ["Jess", "Jess", "Priya", "Priya"],
         ),
         ("relative_name", "Doula Sunita will attend; per teammate Romario", ["Sunita", "Romario"]),
     ],

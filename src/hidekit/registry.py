@@ -53,6 +53,7 @@ BUILTINS: dict[str, tuple[str, ...]] = {
         "hidekit.text.detection.recognizers.gazetteers",
         "hidekit.text.detection.recognizers.general_pii",
         "hidekit.text.detection.recognizers.signatures",
+        "hidekit.text.detection.recognizers.shapes",
     ),
     "engine": ("hidekit.engines.duckdb_engine", "hidekit.engines.spark_engine"),
     # limits on a whole release that the optimal search checks (they live beside the measures

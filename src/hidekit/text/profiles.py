@@ -85,6 +85,11 @@ SUPPLEMENTS = (
     "username_shape",
     "letter_digit_id",
     "road_number",
+    # identifiers and streets by their shape (recognizers.shapes)
+    "slashed_code",
+    "payment_handle",
+    "vehicle_plate",
+    "street_any_case",
 )
 
 

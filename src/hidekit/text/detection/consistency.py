@@ -55,7 +55,9 @@ PEOPLE_WORDS = frozenset(
     paramedics kuia colleague boss employer landlady landlord tenant client caller patient
     grand-niece grand-nephew daughter-in-law son-in-law mother-in-law father-in-law user pager
     bleep ext doula midwife nurse teammate classmate housemate coworker co-worker caseworker
-    pastor imam
+    pastor imam deacon deaconess chaplain sn cmhn advisor adviser contractor coordinator
+    guard steward receptionist housekeeper maid nanny secretary clerk
+    mentor tutor counsellor counselor sw msw dog cat puppy
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 UNSURE_SOURCES = frozenset({"crf-recall"})
@@ -159,11 +161,31 @@ def _joined_code(text: str, a: int, b: int) -> tuple[int, int]:
 _CHECK_CHARACTER = re.compile(r"\([0-9A-Za-z]\)(?![\w])")
 
 
+def _whole_handle(text: str, out: list[Span], k: int) -> None:
+    """A handle found in part covers its whole run of letters, digits, "._-" and a leading
+    "@" ("sneha.p_kyc", "@markus.dev"); a full stop that ends it ends the sentence."""
+    s = out[k]
+    a, b = s.start, s.end
+    while a > 0 and (text[a - 1].isalnum() or text[a - 1] in "._-@"):
+        a -= 1
+    while b < len(text) and (text[b].isalnum() or text[b] in "._-@"):
+        b += 1
+    while b > s.end and text[b - 1] in ".-":
+        b -= 1
+    while a < s.start and text[a] in ".-":
+        a += 1
+    if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
+        out[k] = _grow(text, s, a, b)
+
+
 def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
     """Names and codes found in part cover their whole word (see the module); a possessive "'s"
     stays outside."""
     out = sorted(spans)
     for k, s in enumerate(out):
+        if s.label == "USERNAME":
+            _whole_handle(text, out, k)
+            continue
         person = s.label in PERSON_LABELS
         if not (person or s.label in CODE_LABELS) or not s.text[:1].isalnum():
             continue
@@ -176,6 +198,8 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
             b = max(s.end, b - 2)
         if s.label in JOINED_CODE_LABELS:
             a, b = _joined_code(text, a, b)
+        if a > 0 and text[a - 1] == "#" and (a < 2 or not text[a - 2].isalnum()):
+            a -= 1  # "#1184720093", "#KYC-2025-0881742": the sign is written with the code
         if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
             out[k] = _grow(text, s, a, b)
     return out

@@ -75,18 +75,28 @@ class _InitialsRecognizer(Recognizer):
 @dataclass
 class TypistReferenceRecognizer(_InitialsRecognizer):
     _rx: re.Pattern = re.compile(
-        r"^[ \t]*([A-Z]{2,4})[ \t]?/[ \t]?([A-Z]{2,3}|[a-z]{2,3})[ \t]*$"
+        r"^[ \t]*([^\W\d_]{2,4})[ \t]?[/:][ \t]?([^\W\d_]{2,3})[ \t]*$"
         r"|(?:^|(?<=ref:)|(?<=ref\.)|(?<=ref: )|(?<=ref\. ))[ \t]*([A-Z]{2,3})[ \t]?/[ \t]?"
-        r"([a-z]{2,3})(?![\w/])|(?<![\w/])([A-Z]{2,3})[ \t]?/[ \t]?([a-z]{2,3})[ \t]*$",
+        r"([a-z]{2,3})(?![\w/])|(?<![\w/])([A-Z]{2,3})[ \t]?/[ \t]?([a-z]{2,3})[ \t]*$"
+        r"|(?:(?<=[ \t]{2})|(?<=typed:[ \t])|(?<=[ \t]/[ \t]))([^\W\d_]{2,4})[/:]([^\W\d_]{2,3})[ \t]*$",
         re.MULTILINE | re.IGNORECASE,
     )
 
     def groups(self, m: re.Match) -> tuple[int, ...]:
-        if m.group(1):  # a line of its own: "MD/KL", "AOBL/mt"
-            both = _clinical(m.group(1)) and _clinical(m.group(2))  # "IV/PO"
-            return (1, 2) if m.group(1).isupper() and not both else ()
+        if m.group(1) or m.group(7):  # a line of its own ("MD/KL", "AOBL/mt", "kb/ln") or
+            # the end of a line after a gap ("     RJ/VK", "/ AVW:TM", "typed: rf/mk")
+            g = (1, 2) if m.group(1) else (7, 8)
+            author, typist = m.group(g[0]), m.group(g[1])
+            if author.isupper():
+                return () if _clinical(author) and _clinical(typist) else g  # "IV/PO"
+            if _clinical(author) or _clinical(typist) or min(_band(author), _band(typist)) >= 5:
+                return ()  # "po/iv", "and/or"
+            return g if author.islower() else ()
         g = (3, 4) if m.group(3) else (5, 6)
         author, typist = m.group(g[0]), m.group(g[1])
+        gap = m.string[max(0, m.start(g[0]) - 2) : m.start(g[0])]
+        if g == (5, 6) and author.isupper() and typist.isupper() and gap in ("  ", "/ "):
+            return () if _clinical(author) and _clinical(typist) else g  # "     RJ/VK"
         ok = author.isupper() and typist.islower()
         return g if ok and not _clinical(author) and _band(typist) < 5 else ()
 
@@ -121,9 +131,10 @@ class ChatSpeakerRecognizer(_InitialsRecognizer):
 
 @dataclass
 class SpeakerLabelRecognizer(Recognizer):
-    """The name that opens a line of a chat or transcript without a time stamp: with who they
-    are in brackets ("Jess (Koala Air): …"), or a given name that opens two lines or more
-    ("Jess: …" … "Jess: …") — a form field ("Plan:", "Neuro:") is a common or clinical word."""
+    """The name that opens two lines or more of a chat or transcript without a time stamp: with
+    who they are in brackets ("Jess (Koala Air): …"), or a given name ("Jess: …" … "Jess: …") —
+    a form field ("Plan:", "Neuro:", "Biomarkers (core):") is a common or clinical word, or
+    written once."""
 
     _rx: re.Pattern = re.compile(
         r"^[ \t]*([^\W\d_][\w'’-]{1,20})[ \t]*(\([^\W\d_][^)\n]{0,29}\))?:[ \t]", re.MULTILINE
@@ -133,13 +144,12 @@ class SpeakerLabelRecognizer(Recognizer):
         from hidekit.text.detection.recognizers.gazetteers import given_names
 
         found = [(m, m.group(1)) for m in self._rx.finditer(text)]
-        seen = Counter(w for m, w in found if not m.group(2))
+        seen = Counter(w for _, w in found)
         out = []
         for m, w in found:
-            if not _name_like(w):
+            if not _name_like(w) or seen[w] < 2 or not w[:1].isupper():
                 continue
-            repeated = seen[w] >= 2 and w.casefold() in given_names() and w[:1].isupper()
-            if m.group(2) or repeated:
+            if m.group(2) or w.casefold() in given_names():
                 s, e = m.span(1)
                 out.append(Span(s, e, self.label, w, self.name, self.score))
         return out
@@ -172,24 +182,45 @@ class RelativeNameRecognizer(Recognizer):
     word; a second name joined by "and" too."""
 
     _rx: re.Pattern = re.compile(
-        rf"\b(?:{_RELATIVE_CUES})s?(?:[ \t]+(?:is|named|called))?[ \t,:(]+{_NAME_WORD}"
+        rf"\b(?:{_RELATIVE_CUES})s?(?:[ \t]+(?:{_RELATIVE_CUES})s?)*(?:[ \t]+(?:is|named|called))?"
+        rf"[ \t,:(]+{_NAME_WORD}"
         rf"(?:[ \t]+{_NAME_WORD})?",
         re.IGNORECASE,
     )
 
     def find(self, text: str) -> list[Span]:
         out = []
+        case = _note_case(text)
         for m in self._rx.finditer(text):
-            if not _name_like(m.group(1)):
+            if not _name_in_case(m.group(1), case):
                 continue
-            end = m.end(2) if m.group(2) and _name_like(m.group(2)) else m.end(1)
+            end = m.end(2) if m.group(2) and _name_in_case(m.group(2), case) else m.end(1)
             s = m.start(1)
             out.append(Span(s, end, self.label, text[s:end], self.name, self.score))
             more = _AND_NAME.match(text, end)
-            if more and _name_like(more.group(1)):
+            if more and _name_in_case(more.group(1), case):
                 a, b = more.span(1)
                 out.append(Span(a, b, self.label, text[a:b], self.name, self.score))
         return out
+
+
+def _note_case(text: str) -> str:
+    """ "lower", "upper" or "mixed": how the note is written (share of capital letters)."""
+    letters = [c for c in text[:4000] if c.isalpha()]
+    up = sum(c.isupper() for c in letters) / max(1, len(letters))
+    return "lower" if up < 0.02 else "upper" if up > 0.9 else "mixed"
+
+
+def _name_in_case(word: str, case: str) -> bool:
+    """A name as the note writes names: in a mixed-case note capitalized, or in lower case only
+    when no English word ("patient tolerated" is no name)."""
+    if case == "mixed" and not word[:1].isupper():
+        # in lower case in a mixed-case note: no English word at all, or a known given name
+        from hidekit.text.detection.recognizers.gazetteers import known_names
+
+        band = _band(word)
+        return (band == 0 or (band < 4 and word.casefold() in known_names())) and _name_like(word)
+    return _name_like(word)
 
 
 def _name_like(word: str) -> bool:

@@ -1,0 +1,121 @@
+"""Recognizers of the profiles for identifiers and addresses by their written shape (issue 14).
+
+Development texts by independent authors (en-dev dev210 onwards: Nigerian, Indian, Singaporean,
+Filipino, Australian notes and survey answers) leak what the CRF rarely saw in generated notes:
+
+- ``slashed_code``: a reference of three or more parts joined by "/", letters first and digits
+  last ("LUTH/A&E/25/08817", "mh/pcmc/bocw/22817", "F/20250327/4471") — ID;
+- ``payment_handle``: a payment or chat handle "name@bank" with no dot after the "@" (UPI ids
+  "harpal.singh77@okaxis"; an e-mail address has a domain) — USERNAME;
+- ``vehicle_plate``: capitals, digits, capitals ("ABJ 447 KW", "RSH 447 XA", "KA 05 MN 4417")
+  where no letter group is a clinical abbreviation or an English word ("HR 88 BP" is two
+  vitals, "BED 12 A" a bed) — ID;
+- ``street_any_case``: a street written in lower case, one or two words and a street type
+  ("on king st", "oxford st", "14 cathedral walk"): the word before the type must not be common
+  English (its Zipf band below 6 for "st", "rd", "ave"…; below 5 for "street", "road", "way"…)
+  — STREET.
+
+Like ``hidekit.text.detection.recognizers.signatures`` they run beside any model for the profiles
+only (not trained on), so the shipped model's features stay as they were.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from hidekit.text.detection.consistency import clinical_words
+from hidekit.text.detection.recognizers.base import (
+    PatternRecognizer,
+    Recognizer,
+    register_recognizer,
+)
+from hidekit.text.detection.recognizers.signatures import PROFILE_ONLY, _band
+from hidekit.text.spans import Span
+
+_SHORT_TYPES = "st|rd|ave|blvd|tce|cres|hwy|ln|pde|cct"
+_LONG_TYPES = (
+    "street|road|avenue|lane|drive|crescent|terrace|close|walk|way|place|boulevard|parade|"
+    "highway|grove|mews|gardens|row|circuit|square"
+)
+
+
+@dataclass
+class VehiclePlateRecognizer(Recognizer):
+    _rx: re.Pattern = re.compile(
+        r"(?<![\w/-])([A-Z]{2,3})[ -](\d{1,2}[ -][A-Z]{1,3}[ -]\d{3,4}|\d{2,4}[ -]?[A-Z]{1,3})"
+        r"(?![\w/-])"
+    )
+
+    def find(self, text: str) -> list[Span]:
+        clinical = clinical_words()
+        out = []
+        for m in self._rx.finditer(text):
+            groups = [m.group(1), *re.findall(r"[A-Z]+", m.group(2))]
+            # letters that are no English word and no clinical abbreviation ("BED 12 A" is not)
+            if any(
+                g.casefold() in clinical or g.casefold() in _UNITS or _band(g) >= 4 for g in groups
+            ):
+                continue
+            out.append(Span(m.start(), m.end(), self.label, m.group(), self.name, self.score))
+        return out
+
+
+@dataclass
+class StreetAnyCaseRecognizer(Recognizer):
+    _rx: re.Pattern = re.compile(
+        r"(?<![\w'-])(?:(\d{1,5}[a-z]?)[ \t]+)?((?:[a-z][a-z'’-]{2,}[ \t]+)?[a-z][a-z'’-]{2,})"
+        rf"[ \t]+(?:({_SHORT_TYPES})|({_LONG_TYPES}))(?![\w'-])"
+    )
+
+    def find(self, text: str) -> list[Span]:
+        out = []
+        for m in self._rx.finditer(text):
+            words = m.group(2).split()
+            limit = 6 if m.group(3) else 5
+            keep = words[1:] if _band(words[0]) >= limit else words  # "on king st": "king st"
+            if not keep or any(_band(w) >= limit for w in keep):
+                continue
+            start = m.start(1) if m.group(1) and keep == words else m.end(2) - len(keep[-1])
+            if len(keep) == 2:
+                start = m.start(1) if m.group(1) else m.start(2)
+            # a long street type needs a house number ("14 cathedral walk"): "the other way",
+            # "down the road" are not addresses
+            if m.group(3) or (m.group(1) and keep == words):
+                out.append(
+                    Span(start, m.end(), self.label, text[start : m.end()], self.name, self.score)
+                )
+        return out
+
+
+_UNITS = frozenset("mg mcg ug g kg ml l dl min h hr hrs d day wk mo mmol umol iu u".split())  # noqa: SIM905
+
+
+def _units_only(code: str) -> bool:
+    """A dose written with slashes ("mg/kg/1000"), not a reference."""
+    words = [w.casefold() for w in re.findall(r"[A-Za-z]+", code)]
+    return all(w in _UNITS for w in words)
+
+
+SHAPE_RECOGNIZERS: list[Recognizer] = [
+    PatternRecognizer(
+        "slashed_code",
+        "ID",
+        PROFILE_ONLY,
+        0.75,
+        pattern=r"(?<![\w/.@-])[A-Za-z][A-Za-z&]{0,7}(?:/[A-Za-z0-9&]{1,10}){1,5}/\d{3,}"
+        r"(?![\w/]|\.\d)",
+        validate=lambda code: not _units_only(code),
+    ),
+    PatternRecognizer(
+        "payment_handle",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.75,
+        pattern=r"(?<![\w.@+-])[A-Za-z][\w.-]{1,40}@[A-Za-z]{2,20}(?![\w@-]|\.\w)",
+    ),
+    VehiclePlateRecognizer("vehicle_plate", "ID", PROFILE_ONLY, 0.7),
+    StreetAnyCaseRecognizer("street_any_case", "STREET", PROFILE_ONLY, 0.7),
+]
+for _rec in SHAPE_RECOGNIZERS:
+    register_recognizer(_rec)
