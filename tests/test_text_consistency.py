@@ -281,6 +281,12 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
             ["ABJ 447 KW", "RSH 447 XA"],
         ),
         (
+            "city_lower_note",
+            "lives in latur, works in kakamega; went to bath",
+            ["latur", "kakamega"],  # "bath" is an English word
+        ),
+        ("city_lower_note", "Lives in Latur, works in Kakamega.", []),  # not a lower-case note
+        (
             "street_any_case",
             "fight on king st. lives at 14 cathedral walk; down the road; on my way; seen by dr x",
             ["king st", "14 cathedral walk"],

@@ -90,6 +90,7 @@ SUPPLEMENTS = (
     "payment_handle",
     "vehicle_plate",
     "street_any_case",
+    "city_lower_note",
 )
 
 

@@ -10,6 +10,8 @@ Filipino, Australian notes and survey answers) leak what the CRF rarely saw in g
 - ``vehicle_plate``: capitals, digits, capitals ("ABJ 447 KW", "RSH 447 XA", "KA 05 MN 4417")
   where no letter group is a clinical abbreviation or an English word ("HR 88 BP" is two
   vitals, "BED 12 A" a bed) — ID;
+- ``city_lower_note``: in a note typed all in lower case, a world city whose words are rare in
+  English ("latur", "kakamega") — CITY;
 - ``street_any_case``: a street written in lower case, one or two words and a street type
   ("on king st", "oxford st", "14 cathedral walk"): the word before the type must not be common
   English (its Zipf band below 6 for "st", "rd", "ave"…; below 5 for "street", "road", "way"…)
@@ -30,7 +32,12 @@ from hidekit.text.detection.recognizers.base import (
     Recognizer,
     register_recognizer,
 )
-from hidekit.text.detection.recognizers.signatures import PROFILE_ONLY, _band
+from hidekit.text.detection.recognizers.signatures import (
+    PROFILE_ONLY,
+    _band,
+    _clinical,
+    _note_case,
+)
 from hidekit.text.spans import Span
 
 _SHORT_TYPES = "st|rd|ave|blvd|tce|cres|hwy|ln|pde|cct"
@@ -88,6 +95,25 @@ class StreetAnyCaseRecognizer(Recognizer):
         return out
 
 
+@dataclass
+class LowerNoteCityRecognizer(Recognizer):
+    """In a note typed all in lower case, a world city of the gazetteer (``city_any_en``) whose
+    words are rare in English (Zipf band 2 or less: "latur", "kakamega", not "bath") and no
+    clinical word — CITY."""
+
+    def find(self, text: str) -> list[Span]:
+        if _note_case(text) != "lower":
+            return []
+        from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
+
+        out = []
+        for h in run_recognizers(text, get_recognizers(names=["city_any_en"])):
+            words = h.text.split()
+            if all(_band(w) <= 2 and not _clinical(w) for w in words):
+                out.append(Span(h.start, h.end, self.label, h.text, self.name, self.score))
+        return out
+
+
 _UNITS = frozenset("mg mcg ug g kg ml l dl min h hr hrs d day wk mo mmol umol iu u".split())  # noqa: SIM905
 
 
@@ -116,6 +142,7 @@ SHAPE_RECOGNIZERS: list[Recognizer] = [
     ),
     VehiclePlateRecognizer("vehicle_plate", "ID", PROFILE_ONLY, 0.7),
     StreetAnyCaseRecognizer("street_any_case", "STREET", PROFILE_ONLY, 0.7),
+    LowerNoteCityRecognizer("city_lower_note", "CITY", PROFILE_ONLY, 0.7),
 ]
 for _rec in SHAPE_RECOGNIZERS:
     register_recognizer(_rec)
