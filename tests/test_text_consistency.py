@@ -194,6 +194,19 @@ def test_names_keep_initials_particles_and_quoted_nicknames():
     ]
 
 
+def test_a_login_in_brackets_after_a_name_and_floors_before_a_street():
+    t = "Caller: Rosa Villalobos (rvillalobos) Priority; Dr Ng (notes); Jiva Ltd, 4th Floor, "
+    t += "Shivam Towers, Plot 22, Sector 18, Gurugram"
+    spans = [_span(t, "Rosa Villalobos", "NAME"), _span(t, "Ng", "DOCTOR")]
+    spans.append(_span(t, "Sector 18", "STREET"))
+    assert _texts(t, close_leaks(t, spans)) == [
+        ("NAME", "Rosa Villalobos"),
+        ("USERNAME", "rvillalobos"),
+        ("DOCTOR", "Ng"),  # "(notes)" is not made of the name
+        ("STREET", "4th Floor, Shivam Towers, Plot 22, Sector 18"),
+    ]
+
+
 def test_initials_without_stops_after_a_title():
     t = "cc: Mr M A Hussain, 41 Road; Mr K Asante-Mensah; Dr Okoye; vitamin A Smith"
     spans = [_span(t, "A Hussain", "NAME"), _span(t, "Asante-Mensah", "NAME")]
@@ -279,6 +292,21 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
             "vehicle_plate",
             "Corolla ABJ 447 KW; truck RSH 447 XA; HR 88 BP; BED 12 A; ATS 1500 IU; DAY 14 OF",
             ["ABJ 447 KW", "RSH 447 XA"],
+        ),
+        (
+            "bracket_initials",
+            "S-0412 (AR): I work\nS-0433 (WN, Sarawak): ok\nscan (CT): clear",
+            ["AR", "WN"],
+        ),
+        (
+            "ipv6_compressed",
+            "from 203.0.113.4 and 2001:db8:4471::18 at 10:30:45",
+            ["2001:db8:4471::18"],
+        ),
+        (
+            "ssn_last_four",
+            "Last 4 SSN: 1120; SSN (last 4): 4471; last four of my social security number is 9981",
+            ["1120", "4471", "9981"],
         ),
         (
             "city_lower_note",

@@ -71,8 +71,9 @@ _UNIT = re.compile(
     re.IGNORECASE,
 )
 _UNIT_BEFORE = re.compile(
-    r"(?:^|(?<=[\s,(]))(?:apt|apartment|unit|suite|flat|bldg|building|house|plot|stand|lot|"
-    r"block|blk|door|shop|no)\.?(?:[ \t]*no\.?)?[ \t]*#?[A-Za-z]?-?\d{1,5}[A-Za-z]?,?[ \t]*$",
+    r"(?:^|(?<=[\s,(]))(?:(?:apt|apartment|unit|suite|flat|bldg|building|house|plot|stand|lot|"
+    r"block|blk|door|shop|room|no)\.?(?:[ \t]*no\.?)?[ \t]*#?[A-Za-z]?-?\d{1,5}[A-Za-z]?"
+    r"|\d{1,3}(?:st|nd|rd|th)[ \t]+floor|(?:ground|first|second|third|top)[ \t]+floor),?[ \t]*$",
     re.IGNORECASE,
 )
 # a named building or estate before a street, after a comma ("Apartment 22, The Maltings, Mill
@@ -207,7 +208,7 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
 
 _INITIALS_BEFORE = re.compile(
     r"(?:(?<=[ \t])(?:[A-Z]\.[ \t]?)+|(?<![\w'’])(?:(?:de|del|van|von|der|den|da|di|du|le|la|al|el|"
-    r"bin|ibn|ní|nic|ó|ua|mac|mc|ten|ter)[ \t]+)+)$",
+    r"bin|binti|binte|ibn|ní|nic|ó|ua|mac|mc|ten|ter|ma\.)[ \t]+)+)$",
     re.IGNORECASE,
 )
 # initials without full stops between a title and a name ("Mr M A Hussain", "Dr K Asante")
@@ -330,14 +331,15 @@ def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def _address_start(text: str, a: int) -> int:
-    """Where the address line of a street starting at ``a`` starts: a unit, flat or house number
-    before it, or up to two named buildings ("X House", "Y Plaza"; "the X" only with a unit
-    before it: "apt 4, the courtyard")."""
+    """Where the address line of a street starting at ``a`` starts: units, floors and house
+    numbers before it, and named buildings ("X House", "Y Plaza"; "the X" only with a unit
+    before it: "apt 4, the courtyard"), up to four parts."""
     sure = a
-    for _ in range(3):
+    for _ in range(4):
         before = _UNIT_BEFORE.search(text, max(0, a - 30), a)
         if before:
-            return before.start()
+            a = sure = before.start()
+            continue
         m = _BUILDING_BEFORE.search(text, max(0, a - 60), a)
         if not m:
             break
@@ -429,7 +431,29 @@ def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
-    """The rules in order: whole tokens, name words beside a name, name edges, street units,
-    the same name everywhere."""
+    """The rules in order: whole tokens, name words beside a name, name edges (then name words
+    again), logins in brackets after a name, street units, the same name everywhere."""
     spans = name_edges(text, next_name_words(text, whole_tokens(text, spans)))
+    spans = bracket_handles(text, next_name_words(text, spans))  # "RAMON V." + "AQUINO"
     return same_everywhere(text, street_units(text, spans))
+
+
+_HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})\)")
+
+
+def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A login in brackets after a name, made of it ("Rosa Villalobos (rvillalobos)",
+    "K. Lindqvist (klindqvist)", "Ingrid (ingrid.s)"), is a USERNAME."""
+    out = sorted(spans)
+    added = []
+    for k, s in enumerate(out):
+        m = _HANDLE_AFTER.match(text, s.end)
+        if s.label not in PERSON_LABELS or not m:
+            continue
+        handle = m.group(1)
+        if not any(len(w) >= 4 and w.casefold() in handle for w in _WORD.findall(s.text)):
+            continue
+        a, b = m.span(1)
+        if k + 1 == len(out) or out[k + 1].start >= b:
+            added.append(Span(a, b, "USERNAME", handle, "bracket_handle", s.score))
+    return sorted(out + added) if added else out

@@ -12,6 +12,8 @@ Filipino, Australian notes and survey answers) leak what the CRF rarely saw in g
   vitals, "BED 12 A" a bed) — ID;
 - ``city_lower_note``: in a note typed all in lower case, a world city whose words are rare in
   English ("latur", "kakamega") — CITY;
+- ``ipv6_compressed``: an IPv6 address written with "::" ("2001:db8:4471::18") — IP;
+- ``ssn_last_four``: the four digits after "last 4 SSN" or "SSN (last 4)" — SSN;
 - ``street_any_case``: a street written in lower case, one or two words and a street type
   ("on king st", "oxford st", "14 cathedral walk"): the word before the type must not be common
   English (its Zipf band below 6 for "st", "rd", "ave"…; below 5 for "street", "road", "way"…)
@@ -123,7 +125,35 @@ def _units_only(code: str) -> bool:
     return all(w in _UNITS for w in words)
 
 
+def _ipv6(value: str) -> bool:
+    import ipaddress
+
+    try:
+        ipaddress.IPv6Address(value)
+    except ValueError:
+        return False
+    return True
+
+
 SHAPE_RECOGNIZERS: list[Recognizer] = [
+    PatternRecognizer(
+        "ipv6_compressed",
+        "IP",
+        PROFILE_ONLY,
+        0.9,
+        pattern=r"(?<![\w:])(?:[0-9a-f]{1,4}:){1,6}:(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4}){0,5})?(?![\w:])",
+        validate=_ipv6,
+    ),
+    PatternRecognizer(
+        "ssn_last_four",
+        "SSN",
+        PROFILE_ONLY,
+        0.8,
+        pattern=r"\b(?:last[ \t-]?(?:4|four)(?:[ \t]+digits)?(?:[ \t]+of)?(?:[ \t]+(?:the|my|your))?"
+        r"[ \t]+(?:ssn|social(?:[ \t]+security)?(?:[ \t]+(?:number|no\.?))?)|ssn[ \t]*\(last[ \t]?4\))"
+        r"[ \t]*(?:is|:|#)?[ \t]*(\d{4})(?![\w-])",
+        group=1,
+    ),
     PatternRecognizer(
         "slashed_code",
         "ID",

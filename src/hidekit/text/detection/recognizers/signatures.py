@@ -75,7 +75,7 @@ class _InitialsRecognizer(Recognizer):
 @dataclass
 class TypistReferenceRecognizer(_InitialsRecognizer):
     _rx: re.Pattern = re.compile(
-        r"^[ \t]*([^\W\d_]{2,4})[ \t]?[/:][ \t]?([^\W\d_]{2,3})[ \t]*$"
+        r"^[ \t]*([^\W\d_]{2,4})[ \t]?[/:][ \t]?([^\W\d_]{2,4})[ \t]*$"
         r"|(?:^|(?<=ref:)|(?<=ref\.)|(?<=ref: )|(?<=ref\. ))[ \t]*([A-Z]{2,3})[ \t]?/[ \t]?"
         r"([a-z]{2,3})(?![\w/])|(?<![\w/])([A-Z]{2,3})[ \t]?/[ \t]?([a-z]{2,3})[ \t]*$"
         r"|(?:(?<=[ \t]{2})|(?<=typed:[ \t])|(?<=[ \t]/[ \t]))([^\W\d_]{2,4})[/:]([^\W\d_]{2,3})[ \t]*$",
@@ -157,15 +157,19 @@ class SpeakerLabelRecognizer(Recognizer):
 
 @dataclass
 class BracketInitialsRecognizer(_InitialsRecognizer):
-    """Initials with a date in brackets ("Enumerator note (OA, 11/09/2024)") or after
-    "initials:" ("interviewer initials: kj / rt")."""
+    """Initials with a date in brackets ("Enumerator note (OA, 11/09/2024)"), after
+    "initials:" ("interviewer initials: kj / rt"), or in brackets before a colon after a
+    respondent's number ("S-0412 (AR): …", "S-0433 (WN, Sarawak): …")."""
 
     _rx: re.Pattern = re.compile(
         r"\(([A-Z]{2,3}),[ \t]*\d{1,2}[/.-]\d{1,2}|\binitials?:[ \t]*([A-Za-z]{2,3})"
         r"(?:[ \t]*/[ \t]*([A-Za-z]{2,3}))?(?![\w])"
+        r"|(?<=[\w)][ \t])\(([A-Z]{2,3})(?:,[^()\n]{1,30})?\):"
     )
 
     def groups(self, m: re.Match) -> tuple[int, ...]:
+        if m.group(4):  # "(AR):" but not "(CT):"
+            return () if _clinical(m.group(4)) else (4,)
         return tuple(k for k in (1, 2, 3) if m.group(k))
 
 
