@@ -9,7 +9,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hidekit.errors import InputError, OptionError
-from hidekit.io import Dataset, atomic_dir, read_table, write_table, write_text_atomic
+from hidekit.io import (
+    Dataset,
+    atomic_dir,
+    output_suffix,
+    read_table,
+    write_table,
+    write_text_atomic,
+)
 from hidekit.io.atomic import check_output_dir
 from hidekit.io.readers import detect_format
 from hidekit.jobs.files import save_report, write_private_frame
@@ -27,6 +34,8 @@ from hidekit.release.runner import (
     released_name,
 )
 from hidekit.secrets import public_path
+
+STREAM_BYTES = 64 * 2**20  # CSVs from this size are released by chunks when the plan allows
 
 
 def release(
@@ -86,18 +95,62 @@ def run_plan(
     scan: bool = True,
     key: bytes | None = None,
     engine: str = "duckdb",
+    chunk_rows: int | None = None,
 ) -> ReleaseResult:
     """Run ``plan``; write the release when it passes, raise PolicyError when it does not.
 
     ``key`` overrides the plan's secret key; ``passphrase`` encrypts the crosswalk when the plan
     has no key (else [secrets] passphrase_file / passphrase_env). ``engine="spark"`` runs the
-    steps and the risk counts on Spark (``hidekit.release.tables``); the release is the same."""
+    steps and the risk counts on Spark (``hidekit.release.tables``); the release is the same.
+    A CSV of ``STREAM_BYTES`` or more (or any CSV, given ``chunk_rows``) is released by chunks of
+    ``chunk_rows`` records (``hidekit.release.stream``) when every step can be: same release."""
     plan = prepare_plan(plan, output=output, key=key)
     overwrite = plan.overwrite if overwrite is None else overwrite
     check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))
+    if engine == "duckdb" and _large_csv(plan, chunk_rows):
+        from hidekit.release.stream_tables import StreamUnsupported
+
+        try:
+            return _run_streamed(plan, overwrite, passphrase, progress, scan, chunk_rows)
+        except StreamUnsupported:
+            pass  # the plan or the file needs the whole table: in memory, as before
     ds = read_plan_input(plan, engine)
     result, released, crosswalks = apply_plan(plan, ds, progress=progress, scan=scan, engine=engine)
     _write(plan, released, result, crosswalks, overwrite, passphrase)
+    result.released = True
+    return result
+
+
+def _large_csv(plan: Plan, chunk_rows: int | None) -> bool:
+    """Whether to try the chunked run: asked for (``chunk_rows``), or a large CSV."""
+    path = Path(plan.input)
+    if not path.is_file() or path.suffix.lower() not in (".csv", ".txt", ".tsv"):
+        return False
+    return chunk_rows is not None or path.stat().st_size >= STREAM_BYTES
+
+
+def _run_streamed(
+    plan: Plan, overwrite: bool, passphrase, progress, scan: bool, chunk_rows: int | None
+) -> ReleaseResult:
+    """The plan run by chunks, the output CSV written chunk by chunk into the release folder."""
+    from hidekit.io.csv_chunks import chunked_csv
+    from hidekit.release.stream import CHUNK_ROWS, plan_source, stream_plan
+
+    source = plan_source(plan)
+    name = Path(plan.input).stem + output_suffix("csv")
+    with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
+        with chunked_csv(
+            tmp / name,
+            sep=source.options["sep"],
+            neutralize=plan.neutralize_formulas,
+            protect=(plan.input,),
+        ) as out:
+            result, crosswalks = stream_plan(
+                plan, source, out.write, chunk_rows=chunk_rows or CHUNK_ROWS, scan=scan,
+                progress=progress,
+            )  # fmt: skip
+        result.files["data"] = name
+        _write_rest(plan, tmp, result, crosswalks, overwrite, passphrase)
     result.released = True
     return result
 
@@ -106,23 +159,30 @@ def _write(
     plan: Plan, ds: Dataset, result: ReleaseResult, crosswalks: list, overwrite: bool, passphrase
 ) -> None:
     """The release folder (data, audit, report) and, with crosswalks, the private folder."""
-    from hidekit.release.report import release_report
-
     name = released_name(plan, ds)
-    private = plan.private_folder() if crosswalks else None
-    secret = crosswalk_secret(plan, passphrase) if crosswalks else None
+    if crosswalks:
+        crosswalk_secret(plan, passphrase)  # no secret: refused before anything is written
     with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
         write_released(ds, tmp / name, plan)
         result.files["data"] = name
-        if crosswalks:
-            assert private is not None and secret is not None  # set above for crosswalks
-            result.files["crosswalk"] = _write_crosswalks(
-                plan, crosswalks, private, secret, overwrite
-            )
-        write_text_atomic(tmp / "audit.jsonl", audit_text(plan, result))
-        result.files["audit"] = "audit.jsonl"
-        save_report(release_report(result), tmp / "report.html")
-        result.files["report"] = "report.html"
+        _write_rest(plan, tmp, result, crosswalks, overwrite, passphrase)
+
+
+def _write_rest(
+    plan: Plan, tmp: Path, result: ReleaseResult, crosswalks: list, overwrite: bool, passphrase
+) -> None:
+    """Crosswalks (private folder), audit and report, beside the data in the folder ``tmp``."""
+    from hidekit.release.report import release_report
+
+    if crosswalks:
+        secret = crosswalk_secret(plan, passphrase)
+        result.files["crosswalk"] = _write_crosswalks(
+            plan, crosswalks, plan.private_folder(), secret, overwrite
+        )
+    write_text_atomic(tmp / "audit.jsonl", audit_text(plan, result))
+    result.files["audit"] = "audit.jsonl"
+    save_report(release_report(result), tmp / "report.html")
+    result.files["report"] = "report.html"
 
 
 def read_plan_input(plan: Plan, engine: str) -> Dataset:

@@ -67,6 +67,8 @@ class ReleaseResult:
     loss_warnings: list[str] = field(default_factory=list)
     individual_before: RecordRisk | None = None  # risk against the population, when asked
     individual_after: RecordRisk | None = None
+    chunks: int = 0  # chunks of records the release went through (0: the whole table in memory)
+    fit_seconds: float = 0.0  # chunked: the fitting pass (reading, counting, fitting the steps)
 
     def loss_dict(self) -> dict:
         """Information lost per variable beside the plan's limit, and what goes over it."""

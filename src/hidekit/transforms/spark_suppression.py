@@ -16,9 +16,7 @@ from hidekit.engines.spark_steps import SparkTable, restore_types, spark_column,
 from hidekit.transforms.suppression_rules import (
     SuppressionResult,
     check_options,
-    importance_order,
-    key_codes,
-    search_classes,
+    search_class_table,
     with_missing,
 )
 
@@ -49,21 +47,10 @@ def spark_suppression(
     classes = grouped.toPandas().sort_values(_FIRST, kind="stable").reset_index(drop=True)
     values = restore_types(classes[keys], table.dtypes)
     counts = classes[_N].to_numpy(np.int64)
-    result = SuppressionResult(
-        frame=values.iloc[:0],
-        keys=keys,
-        k=k,
-        importance=importance_order(values, keys, importance),
-        suppressed={c: 0 for c in keys},
-        missing=missing,
-        max_loss=max_loss,
-        records=int(counts.sum()),
+    result, codes, blocks = search_class_table(
+        values, counts, keys, k, importance, missing, max_loss
     )
     unchanged = SparkTable(table.sdf, table.dtypes, [], cells={})
-    if not len(classes):
-        return unchanged, result
-    codes = key_codes(values, keys)
-    blocks = search_classes(result, codes, counts)
     if blocks is None or not result.total:
         return unchanged, result
     blank = (blocks.cur == -1) & ~(codes[blocks.cls] == -1)

@@ -227,3 +227,31 @@ def with_missing(s: pd.Series, rows: np.ndarray) -> pd.Series:
     pos = s.index[rows]
     s.loc[pos] = pd.NA if isinstance(s.dtype, pd.api.extensions.ExtensionDtype) else None
     return s
+
+
+def search_class_table(
+    values: pd.DataFrame,
+    counts: np.ndarray,
+    keys: list[str],
+    k: int,
+    importance: Sequence[str] | None,
+    missing: str,
+    max_loss: float = DEFAULT_MAX_LOSS,
+):
+    """The search on a class table (``values``: each key combination once, numbered by first
+    record; ``counts``: their sizes): the result's figures, the classes' key codes and the
+    blocks (None when nothing is blanked). A table read by chunks is suppressed this way."""
+    k = check_options(values, keys, k, "duckdb", 16, missing)
+    result = SuppressionResult(
+        frame=values.iloc[:0],
+        keys=keys,
+        k=k,
+        importance=importance_order(values, keys, importance),
+        suppressed={c: 0 for c in keys},
+        missing=missing,
+        max_loss=max_loss,
+        records=int(counts.sum()),
+    )
+    codes = key_codes(values, keys)
+    blocks = search_classes(result, codes, counts) if len(values) else None
+    return result, codes, blocks

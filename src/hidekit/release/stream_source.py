@@ -1,0 +1,124 @@
+"""A release plan's input read by DuckDB in Arrow batches, typed as ``read_table`` types it.
+
+``read_table`` decides each CSV column's type from all its present values (text, Int64 or
+float64: ``hidekit.io.readers.infer_values``). A file read batch by batch must decide first, for
+the whole file, so every batch comes out typed alike: ``ColumnTypes`` screens each batch's distinct
+texts with the same patterns (Arrow's RE2 on ASCII text; any value outside ASCII is judged by
+``infer_values`` itself) and combines the verdicts. ``typed_frame`` then turns a batch into the
+pandas frame ``read_table`` would hold for those rows: the text of each distinct value converted
+once (``pd.to_numeric``, as ``infer_values``), spread to the rows by Arrow's dictionary codes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import duckdb
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from hidekit.io.direct import DirectSource, quote
+from hidekit.io.readers import NUMBER, infer_values
+
+TEXT, INT, FLOAT = "text", "int", "float"
+_SPACE = r"[\t\n\x0b\x0c\r\x1c-\x1f ]"  # Python's \s on ASCII text
+_LEADING_ZERO = rf"^{_SPACE}*[-+]?0[0-9]"
+_INTEGER = rf"^{_SPACE}*[-+]?[0-9]+{_SPACE}*$"
+_DECIMAL = rf"^{_SPACE}*{NUMBER.replace(chr(92) + 'd', '[0-9]')}{_SPACE}*$"
+_NOT_ASCII = r"[^\x00-\x7f]"
+
+
+@dataclass
+class _Verdict:
+    """What the present values of one column showed so far."""
+
+    present: bool = False
+    leading_zero: bool = False
+    all_int: bool = True
+    all_number: bool = True
+    odd: list = field(default_factory=list)  # values outside ASCII, judged by infer_values
+
+    def see(self, values: pa.Array) -> None:
+        values = values.drop_null()
+        if not len(values):
+            return
+        self.present = True
+        odd = pc.match_substring_regex(values, _NOT_ASCII)
+        if pc.any(odd).as_py():
+            self.odd.extend(values.filter(odd).to_pylist())
+            values = values.filter(pc.invert(odd))
+        if not len(values):
+            return
+        if not self.leading_zero:
+            self.leading_zero = pc.any(pc.match_substring_regex(values, _LEADING_ZERO)).as_py()
+        if self.all_int:
+            self.all_int = pc.all(pc.match_substring_regex(values, _INTEGER)).as_py()
+        if self.all_number:
+            self.all_number = pc.all(pc.match_substring_regex(values, _DECIMAL)).as_py()
+
+    def kind(self) -> str:
+        if self.odd:  # the same rules on the odd values, by Python's own patterns
+            judged = infer_values(pd.Series(sorted(set(self.odd)), dtype=object))
+            if judged.dtype == object:
+                return TEXT
+            ints = pd.api.types.is_integer_dtype(judged.dtype)
+            self.present, self.all_int = True, self.all_int and ints
+        if not self.present or self.leading_zero:
+            return TEXT
+        return INT if self.all_int else FLOAT if self.all_number else TEXT
+
+
+class ColumnTypes:
+    """Each text column's type for the whole file, from its batches' distinct values."""
+
+    def __init__(self, columns: Sequence[str]):
+        self._verdicts = {c: _Verdict() for c in columns}
+
+    def see(self, batch: pa.RecordBatch) -> None:
+        for name, verdict in self._verdicts.items():
+            verdict.see(pc.unique(batch.column(name)))
+
+    def kinds(self) -> dict[str, str]:
+        return {c: v.kind() for c, v in self._verdicts.items()}
+
+
+def typed_column(array: pa.Array, kind: str) -> pd.Series:
+    """One batch column as ``read_table`` types it (missing: NaN in text, <NA> in Int64)."""
+    encoded = pc.dictionary_encode(array)
+    indices = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+    texts = pd.Series(encoded.dictionary.to_pylist(), dtype=object)
+    if kind == INT:
+        values = pd.array(pd.to_numeric(texts), dtype="Int64")
+    elif kind == FLOAT:
+        values = pd.array(pd.to_numeric(texts).astype(np.float64), dtype=np.float64)
+    else:
+        values = pd.array(texts.to_numpy(dtype=object), dtype=object)
+        if len(values) == 0:
+            return pd.Series(np.full(len(indices), np.nan, dtype=object), dtype=object)
+    column = values.take(indices, allow_fill=True)
+    if kind == TEXT:
+        column = np.asarray(column, dtype=object)
+        column[indices < 0] = np.nan  # pandas' read_csv leaves NaN in missing text cells
+    return pd.Series(column)
+
+
+def typed_frame(batch: pa.RecordBatch, kinds: dict[str, str], start: int) -> pd.DataFrame:
+    """The batch as a pandas frame typed like ``read_table``, indexed by row number."""
+    n = batch.num_rows
+    frame = pd.DataFrame(
+        {name: typed_column(batch.column(name), kinds[name]) for name in batch.schema.names}
+    )
+    frame.index = pd.RangeIndex(start, start + n)
+    return frame
+
+
+def batches(
+    con: duckdb.DuckDBPyConnection, source: DirectSource, columns: Sequence[str], rows: int
+) -> Iterator[pa.RecordBatch]:
+    """The file's ``columns`` (all text) in record order, ``rows`` records at a time."""
+    cols = ", ".join(quote(c) for c in columns) if columns else "NULL AS __hk_none"
+    reader = con.sql(f"SELECT {cols} FROM {source.relation}").to_arrow_reader(rows)
+    yield from reader
