@@ -47,11 +47,11 @@ from hidekit.release.stream_tables import (
     typed_counts,
 )
 from hidekit.risk.metrics import report_from_sizes
+from hidekit.scan.scanner import DEFAULT_SAMPLE, sample_rows
 from hidekit.secrets import public_params
 from hidekit.transforms.loss import VariableLoss, loss_warnings, same_cells
 
 CHUNK_ROWS = 1_000_000
-SCAN_SAMPLE = 10_000  # rows the PII scan reads (``hidekit.scan``'s default sample)
 
 
 def plan_source(plan: Plan) -> DirectSource:
@@ -161,10 +161,19 @@ class Chunked:
 
 
 def scan_rows(records: int) -> np.ndarray:
-    """The rows ``scan_table`` samples from a table of ``records`` rows (its own draw)."""
-    if records <= SCAN_SAMPLE:
-        return np.arange(records)
-    return np.sort(np.random.default_rng(0).choice(records, size=SCAN_SAMPLE, replace=False))
+    """The row numbers of the PII scan's seeded sample of a table of ``records`` rows."""
+    return sample_rows(pd.DataFrame({"r": np.arange(records)}), DEFAULT_SAMPLE, 0)["r"].to_numpy()
+
+
+@dataclass
+class SampledTable:
+    """The released table as the checks see it: its columns and the scan's sample."""
+
+    columns: list[str]
+    sample: pd.DataFrame
+
+    def scan_frame(self) -> pd.DataFrame:
+        return self.sample
 
 
 def _lost(before: pd.Series, after: pd.Series) -> tuple[int, int]:
@@ -350,7 +359,7 @@ def stream_plan(
     result.loss_warnings = loss_warnings(result.loss, plan.max_loss)
     result.after = trail[-1] if trail else before
     sample = pd.concat(chunked.sample) if chunked.sample else pd.DataFrame(columns=final)
-    result.problems = _problems(plan, sample, handled, result, scan)
+    result.problems = _problems(plan, SampledTable(final, sample), handled, result, scan)
     result.chunks = chunked.chunks
     result.fit_seconds = round(fit_seconds, 3)
     if progress:
