@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from heldout_fixture import check_ibans_and_cards, docs, manifest, shared_tests
+from heldout_fixture import check_ibans_and_cards, check_pairs, shared_tests
 
 FOLDER = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "en-test6"
 
@@ -24,21 +24,18 @@ FOLDER = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "en-test6"
 
 
 def test_manifest_kinds_settings_and_cases() -> None:
-    names = docs(FOLDER)
-    assert sorted(p.stem for p in FOLDER.glob("*.ann")) == names
-    rows = manifest(FOLDER)
-    assert sorted(rows) == names
+    rows = check_pairs(FOLDER)
     clinical = {k: v for k, v in rows.items() if k.startswith("c")}
     pii = {k: v for k, v in rows.items() if k.startswith("p")}
-    assert (len(clinical), len(pii)) == (24, 16)
-    assert len({v[1] for v in clinical.values()}) == 19
-    assert len({v[1] for v in pii.values()}) == 16
-    assert len({v[0] for v in clinical.values()}) == 14
+    assert (len(clinical), len(pii)) == (60, 40)
+    assert len({v[1] for v in clinical.values()}) == 20
+    assert len({v[1] for v in pii.values()}) == 22
+    assert len({v[0] for v in clinical.values()}) == 13
     assert len({v[0] for v in pii.values()}) == 9
-    assert Counter(v[2] for v in clinical.values()) == {"mixed": 15, "lower": 6, "upper": 3}
-    assert Counter(v[2] for v in pii.values()) == {"mixed": 13, "lower": 2, "upper": 1}
+    assert Counter(v[2] for v in clinical.values()) == {"mixed": 38, "lower": 13, "upper": 9}
+    assert Counter(v[2] for v in pii.values()) == {"mixed": 32, "lower": 5, "upper": 3}
 
 
 def test_ibans_and_cards_carry_valid_checksums() -> None:
-    # 4 IBANs from 4 countries (IE, AE, SE, MT; none GB yet) and no full card number so far
-    check_ibans_and_cards(FOLDER, ibans=4, cards=0, gb=0, countries=4)
+    # 11 IBANs from 8 countries (GB 3, IE 2, AE, SE, MT, QA, PK, DE) and 7 full card numbers
+    check_ibans_and_cards(FOLDER, ibans=11, cards=7, gb=3, countries=8)
