@@ -173,3 +173,45 @@ def test_msus_and_shares_equal_the_definition(rows, data):
         total = sum(weights[len(u) - 1] for u in found)
         assert r.score[i] == pytest.approx(total)
         np.testing.assert_allclose(r.contributions[i], raw / total if total else raw)
+
+
+@pytest.mark.parametrize("small", [3, 62])  # subtrees shared split by moving records / as bits
+@given(
+    st.integers(2, 60).flatmap(
+        lambda n: st.lists(
+            st.lists(st.integers(-1, 3), min_size=5, max_size=5), min_size=n, max_size=n
+        )
+    ),
+    st.integers(1, 5),
+    st.integers(2, 3),
+)
+def test_a_search_shared_among_threads_equals_the_brute_force(small, rows, max_size, threads):
+    codes = np.array(rows)
+    with (
+        patch.object(suda_search, "SMALL_GROUP", small),
+        patch.object(suda_search, "SHARE_WORK", 0),  # share every split with two parts or more
+        patch.object(suda_search, "THREADS", threads),
+    ):
+        r = suda2(codes, list("abcde"), max_size=max_size)
+    np.testing.assert_allclose(r.score, brute_force(codes, max_size))
+
+
+def test_threads_change_nothing_found():
+    """Scores, shares and MSU counts from 1 and from 2-3 threads are the same numbers, bit for
+    bit, run after run (a record's unique sets are found by one thread per split, in order)."""
+    rng = np.random.default_rng(11)
+    codes = np.column_stack([rng.integers(0, c, 4000) for c in (40, 12, 9, 6, 4, 3, 2)])
+    codes[rng.random(codes.shape) < 0.01] = -1
+    keys = [f"k{j}" for j in range(codes.shape[1])]
+    with patch.object(suda_search, "THREADS", 1):
+        one = suda2(codes, keys)
+    assert one.msu_counts.sum() > 1000  # a search with work to share
+    for threads in (2, 3, 2):
+        with (
+            patch.object(suda_search, "SHARE_WORK", 0),
+            patch.object(suda_search, "THREADS", threads),
+        ):
+            shared = suda2(codes, keys)
+        assert np.array_equal(shared.score, one.score)
+        assert np.array_equal(shared.contributions, one.contributions)
+        assert np.array_equal(shared.msu_counts, one.msu_counts)

@@ -24,6 +24,17 @@ and one more: a part that is also the set of records agreeing on its key set les
 (that column adds nothing: a constant column is the simplest case) holds no MSU below, since
 every set there keeps a unique subset without the column.
 
+Threads. The parts of one split hold different records, and everything the search keeps is kept
+per record, so the subtrees of a split's parts can be searched in any order, on several threads,
+with the same sets found. The top splits (the root's, column by column, and those of a part
+holding over half of the records) are made by ``drive``; when their parts hold enough work it
+hands them to Python threads running ``run_tasks`` without the GIL, each taking the next part
+when done with one (largest first), each with its own scratch and list of sets. The lists are
+joined thread by thread before the next split, so a record's sets keep the order they were
+found in and the scores are the same numbers whatever the threads did. Python threads rather
+than numba's ``prange``: numba's OpenMP workers spin while they wait, which cost more CPU than
+the second thread saved on a machine with other work.
+
 Both halves live in this one module on purpose: numba's on-disk cache does not follow calls
 across modules, so a compiled caller in another file would keep running an old copy of a callee
 edited since (``tests/test_code_shape.py`` forbids compiled calls across modules).
@@ -31,8 +42,15 @@ edited since (``tests/test_code_shape.py`` forbids compiled calls across modules
 
 from __future__ import annotations
 
-import numba
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
+
+from hidekit.risk.suda_scores import jit, msu_scores, representatives
 
 MAX_GROUP = 62  # records of a small group: bits of a signed 64-bit word
 _DEBRUIJN = 0x03F79D71B4CB0A89
@@ -40,16 +58,6 @@ _DEBRUIJN = 0x03F79D71B4CB0A89
 _BIT_INDEX = np.zeros(64, dtype=np.int64)
 for _i in range(64):
     _BIT_INDEX[(((1 << _i) * _DEBRUIJN) & (2**64 - 1)) >> 58] = _i
-
-
-def jit(fn=None, **options):
-    """``numba.njit`` with an on-disk cache when numba has somewhere to write it."""
-    if fn is None:
-        return lambda f: jit(f, **options)
-    try:
-        return numba.njit(cache=True, **options)(fn)
-    except Exception:  # no writable cache location
-        return numba.njit(cache=False, **options)(fn)
 
 
 @jit
@@ -222,31 +230,38 @@ def _seed(codes, cards, candidate, known):  # pragma: no cover - compiled
 
 
 @jit
-def first_unique_sets(
-    codes, cards, candidate, known, max_size, small, capacity
-):  # pragma: no cover
-    """(record, set bit mask) for unique sets that hold every MSU, and their number (when over
-    ``capacity``, only the first ``capacity`` are kept: run again with more); ``codes`` is
-    keys × records, ≥ 0 (missing shifted in); ``known`` records × 17, zero, in the narrowest
-    type that holds a set (``live``: small enough to stay in cache). Groups of at most
-    ``small`` records go to ``small_subtree``."""
-    n, m = codes.shape
-    bufs = np.empty((m + 1, n), dtype=np.int32)
-    bufs[0] = np.arange(n)
-    counts = np.zeros(cards.max() + 1, dtype=np.int64)
-    touched = np.empty(cards.max() + 1, dtype=np.int64)
-    _seed(codes, cards, candidate, known)
-    small = min(small, MAX_GROUP)
-    by_code = np.zeros(cards.max() + 1, dtype=np.int64)
-    work = np.zeros((2 * m + 2, max(small, 5)), np.int64)
-    starts = np.zeros((m + 1, cards.max() + 2), dtype=np.int64)
+def _follow(bufs, level, pos, e, whole, j, m, max_size, candidate):  # pragma: no cover
+    """Whether the part bufs[level + 1, pos:e] (more than one record) of a group of ``whole``
+    records split by column j is searched further: the set may grow, the column split the
+    group, and a record of the part has no twin (a record shared is unique on no subset)."""
+    if level + 1 >= max_size or j >= m - 1 or e - pos >= whole:
+        return False
+    for i in range(pos, e):  # noqa: SIM110 - a plain loop compiles
+        if candidate[bufs[level + 1, i]]:
+            return True
+    return False
+
+
+@jit
+def _subtree(
+    codes, bufs, base, lo, hi, w_mask, floor, candidate, known, max_size, small,
+    counts, touched, starts, stack, by_code, work, out, emitted,
+):  # fmt: skip  # pragma: no cover - compiled
+    """Unique sets in the subtree of the group bufs[base, lo:hi] (records agreeing on w_mask,
+    extended by columns above ``floor``), depth first; groups of at most ``small`` records go to
+    ``small_subtree``. Returns the new emitted count. Writes bufs only within lo:hi."""
+    if hi - lo <= small:
+        return small_subtree(
+            codes, bufs, base, lo, hi - lo, w_mask, floor, base, max_size, known, by_code, work,
+            out, emitted,
+        )  # fmt: skip
+    m = codes.shape[1]
+    level = base
     # per level: start, end, set, column, floor, next part, parts (scalars: no tuple copies)
-    stack = np.zeros((m + 1, 7), dtype=np.int64)
-    stack[0, 1], stack[0, 3], stack[0, 4] = n, m, -1
-    out = np.empty((2, capacity), dtype=np.int64)
-    emitted = 0
-    level = 0
-    while level >= 0:
+    stack[level, 0], stack[level, 1], stack[level, 2] = lo, hi, w_mask
+    stack[level, 3], stack[level, 4] = m, floor
+    stack[level, 5] = stack[level, 6] = 0
+    while level >= base:
         t = stack[level, 5]
         if t >= stack[level, 6]:  # the parts of this column are done: next column
             j = stack[level, 3] - 1
@@ -262,108 +277,151 @@ def first_unique_sets(
         pos, e = starts[level, t], starts[level, t + 1]
         j = stack[level, 3]
         new_mask = stack[level, 2] | (1 << j)
+        whole = stack[level, 1] - stack[level, 0]
         if e - pos == 1:
             r = bufs[level + 1, pos]
-            if candidate[r] and (level == 0 or live(known, r, new_mask)):
+            if candidate[r] and live(known, r, new_mask):
                 emitted = emit(out, emitted, r, new_mask, known)
-        elif level + 1 < max_size and j < m - 1 and e - pos < stack[level, 1] - stack[level, 0]:
-            for i in range(pos, e):
-                r = bufs[level + 1, i]
-                if live(known, r, new_mask):
-                    if e - pos <= small:
-                        emitted = small_subtree(
-                            codes, bufs, level + 1, pos, e - pos, new_mask, j, level + 1,
-                            max_size, known, by_code, work, out, emitted,
-                        )  # fmt: skip
-                    else:
-                        level += 1
-                        stack[level, 0], stack[level, 1], stack[level, 2] = pos, e, new_mask
-                        stack[level, 3], stack[level, 4] = m, j
-                        stack[level, 5] = stack[level, 6] = 0  # next: split by a column
-                    break
-    return out, emitted
+        elif _follow(bufs, level, pos, e, whole, j, m, max_size, candidate):
+            if e - pos <= small:
+                emitted = small_subtree(
+                    codes, bufs, level + 1, pos, e - pos, new_mask, j, level + 1, max_size,
+                    known, by_code, work, out, emitted,
+                )  # fmt: skip
+            else:
+                level += 1
+                stack[level, 0], stack[level, 1], stack[level, 2] = pos, e, new_mask
+                stack[level, 3], stack[level, 4] = m, j
+                stack[level, 5] = stack[level, 6] = 0  # next: split by a column
+    return emitted
+
+
+@intrinsic
+def _take_next(typingctx, counter):  # pragma: no cover - compiled
+    """counter[0] += 1 as one atomic operation; returns the value before (threads take tasks
+    from one list in turn)."""
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        ptr = cgutils.get_item_pointer(context, builder, signature.args[0], ary, [zero])
+        one = context.get_constant(types.int64, 1)
+        return builder.atomic_rmw("add", ptr, one, "monotonic")
+
+    return types.int64(counter), codegen
+
+
+@jit(nogil=True)
+def run_tasks(
+    slot, counter, tasks, n_tasks, codes, bufs, candidate, known, max_size, small,
+    counts, touched, starts, stack, by_code, work, outs, emitted,
+):  # fmt: skip  # pragma: no cover - compiled
+    """Take tasks (level, start, end, set, floor) in turn from tasks[counter[0]:n_tasks] and
+    search their subtrees with the scratch of ``slot``, the unique sets going to outs[slot]
+    after the emitted[slot] there. Threads may run it at once on one list (the GIL is let go):
+    the tasks of one split hold different records and a record's state is its own, so which
+    thread searches a task changes nothing found."""
+    done = emitted[slot]
+    k = _take_next(counter)
+    while k < n_tasks:
+        done = _subtree(
+            codes, bufs, tasks[k, 0], tasks[k, 1], tasks[k, 2], tasks[k, 3], tasks[k, 4],
+            candidate, known, max_size, small, counts[slot], touched[slot], starts[slot],
+            stack[slot], by_code[slot], work[slot], outs[slot], done,
+        )  # fmt: skip
+        k = _take_next(counter)
+    emitted[slot] = done
 
 
 @jit
-def representatives(codes, full_ids, order, shifted):  # pragma: no cover - compiled
-    """The first record of each full-key class (``full_ids``), its codes in ``order`` plus one
-    (missing = 0) written to shifted[class]."""
-    reps = np.full(shifted.shape[0], -1, dtype=np.int64)
-    for i in range(codes.shape[0]):
-        k = full_ids[i]
-        if reps[k] < 0:
-            reps[k] = i
-            for j in range(order.size):
-                shifted[k, j] = codes[i, order[j]] + 1
-    return reps
+def _merge(outs, emitted):  # pragma: no cover - compiled
+    """The threads' unique sets (outs[t], t < last) after the driver's (outs[-1]), thread by
+    thread: a record's sets keep the order they were found in."""
+    d, capacity = outs.shape[0] - 1, outs.shape[2]
+    for t in range(d):
+        for i in range(max(0, min(emitted[t], capacity - emitted[d]))):
+            outs[d, 0, emitted[d] + i], outs[d, 1, emitted[d] + i] = outs[t, 0, i], outs[t, 1, i]
+        emitted[d] += emitted[t]
+        emitted[t] = 0
 
 
 @jit
-def _by_item(out, found, n_items):  # pragma: no cover - compiled
-    """The found sets grouped by item, in the order found (a counting sort), and each item's
-    start (n_items + 1 bounds)."""
-    start = np.zeros(n_items + 1, dtype=np.int64)
-    for i in range(found):
-        start[out[0, i] + 1] += 1
-    for k in range(n_items):
-        start[k + 1] += start[k]
-    pos = start[:-1].copy()
-    sets = np.empty(found, dtype=np.int64)
-    for i in range(found):
-        k = out[0, i]
-        sets[pos[k]] = out[1, i]
-        pos[k] += 1
-    return sets, start
+def _node_parts(codes, bufs, node, j, candidate, known, max_size, counts, touched, starts, out,
+                found, tasks):  # fmt: skip  # pragma: no cover - compiled
+    """Split the group ``node`` (level, start, end, set, floor) by column j: a record alone in
+    its part is noted unique (at the root without the ``live`` test: the single values no other
+    record holds are known from the start), the parts searched further go to ``tasks``, the
+    largest first. Returns (number of tasks, found)."""
+    m = codes.shape[1]
+    level, lo, hi = node[0], node[1], node[2]
+    mask = node[3] | (1 << j)
+    n_tasks = 0
+    for t in range(_split(codes, bufs, level, lo, hi, j, counts, touched, starts)):
+        pos, e = starts[level, t], starts[level, t + 1]
+        if e - pos == 1:
+            r = bufs[level + 1, pos]
+            if candidate[r] and (level == 0 or live(known, r, mask)):
+                found = emit(out, found, r, mask, known)
+        elif _follow(bufs, level, pos, e, hi - lo, j, m, max_size, candidate):
+            tasks[n_tasks, 0], tasks[n_tasks, 1], tasks[n_tasks, 2] = level + 1, pos, e
+            tasks[n_tasks, 3], tasks[n_tasks, 4] = mask, j
+            n_tasks += 1
+    if n_tasks > 1:
+        tasks[:n_tasks] = tasks[:n_tasks][np.argsort(tasks[:n_tasks, 1] - tasks[:n_tasks, 2])]
+    return n_tasks, found
 
 
 @jit
-def msu_scores(out, found, shifted, reps, order, weights, n):  # pragma: no cover - compiled
-    """Score per record, each key's share of it (records × keys, in the caller's key order) and
-    MSU counts per size from the found unique sets: a set is an MSU when no other set of its
-    item lies inside it and its values are all present."""
-    n_items, m = shifted.shape
-    sets, start = _by_item(out, found, n_items)
-    score = np.zeros(n)
-    share = np.zeros((n, m))
-    counts = np.zeros(weights.size, dtype=np.int64)
-    raw = np.zeros(m)
-    for item in range(n_items):
-        lo, hi = start[item], start[item + 1]
-        present = 0
-        for j in range(m):
-            if shifted[item, j] > 0:
-                present |= 1 << j
-        raw[:] = 0.0
-        total = 0.0
-        for i in range(lo, hi):
-            u = sets[i]
-            minimal = u & ~present == 0
-            for other in range(lo, hi):
-                if not minimal:
-                    break
-                v = sets[other]
-                minimal = v == u or v & ~u != 0
-            if not minimal:
-                continue
-            k = 0
-            for j in range(m):
-                k += u >> j & 1
-            w = weights[k - 1]
-            counts[k - 1] += 1
-            total += w
-            for j in range(m):
-                if u >> j & 1:
-                    raw[j] += w
-        if total > 0:
-            r = reps[item]
-            score[r] = total
-            for j in range(m):
-                share[r, order[j]] = raw[j] / total
-    return score, share, counts
+def drive(
+    codes, candidate, known, max_size, small, share, bufs, nodes, tasks, state, counter,
+    counts, touched, starts, stack, by_code, work, outs, emitted,
+):  # fmt: skip  # pragma: no cover - compiled
+    """Split the top groups (``nodes``: the root, then a part of it holding over half of the
+    records) column by column and search their parts; stops and returns True when the parts
+    of a split (tasks[counter[0]:state[3]]) are worth sharing among threads (``share`` records
+    times columns left or more): run them with ``run_tasks`` on each thread and call again.
+    False when the search is done. ``state``: depth, shared, big part, tasks."""
+    m, d = codes.shape[1], outs.shape[0] - 1  # the last slot is the driver's: the result
+    if state[1]:  # back from a shared split: the threads' sets after ours
+        _merge(outs, emitted)
+        state[1] = 0
+        if state[2]:
+            nodes[1, :5], nodes[1, 5], state[0] = tasks[0], m, 1
+    while state[0] >= 0:
+        depth = state[0]
+        j = nodes[depth, 5] - 1
+        nodes[depth, 5] = j
+        if j <= nodes[depth, 4] or nodes[depth, 0] >= max_size:
+            state[0] -= 1
+            continue
+        n_tasks, emitted[d] = _node_parts(
+            codes, bufs, nodes[depth], j, candidate, known, max_size, counts[d], touched[d],
+            starts[d], outs[d], emitted[d], tasks,
+        )  # fmt: skip
+        size = tasks[0, 2] - tasks[0, 1] if n_tasks > 0 else 0
+        big = depth == 0 and 2 * size > codes.shape[0] and size > small
+        counter[0] = 1 if big else 0
+        work_left = 0  # records times the columns they may still be split by
+        for k in range(counter[0], n_tasks):
+            work_left += (tasks[k, 2] - tasks[k, 1]) * (m - 1 - tasks[k, 4])
+        if d > 1 and n_tasks - counter[0] > 1 and work_left >= share:
+            state[1], state[2], state[3] = 1, big, n_tasks
+            return True
+        run_tasks(
+            d, counter, tasks, n_tasks, codes, bufs, candidate, known, max_size, small,
+            counts, touched, starts, stack, by_code, work, outs, emitted,
+        )  # fmt: skip
+        if big:
+            nodes[1, :5], nodes[1, 5], state[0] = tasks[0], m, 1
+    return False
 
 
 SMALL_GROUP = 62  # groups up to this size are searched as bit masks (above)
+SHARE_WORK = 40_000  # records × columns left in the parts of a split worth sharing
 ROOM_PER_RECORD = 4  # unique sets kept per distinct record before the search runs again
+THREADS: int | None = None  # threads for the search; None: the cores this process may use
+MAX_THREADS = 8
+_pool: ThreadPoolExecutor | None = None
 
 
 def search(
@@ -385,13 +443,75 @@ def search(
     while True:  # rarely more than once
         known: np.ndarray = np.zeros((reps.size, 17), dtype=_code_type(2**m - 1))  # count, sets
         out, found = first_unique_sets(
-            shifted, cards[order], candidate, known, max_size, SMALL_GROUP, capacity
-        )
+            shifted, cards[order], candidate, known, max_size, SMALL_GROUP, capacity,
+            SHARE_WORK, _threads(),
+        )  # fmt: skip
         if found <= capacity:
             break
         capacity = found
     weights = np.asarray(weights, dtype=np.float64)
     return msu_scores(out, found, shifted, reps, order, weights, n)
+
+
+def first_unique_sets(
+    codes: np.ndarray, cards: np.ndarray, candidate: np.ndarray, known: np.ndarray,
+    max_size: int, small: int, capacity: int, share: int = SHARE_WORK, threads: int = 1,
+) -> tuple[np.ndarray, int]:  # fmt: skip
+    """(record, set bit mask) for unique sets that hold every MSU, and their number (when over
+    ``capacity``, only the first ``capacity`` are kept: run again with more); ``codes`` is
+    records × keys, ≥ 0 (missing shifted in); ``known`` records × 17, zero, in the narrowest
+    type that holds a set (``live``: small enough to stay in cache). Groups of at most ``small``
+    records are searched as bit masks; the parts of a top split with ``share`` work or more
+    are searched on ``threads`` threads (Python threads running compiled code without the
+    GIL: no thread spins while waiting, and none is started when there is one core)."""
+    n, m = codes.shape
+    small = min(small, MAX_GROUP)
+    bufs = np.empty((m + 1, n), dtype=np.int32)
+    bufs[0] = np.arange(n)
+    _seed(codes, cards, candidate, known)
+    # a slot per thread and the last one the driver's (its sets are the result); rows 8 words
+    # longer than needed, so that two threads never write to one cache line (they slowed
+    # each other down more than the second thread gained)
+    slots, c = threads + 1, int(cards.max()) + 10
+    scratch = (
+        np.zeros((slots, c), np.int64), np.empty((slots, c), np.int64),  # counts, touched
+        np.zeros((slots, m + 1, c), np.int64), np.zeros((slots, m + 1, 15), np.int64),
+        np.zeros((slots, c), np.int64), np.zeros((slots, 2 * m + 2, max(small, 5) + 8), np.int64),
+        np.empty((slots, 2, capacity), np.int64), np.zeros(slots, np.int64),  # outs, emitted
+    )  # fmt: skip
+    nodes = np.zeros((2, 6), dtype=np.int64)  # level, start, end, set, floor, column
+    nodes[0, 2], nodes[0, 4], nodes[0, 5] = n, -1, m
+    tasks, state, counter = (
+        np.empty((n + 1, 5), np.int64),
+        np.zeros(4, np.int64),
+        np.zeros(1, np.int64),
+    )
+    common = (codes, bufs, candidate, known, max_size, small)
+    while drive(codes, candidate, known, max_size, small, share, bufs, nodes, tasks, state,
+                counter, *scratch):  # fmt: skip
+        args: tuple[Any, ...] = (counter, tasks, int(state[3]), *common, *scratch)
+        helpers = [_workers(threads - 1).submit(run_tasks, t, *args) for t in range(1, threads)]
+        run_tasks(0, *args)
+        for helper in helpers:
+            helper.result()
+    return scratch[6][-1], int(scratch[7][-1])
+
+
+def _threads() -> int:
+    """``THREADS``, else the cores this process may run on (at most ``MAX_THREADS``)."""
+    if THREADS is not None:
+        return max(1, THREADS)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cores or 1, MAX_THREADS))
+
+
+def _workers(count: int) -> ThreadPoolExecutor:
+    """A pool of at least ``count`` threads, kept for the next search (idle threads wait on a
+    queue: they take no CPU)."""
+    global _pool
+    if _pool is None or _pool._max_workers < count:
+        _pool = ThreadPoolExecutor(max_workers=count, thread_name_prefix="hidekit-suda2")
+    return _pool
 
 
 def _code_type(top: int) -> type:
