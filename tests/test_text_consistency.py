@@ -207,6 +207,18 @@ def test_a_login_in_brackets_after_a_name_and_floors_before_a_street():
     ]
 
 
+def test_names_joined_by_a_particle():
+    t = "NAME: RAVICHANDRAN A/L MUNUSAMY  IC; Dr Kavitha a/p Subramaniam (MO); Rosnah binti "
+    t += "Osman; a bin liner"
+    spans = [_span(t, "RAVICHANDRAN", "NAME"), _span(t, "Kavitha", "DOCTOR")]
+    spans += [_span(t, "Subramaniam", "DOCTOR"), _span(t, "Rosnah", "NAME")]
+    assert [x for _, x in _texts(t, close_leaks(t, spans))] == [
+        "RAVICHANDRAN A/L MUNUSAMY",
+        "Kavitha a/p Subramaniam",
+        "Rosnah binti Osman",
+    ]
+
+
 def test_initials_without_stops_after_a_title():
     t = "cc: Mr M A Hussain, 41 Road; Mr K Asante-Mensah; Dr Okoye; vitamin A Smith"
     spans = [_span(t, "A Hussain", "NAME"), _span(t, "Asante-Mensah", "NAME")]
@@ -321,8 +333,9 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
         ),
         (
             "typist_reference",
-            "al/rp\nand/or\nPG: DR AISHWARYA N.     RJ/VK\nRoute: IV/PO\nBY: DR A. VAN WYK / AVW:TM",
-            ["al", "rp", "RJ", "VK", "AVW", "TM"],
+            "al/rp\nand/or\nPG: DR AISHWARYA N.     RJ/VK\nRoute: IV/PO\nBY: DR A. VAN WYK / AVW:TM"
+            "\nst5 haematology     slo/mh\nabx     iv/po",
+            ["al", "rp", "RJ", "VK", "AVW", "TM", "slo", "mh"],
         ),
     ],
 )

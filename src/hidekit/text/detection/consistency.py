@@ -216,6 +216,14 @@ _TITLE_INITIALS = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|MR|MRS|MS|DR)\.?[ \t]+((?:[A-Z][ \t]+)+)$"
 )
 _INITIAL_AFTER = re.compile(r"[ \t]+(?:[A-Z]\.(?![\w])|(?:Jr|Sr|Jnr|Snr)\.?(?![\w]))")
+# a particle between a given name and a father's or family name ("RAVICHANDRAN A/L MUNUSAMY",
+# "Kavitha a/p Subramaniam", "d. ap Gwynfor", "Rosnah binti Osman")
+_PARTICLE_AFTER = re.compile(
+    r"[ \t]+(?:a/l|a/p|s/o|d/o|w/o|bin|binti|binte|bte|bt|ap|ferch)[ \t]+([^\W\d_][\w'’-]*)",
+    re.IGNORECASE,
+)
+
+
 _OPEN = re.compile(r"[ \t]+[\"“'‘(]")
 _CLOSE = re.compile(r"[\"”'’)][ \t]+")
 
@@ -237,6 +245,9 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
             a = m.start(1)
         m = _INITIAL_AFTER.match(text, b)
         if m:
+            b = m.end()
+        m = _PARTICLE_AFTER.match(text, b)
+        if m and _name_word(m.group(1), s.text):
             b = m.end()
         if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
             out[k] = _grow(text, s, a, b)
@@ -290,12 +301,21 @@ def next_name_words(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
-    """Three names in a row, the middle one in quotes or brackets, become one span."""
+    """Three names in a row, the middle one in quotes or brackets, become one span; so do two
+    names with a particle between them ("Kavitha a/p Subramaniam")."""
     out: list[Span] = []
     i = 0
     while i < len(spans):
         p = spans[i]
         if (
+            i + 1 < len(spans)
+            and {p.label, spans[i + 1].label} <= PERSON_LABELS
+            and (m := _PARTICLE_AFTER.match(text, p.end))
+            and m.start(1) == spans[i + 1].start
+        ):
+            out.append(_grow(text, p, p.start, spans[i + 1].end))
+            i += 2
+        elif (
             i + 2 < len(spans)
             and (q := spans[i + 1]) is not None
             and (r := spans[i + 2]) is not None

@@ -87,7 +87,7 @@ class TypistReferenceRecognizer(_InitialsRecognizer):
             # the end of a line after a gap ("     RJ/VK", "/ AVW:TM", "typed: rf/mk")
             g = (1, 2) if m.group(1) else (7, 8)
             author, typist = m.group(g[0]), m.group(g[1])
-            if author.isupper():
+            if author.isupper() or (g == (7, 8) and author.islower()):
                 return () if _clinical(author) and _clinical(typist) else g  # "IV/PO"
             if _clinical(author) or _clinical(typist) or min(_band(author), _band(typist)) >= 5:
                 return ()  # "po/iv", "and/or"
@@ -95,8 +95,9 @@ class TypistReferenceRecognizer(_InitialsRecognizer):
         g = (3, 4) if m.group(3) else (5, 6)
         author, typist = m.group(g[0]), m.group(g[1])
         gap = m.string[max(0, m.start(g[0]) - 2) : m.start(g[0])]
-        if g == (5, 6) and author.isupper() and typist.isupper() and gap in ("  ", "/ "):
-            return () if _clinical(author) and _clinical(typist) else g  # "     RJ/VK"
+        one_case = (author + typist).isupper() or (author + typist).islower()
+        if g == (5, 6) and one_case and gap in ("  ", "/ "):
+            return () if _clinical(author) and _clinical(typist) else g  # "     RJ/VK", "slo/mh"
         ok = author.isupper() and typist.islower()
         return g if ok and not _clinical(author) and _band(typist) < 5 else ()
 
