@@ -265,6 +265,10 @@ def _gate_passes(gate, text: str) -> bool:
         if matcher is not None:
             if matcher(hay) is None:
                 return False
-        elif not any(s in hay for s in strings):
+            continue
+        for s in strings:
+            if s in hay:
+                break
+        else:
             return False
     return True

@@ -64,7 +64,8 @@ class HitRunner:
             starts += s
             ends += e
             if isinstance(labels, str):
-                codes += [self.code(k, labels)] * len(s)
+                code = self._codes[k].get(labels)
+                codes += [self.code(k, labels) if code is None else code] * len(s)
             else:
                 known = self._codes[k]
                 codes += [known[lab] if lab in known else self.code(k, lab) for lab in labels]

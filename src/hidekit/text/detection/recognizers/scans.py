@@ -136,26 +136,50 @@ def _first_item(op, av, ignorecase: bool):
 
 def _prefix_seq(items, ignorecase: bool):
     """A literal set (as gates use) every match of ``items`` starts with; strings may be short
-    ("" when nothing is known)."""
+    ("" when nothing is known), and are cut to their first ``_TRIE_PREFIX`` characters (all a
+    scan searches for), so long alternations stay small."""
     cur = _EMPTY
-    for op, av in items:
+    for i, (op, av) in enumerate(items):
+        if min(map(len, cur[1])) >= _TRIE_PREFIX:
+            return cur
         if op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
             continue  # zero-width: the consumed text goes on
         exact, _ = _item(op, av, ignorecase)
         if exact is not None:
-            nxt = _concat(cur, exact)
+            nxt = _concat(cur, _cut(exact))
             if nxt is None:
                 return cur
-            cur = nxt
+            cur = _cut(nxt)
             continue
         if _min_width(op, av) == 0:
-            return cur
+            head = _optional_head(op, av, items[i + 1 :], ignorecase)
+            nxt = None if head is None else _concat(cur, head)
+            return cur if nxt is None else _cut(nxt)
         head = _prefix_item(op, av, ignorecase)
         if head is None:
             return cur
-        nxt = _concat(cur, head)
-        return cur if nxt is None else nxt
+        nxt = _concat(cur, _cut(head))
+        return cur if nxt is None else _cut(nxt)
     return cur
+
+
+def _cut(lits):
+    """A literal set with its strings cut to ``_TRIE_PREFIX`` characters (None stays None)."""
+    if lits is None or lits[0] is None:
+        return lits
+    return (lits[0], frozenset(x[:_TRIE_PREFIX] for x in lits[1]))
+
+
+def _optional_head(op, av, rest, ignorecase: bool):
+    """What a match starts with from an item that may match nothing (``(?:number\\s+)?``)
+    followed by ``rest``: the item's own start, or, when it is skipped, the start of ``rest``."""
+    if op not in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) or av[0] != 0 or av[1] == 0:
+        return None
+    first = _prefix_seq(av[2], ignorecase)
+    then = _prefix_seq(rest, ignorecase)
+    if "" in first[1] or "" in then[1]:
+        return None
+    return _union([_cut(first), _cut(then)])
 
 
 def _prefix_item(op, av, ignorecase: bool):
