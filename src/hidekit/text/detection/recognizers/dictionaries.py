@@ -43,7 +43,9 @@ class _Words:
     ones, computed once per text and shared by every dictionary (only a capitalized word can
     start a dictionary hit). Built with C-level passes: ``re.split`` and running lengths."""
 
-    __slots__ = ("words", "starts", "ends", "cap_index", "cap_keys", "cap_set", "_lower", "_keys")
+    __slots__ = (
+        "words", "starts", "ends", "cap_index", "cap_keys", "cap_set", "_lower", "_keys", "_ascii"
+    )  # fmt: skip
 
     def __init__(self, text: str):
         parts = _SPLIT.split(text)
@@ -52,7 +54,10 @@ class _Words:
         self.starts = bounds[0:-1:2]  # where each word starts (the end of the text before it)
         self.ends = bounds[1::2]
         self.cap_index = list(compress(count(), map(str.isupper, map(itemgetter(0), self.words))))
-        self.cap_keys = list(map(_key, map(self.words.__getitem__, self.cap_index)))
+        # an ASCII word's key is its lower case (NFC leaves it, casefold is lower)
+        self._ascii = text.isascii()
+        key = str.lower if self._ascii else _key
+        self.cap_keys = list(map(key, map(self.words.__getitem__, self.cap_index)))
         self.cap_set = set(self.cap_keys)
         self._lower: list[str] | None = None
         self._keys: list[str] | None = None
@@ -82,7 +87,7 @@ class _Words:
     def keys(self) -> list[str]:
         """Every word's key (``_key``), computed once per text for all gazetteers."""
         if self._keys is None:
-            self._keys = list(map(_key, self.words))
+            self._keys = self.lower() if self._ascii else list(map(_key, self.words))
         return self._keys
 
 

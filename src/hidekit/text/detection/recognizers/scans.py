@@ -163,11 +163,11 @@ def _prefix_seq(items, ignorecase: bool):
     return cur
 
 
-def _cut(lits):
-    """A literal set with its strings cut to ``_TRIE_PREFIX`` characters (None stays None)."""
+def _cut(lits, n: int = 0):
+    """A literal set with its strings cut to ``n`` (``_TRIE_PREFIX``) characters."""
     if lits is None or lits[0] is None:
         return lits
-    return (lits[0], frozenset(x[:_TRIE_PREFIX] for x in lits[1]))
+    return (lits[0], frozenset(x[: n or _TRIE_PREFIX] for x in lits[1]))
 
 
 def _optional_head(op, av, rest, ignorecase: bool):
@@ -188,7 +188,11 @@ def _prefix_item(op, av, ignorecase: bool):
         return _prefix_seq(*_group(av, ignorecase))
     if op is _sre.BRANCH:
         heads = [_prefix_seq(alt, ignorecase) for alt in av[1]]
-        return _union(heads)
+        for n in (_TRIE_PREFIX, 4, 3, 2):  # too many strings: shorter starts, fewer strings
+            cut = [_cut(h, n) for h in heads]
+            if all(h is not None for h in cut) and (got := _union(cut)) is not None:
+                return got
+        return None
     if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT):
         return _prefix_seq(av[2], ignorecase)
     return None
