@@ -67,3 +67,18 @@ def test_detector_hits_are_the_reference_ones(name, texts):
                 for h in ref
                 if h.source in mapping
             ]
+
+
+def test_iban_is_tried_only_at_two_letters_and_two_digits(texts):
+    from hidekit.text.detection.recognizers.identifiers import IbanRecognizer, _anchored_matches
+
+    rec = IbanRecognizer("x", "IBAN")
+    extra = [
+        "GB29 NWBK 6016 1331 9268 19 on, DE89370400440532013000, ab12cd34ef56gh78",
+        "AB12AB12AB12 XY99-1234-5678-90 Zz00 zz00zz00zz00zz00 aB1 2 ١٢ab١٢34 5678 9012",
+        "GB29NWBK60161331926819GB29NWBK60161331926819 x",
+    ]
+    for text in [*texts, *extra]:
+        assert _anchored_matches(rec._rx, rec._head, 2, text) == [
+            m.span() for m in rec._rx.finditer(text)
+        ]

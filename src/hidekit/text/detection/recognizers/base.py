@@ -91,8 +91,12 @@ class PatternRecognizer(Recognizer):
         if self.context:
             words = "|".join(re.escape(w) for w in sorted(self.context, key=len, reverse=True))
             self._ctx = re.compile(rf"(?<!\w)(?:{words})(?!\w)", re.IGNORECASE)
-        self._gate = regex_gate(self._rx, context=self.context)
         self._scan = scan_for(self.pattern, self.flags)
+        gate = regex_gate(self._rx, context=self.context)
+        if gate is not None and self._scan.kind == "literal":
+            # a literal scan is itself a search for strings: only substring checks pay before it
+            gate = tuple(c for c in gate if c[2] is None) or None
+        self._gate = gate
 
     def gate_passes(self, text: str) -> bool:
         """False only when the pattern cannot match anywhere in ``text`` (see ``regex_gate``)."""

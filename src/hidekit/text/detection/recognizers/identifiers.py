@@ -18,6 +18,7 @@ from hidekit.text.detection.recognizers.base import (
     register_recognizer,
 )
 from hidekit.text.detection.recognizers.patterns.hospitals import not_department
+from hidekit.text.detection.recognizers.scans import scan_for, scan_matches
 from hidekit.text.spans import Span
 
 CS = 0  # case-sensitive flags
@@ -76,6 +77,18 @@ def has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
+def _anchored_matches(rx: re.Pattern, head: re.Pattern, offset: int, text: str):
+    """``(start, end)`` of ``rx.finditer(text)`` when every match starts ``offset`` characters
+    before a match of ``head`` (whose matches cannot overlap): ``rx`` is tried only there."""
+    out, pos = [], 0
+    for h in head.finditer(text):
+        p = h.start() - offset
+        if p >= pos and (m := rx.match(text, p)) is not None:
+            pos = m.end()
+            out.append((p, pos))
+    return out
+
+
 @dataclass
 class IbanRecognizer(Recognizer):
     """IBANs written in groups of four or run together; a trailing group that breaks the
@@ -85,10 +98,12 @@ class IbanRecognizer(Recognizer):
         r"(?<![\w])[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]{4}){2,7}(?:[ -]?[A-Za-z0-9]{1,3})?(?![\w])"
     )
 
+    # every match has two letters then two digits at its start: only there is the pattern tried
+    _head: re.Pattern = re.compile(r"\d\d(?<=[A-Za-z]{2}\d\d)")
+
     def find(self, text: str) -> list[Span]:
         found = []
-        for m in self._rx.finditer(text):
-            s, e = m.span()
+        for s, e in _anchored_matches(self._rx, self._head, 2, text):
             value = text[s:e]
             while value and not iban_valid(value):
                 cut = max(value.rfind(" "), value.rfind("-"))
@@ -113,10 +128,10 @@ class MilitaryAddressRecognizer(Recognizer):
 
     def find(self, text: str) -> list[Span]:
         found = [
-            Span(m.start(), m.end(), "STREET", m.group(), self.name, self.score)
-            for m in self._box.finditer(text)
+            Span(s, e, "STREET", text[s:e], self.name, self.score)
+            for _, s, e in scan_matches(scan_for(self._box.pattern, self._box.flags), text)
         ]
-        for m in self._post.finditer(text):
+        for m, _, _ in scan_matches(scan_for(self._post.pattern, self._post.flags), text):
             for group, label in ((1, "CITY"), (2, "STATE"), (3, "ZIP")):
                 if m.group(group):
                     s, e = m.span(group)
