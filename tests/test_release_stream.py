@@ -200,3 +200,23 @@ def test_chunks_of_an_empty_column_and_missing_points(tmp_path, chunk):
     text = plan.read_text().replace("k = 3 ", "k = 1 ").replace("k = 3\n", "k = 1\n")
     plan.write_text(text.replace("rp = 0.0", "rp = 1.0"))
     _same_release(plan, tmp_path, [chunk])
+
+
+def test_encode_fast_crosswalk_is_the_general_one(monkeypatch):
+    # the Arrow path of Encode.fit (flat columns, no earlier crosswalk) against the general one
+    from hidekit.transforms import identifiers
+    from hidekit.transforms.identifiers import Encode
+
+    frame = pd.DataFrame(
+        {
+            "id": pd.array([5, 12, None, 7, 5, 100, 3], dtype="Int64"),
+            "name": ["b", "a\x00z", "é", None, "a", "Z", "b"],
+            "f": [1.0, 2.0, np.nan, 2.0, 10.0, 3.0, 1.0],
+        }
+    )
+    key = b"k" * 32
+    fast = Encode(["id", "name", "f"], key=key).fit(frame)
+    monkeypatch.setattr(identifiers, "_flat_crosswalk", lambda *a: None)
+    slow = Encode(["id", "name", "f"], key=key).fit(frame)
+    pd.testing.assert_frame_equal(fast.crosswalk_, slow.crosswalk_)
+    pd.testing.assert_frame_equal(fast.transform(frame), slow.transform(frame))

@@ -19,6 +19,8 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.secrets import randomness
@@ -47,8 +49,9 @@ def value_keys(s: pd.Series) -> pd.Series:
     if pd.api.types.is_integer_dtype(s.dtype) or (
         pd.api.types.is_float_dtype(s.dtype) and bool(((s % 1) == 0).where(s.notna(), True).all())
     ):
-        ints = s.astype("Int64")
-        return ints.astype(str).where(ints.notna(), None).astype(object)
+        ints = s.astype("Int64")  # Arrow writes integers as str() does, without a call per value
+        text = pc.cast(pa.array(ints.array, type=pa.int64()), pa.string())
+        return pd.Series(text.to_numpy(zero_copy_only=False), index=s.index, dtype=object)
     return s.map(value_key).where(s.notna())
 
 
@@ -60,6 +63,40 @@ def _hash_safe(s: pd.Series) -> bool:
     if not len(present) or not all(isinstance(v, str) for v in present.to_numpy()):
         return False
     return not present.str.contains("\x00", regex=False).any()
+
+
+def _flat_crosswalk(frame: pd.DataFrame, columns: list[str], width, rng) -> pd.DataFrame | None:
+    """``Encode.fit``'s crosswalk for flat columns and no earlier crosswalk, the same frame built
+    by Arrow (sorting, zero-padding) instead of per value in Python; None when a value is not
+    plain text Arrow can hold (then the general path runs)."""
+    parts = []
+    for col in columns:
+        keys = value_keys(frame[col].dropna())
+        try:
+            arr = pa.array(keys.to_numpy(dtype=object), pa.string())
+        except (pa.ArrowException, UnicodeEncodeError):
+            return None
+        uniq = pc.unique(arr)
+        new = uniq.take(pc.sort_indices(uniq))  # UTF-8 byte order: Python's code point order
+        n = len(new)
+        w = _width_for(n, width, None, col)
+        codes = np.asarray(draw_codes(n, set(), w, rng), dtype=np.int64)
+        order = np.argsort(codes, kind="stable")
+        text = pc.utf8_lpad(pc.cast(pa.array(codes[order]), pa.string()), w, "0")
+        parts.append(
+            pd.DataFrame(
+                {
+                    "column": col,
+                    "parent": "",
+                    "value": new.take(pa.array(order)).to_numpy(zero_copy_only=False),
+                    "code": text.to_numpy(zero_copy_only=False),
+                },
+                dtype=object,
+            )
+        )
+    if not parts:
+        return None
+    return pd.concat(parts, ignore_index=True).reindex(columns=CROSSWALK_COLUMNS)
 
 
 def _as_list(columns) -> list[str]:
@@ -182,6 +219,11 @@ class Encode(Transform):
             raise OptionError("a list of widths is for hierarchy levels")
         prior = _check_crosswalk(self._prior)
         rng = self._random.rng("encode", *self.columns, "|", *self.hierarchy)
+        if not self.hierarchy and not len(prior):
+            fast = _flat_crosswalk(frame, self.columns, self.width, rng)
+            if fast is not None:
+                self.crosswalk_ = fast
+                return self
         rows = [prior]
         for col in self.columns:
             rows.append(
@@ -319,6 +361,15 @@ class Encode(Transform):
     @staticmethod
     def _map(s: pd.Series, mapping: dict, col: str) -> pd.Series:
         keys = value_keys(s)
+        if _hash_safe(s) and keys.notna().all():  # one hashed lookup, no dictionary per value
+            values = pd.Index(list(mapping), dtype=object)
+            at = values.get_indexer(keys)
+            if (at >= 0).all():
+                return pd.Series(
+                    np.asarray(list(mapping.values()), dtype=object)[at],
+                    index=s.index,
+                    dtype=object,
+                )
         if _hash_safe(s):  # no NUL anywhere: pandas' hashed lookup is exact
             codes = keys.map(mapping)
         else:
