@@ -220,3 +220,17 @@ def test_encode_fast_crosswalk_is_the_general_one(monkeypatch):
     slow = Encode(["id", "name", "f"], key=key).fit(frame)
     pd.testing.assert_frame_equal(fast.crosswalk_, slow.crosswalk_)
     pd.testing.assert_frame_equal(fast.transform(frame), slow.transform(frame))
+
+
+def test_jitter_tags_and_urban_categories_are_the_per_value_ones():
+    from hidekit.transforms.generalize import value_key
+    from hidekit.transforms.geo import Jitter, _cluster_tags
+
+    for names in (pd.Index([0, 5, 12]), pd.Index([0.0, 3.0, 7.0]), pd.Index([], dtype=float)):
+        assert _cluster_tags(names, False) == ["r" + str(value_key(v)) for v in names]
+    assert _cluster_tags(pd.Index(["a", 2]), True) == ["ca", "c2"]
+    j = Jitter("lat", "lon", urban="u", key=b"k" * 32)
+    j.fit_urban(pd.Series(["urban", "rural"]))
+    for values in (pd.Series(["urban", None, "rural", "urban"]), pd.Series(["x", 1.0, None])):
+        want = values.map(lambda v: None if (k := value_key(v)) is None else j.urban_codes_.get(k))
+        assert j._urban_categories(values).tolist() == want.tolist()

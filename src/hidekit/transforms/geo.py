@@ -288,10 +288,7 @@ class Jitter(Transform):
         clon = _mean_longitude(ids[keep], lon[keep], n)
         urban = np.zeros(n, dtype=bool)
         if self.urban:
-            codes = self.urban_codes_
-            cats = frame[self.urban].map(
-                lambda v: None if (k := value_key(v)) is None else codes.get(k)
-            )
+            cats = self._urban_categories(frame[self.urban])
             if (frame[self.urban].notna() & cats.isna()).any():
                 first = frame[self.urban][frame[self.urban].notna() & cats.isna()].iloc[0]
                 raise OptionError(
@@ -300,7 +297,7 @@ class Jitter(Transform):
                 )
             is_urban = (cats == "urban").to_numpy()
             urban = np.bincount(ids[keep], weights=is_urban[keep], minlength=n) > counts / 2
-        tags = [("c" if self.cluster else "r") + str(value_key(v)) for v in names]
+        tags = _cluster_tags(names, bool(self.cluster))
         first = self._uniforms(tags, 0)
         far = first[:, 0] < float(self.rural_far_share)
         limit = np.where(
@@ -320,6 +317,21 @@ class Jitter(Transform):
                 "records": counts,
             }
         ), ids
+
+    def _urban_categories(self, values: pd.Series) -> pd.Series:
+        """ "urban" / "rural" / None per record, judged once per distinct value where values
+        of one kind make that exact (True and 1 would share a code)."""
+        codes = self.urban_codes_
+
+        def category(v):
+            return None if (k := value_key(v)) is None else codes.get(k)
+
+        kind = pd.api.types.infer_dtype(values, skipna=True)
+        if kind not in ("string", "integer", "floating", "empty"):
+            return values.map(category)
+        at, uniques = pd.factorize(values)
+        cats = np.array([category(u) for u in uniques] + [None], dtype=object)
+        return pd.Series(cats[at], index=values.index, dtype=object)
 
     def _uniforms(self, tags: list[str], draw: int) -> np.ndarray:
         """Four uniforms in [0, 1) per cluster for its ``draw``-th try: a keyed BLAKE2b of the
@@ -374,6 +386,16 @@ class Jitter(Transform):
         out[self.lat] = lat
         out[self.lon] = lon
         return out
+
+
+def _cluster_tags(names, clustered: bool) -> list[str]:
+    """Each cluster's name as its draws are keyed: ``c`` + its value, or ``r`` + the record's
+    row number (written as ``value_key`` writes it, without a call per row)."""
+    if not clustered:
+        rows = np.asarray(names, dtype=np.float64)
+        if len(rows) and np.all(rows == np.floor(rows)) and np.abs(rows).max() < 2**53:
+            return ["r" + t for t in rows.astype(np.int64).astype(str).tolist()]
+    return [("c" if clustered else "r") + str(value_key(v)) for v in names]
 
 
 def _mean_longitude(ids: np.ndarray, lon: np.ndarray, n: int) -> np.ndarray:
