@@ -35,7 +35,9 @@ _JAVA_NAMES = {
     "cp1252": "windows-1252",
     "latin-1": "ISO-8859-1",
 }
-_CHUNK = 1 << 24  # bytes read at a time when telling the file's encoding
+_CHUNK = 1 << 24
+_BYTE_QUOTE = ("utf-8", "utf-8-sig", "cp1252", "latin-1")  # encodings where '"' is byte 0x22
+_BLOCK, _ID = "__hk_block", "__hk_id"  # bytes read at a time when telling the file's encoding
 # Java regexes with Unicode classes, as Python's ``re`` reads ``\s`` and ``\d`` in text
 _LEADING_ZERO = r"(?U)^\s*[-+]?0\d"
 _WHOLE = r"(?U)^\s*[-+]?\d+\s*$"
@@ -80,30 +82,40 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
     delimiter = sep or detect_delimiter(head)
     _refuse_repeated_names(head, delimiter, path)
     names = list(pd.read_csv(io.StringIO(head), sep=delimiter, nrows=0, dtype=str).columns)
+    quoted = encoding not in _BYTE_QUOTE or _holds(path, b'"')
+    reader = spark.read.option("header", True).option("escape", '"')
+    # quoted line breaks need one reader per file; without a quote the file is split
     sdf = (
-        spark.read.option("header", True)
-        .option("encoding", _JAVA_NAMES.get(encoding, encoding))
-        .option("multiLine", True)  # quoted line breaks: one reader per file, in file order
-        .option("escape", '"')
+        reader.option("encoding", _JAVA_NAMES.get(encoding, encoding))
+        .option("multiLine", quoted)
         .csv(str(path), sep=delimiter, inferSchema=False)
     )
     if len(sdf.columns) != len(names):
         raise InputError(f"{path}: cannot parse as CSV with delimiter {delimiter!r}")
-    sdf = sdf.toDF(*[f"__hk_c{i}" for i in range(len(names))])
-    sdf = sdf.select(
-        *[F.when(F.col(c) != "", F.col(c)).alias(c) for c in sdf.columns]  # "" is missing
+    text = [f"__hk_c{i}" for i in range(len(names))]
+    sdf = sdf.toDF(*text).select(
+        *[F.when(F.col(c) != "", F.col(c)).alias(c) for c in text],  # "" is missing
+        F.input_file_block_start().alias(_BLOCK),
+        F.monotonically_increasing_id().alias(_ID),
     )
-    if sdf.rdd.getNumPartitions() != 1:  # pragma: no cover - multiLine reads a file whole
-        raise InputError(f"{path}: Spark split the file; read it with the default engine")
-    sdf = sdf.withColumn(_ROW, F.monotonically_increasing_id())  # one partition: 0..n-1
-    kinds = _column_kinds(sdf, len(names))
+    # one pass: per block of the file, its records, first id and what the columns hold
+    blocks = sdf.groupBy(_BLOCK).agg(
+        F.count(F.lit(1)).alias("n"), F.min(_ID).alias("first"), *_kind_aggregates(len(text))
+    )
+    found = blocks.toPandas().sort_values(_BLOCK).reset_index(drop=True)
+    kinds = _column_kinds(found, len(text))
+    # a record's row number: the records of the blocks before it, plus its place in its block
+    found["base"] = found["n"].cumsum() - found["n"] - found["first"]
+    bases = spark.createDataFrame(found[[_BLOCK, "base"]].astype("int64"))
     cast = {"int": "long", "float": "double"}
     cols = [
-        (F.col(f"__hk_c{i}").cast(cast[k]) if k in cast else F.col(f"__hk_c{i}")).alias(n)
-        for i, (n, k) in enumerate(zip(names, kinds, strict=True))
+        (F.col(c).cast(cast[k]) if k in cast else F.col(c)).alias(n)
+        for c, n, k in zip(text, names, kinds, strict=True)
     ]
+    row = (F.col(_ID) + F.col("base")).alias(_ROW)
     parts = max(1, spark.sparkContext.defaultParallelism)
-    sdf = sdf.select(*cols, _ROW).repartitionByRange(parts, _ROW).localCheckpoint()
+    sdf = sdf.join(F.broadcast(bases), _BLOCK).select(*cols, row)
+    sdf = (sdf.repartition(parts) if quoted else sdf).localCheckpoint()
     dtypes = {
         n: {"int": pd.Int64Dtype(), "float": np.dtype("float64")}.get(k, np.dtype("O"))
         for n, k in zip(names, kinds, strict=True)
@@ -113,25 +125,44 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
     return table, Dataset(table.empty_frame(), "csv", path, options=options)
 
 
-def _column_kinds(sdf, n: int) -> list[str]:
-    """Each column's type as ``infer_values`` decides it: "text", "int" or "float"."""
+def _holds(path: Path, needle: bytes) -> bool:
+    """Whether the file holds ``needle`` (one byte), read by chunks."""
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            if needle in chunk:
+                return True
+    return False
+
+
+def _kind_aggregates(n: int) -> list:
+    """Per text column: whether a present value is not a number (``NUMBER``), and, over the
+    values that are, whether one has a leading zero and whether all are whole numbers: the tests
+    of ``infer_values``. (Spark's own cast is no shortcut: it throws on every word.)"""
     from pyspark.sql import functions as F
 
     aggs = []
     for i in range(n):
         c = F.col(f"__hk_c{i}")
+        number = c.rlike(_DECIMAL)
         aggs += [
-            F.max(c.rlike(_LEADING_ZERO).cast("int")).alias(f"z{i}"),
-            F.min(c.rlike(_WHOLE).cast("int")).alias(f"w{i}"),
-            F.min(c.rlike(_DECIMAL).cast("int")).alias(f"d{i}"),
+            F.max((c.isNotNull() & ~number).cast("int")).alias(f"t{i}"),
+            F.max(F.when(number, c.rlike(_LEADING_ZERO).cast("int"))).alias(f"z{i}"),
+            F.min(F.when(number, c.rlike(_WHOLE).cast("int"))).alias(f"w{i}"),
         ]
-    row = sdf.agg(*aggs).first() if aggs else None
+    return aggs
+
+
+def _column_kinds(found: pd.DataFrame, n: int) -> list[str]:
+    """Each column's type as ``infer_values`` decides it ("text", "int" or "float"), from the
+    per-block aggregates."""
     kinds = []
     for i in range(n):
-        if row is None or row[f"w{i}"] is None or row[f"z{i}"]:  # all missing, or leading zeros
-            kinds.append("text")
+        text = found[f"t{i}"].fillna(0).max() if len(found) else 0
+        tested = found[[f"z{i}", f"w{i}"]].dropna()
+        if text or tested.empty or tested[f"z{i}"].max():
+            kinds.append("text")  # words, all missing, or leading zeros
         else:
-            kinds.append("int" if row[f"w{i}"] else "float" if row[f"d{i}"] else "text")
+            kinds.append("int" if tested[f"w{i}"].min() else "float")
     return kinds
 
 
