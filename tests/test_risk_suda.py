@@ -105,6 +105,7 @@ def test_scores_equal_the_brute_force(rows, max_size):
     assert ((r.dis >= 0) & (r.dis <= 1)).all()
 
 
+@pytest.mark.parametrize("suffix_table", [0, 32])  # every record at each top split / cells
 @pytest.mark.parametrize("small", [0, 3, 62])  # groups split by moving records / as bit masks
 @given(
     st.integers(2, 60).flatmap(
@@ -114,9 +115,12 @@ def test_scores_equal_the_brute_force(rows, max_size):
     ),
     st.integers(1, 5),
 )
-def test_both_group_searches_equal_the_brute_force(small, rows, max_size):
+def test_both_group_searches_equal_the_brute_force(small, suffix_table, rows, max_size):
     codes = np.array(rows)
-    with patch.object(suda_search, "SMALL_GROUP", small):
+    with (
+        patch.object(suda_search, "SMALL_GROUP", small),
+        patch.object(suda_search, "SUFFIX_TABLE", suffix_table),
+    ):
         r = suda2(codes, list("abcde"), max_size=max_size)
     np.testing.assert_allclose(r.score, brute_force(codes, max_size))
 
