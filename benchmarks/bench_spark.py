@@ -98,24 +98,30 @@ HEADER = (
 )
 
 
-def _survey(records: int, tmp: Path) -> Path:
+def _survey(records: int, tmp: Path, keep: Path | None = None) -> Path:
     """The demo survey at ``records`` rows, as a CSV written by chunks (``_survey_csv``, shared
-    with the default engine's benchmarks; generated, never stored in the repo)."""
+    with the default engine's benchmarks; generated, never stored in the repo). With ``keep``,
+    it is made there once (outside the timed lock) and reused."""
     from _survey_csv import write_survey_csv
 
+    path = (keep or tmp) / f"survey-{records}.csv"
+    if keep and path.exists():
+        return path
     t = time.perf_counter()
-    path = write_survey_csv(tmp / "survey.csv", records)
+    path = write_survey_csv(path, records)
     print(f"survey of {records:,} records generated in {time.perf_counter() - t:.1f} s")
     return path
 
 
-def bench_plan(records: int, engines: tuple[str, ...] = ("duckdb", "spark")) -> None:
+def bench_plan(
+    records: int, engines: tuple[str, ...] = ("duckdb", "spark"), keep: Path | None = None
+) -> None:
     from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        src = _survey(records, tmp)
+        src = _survey(records, tmp, keep)
         print(f"\ndemo release plan, {records:,} records (read, 8 steps, checks, write)")
         print(HEADER)
         steps = {}
@@ -137,7 +143,7 @@ def bench_plan(records: int, engines: tuple[str, ...] = ("duckdb", "spark")) -> 
             for s in steps[engines[0]]:
                 print(f"| {s.step} | {s.use} | {s.seconds:.2f} |")
             return
-        same = _same_file(tmp / "duckdb" / "survey.csv", tmp / "spark" / "survey.csv")
+        same = _same_file(tmp / "duckdb" / src.name, tmp / "spark" / src.name)
         print(f"\nreleased files identical: {same}")
         print("| step | use | duckdb s | spark s |\n|---|---|---|---|")
         for a, b in zip(steps["duckdb"], steps["spark"], strict=True):
@@ -196,11 +202,17 @@ def main(argv=None) -> None:
     ap.add_argument("--risk-records", type=int, nargs="*", default=[1_000_000])
     ap.add_argument("--plan-engines", default="duckdb,spark", help="engines the plan runs on")
     ap.add_argument("--tmp", help="folder for the generated survey and the releases")
+    ap.add_argument("--keep-survey", type=Path, help="folder where the survey is made once, kept")
+    ap.add_argument("--only-survey", action="store_true", help="make the survey (--keep-survey)")
     args = ap.parse_args(argv)
     if args.tmp:
         Path(args.tmp).mkdir(parents=True, exist_ok=True)
         tempfile.tempdir = args.tmp
     os.environ.setdefault("HIDEKIT_SPARK_MEMORY", "8g")
+    if args.only_survey:
+        for n in args.plan_records:
+            _survey(n, Path(tempfile.gettempdir()), args.keep_survey)
+        return
     try:
         import pyspark  # noqa: F401
 
@@ -214,7 +226,7 @@ def main(argv=None) -> None:
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
     get_spark()
     for n in args.plan_records:
-        bench_plan(n, tuple(args.plan_engines.split(",")))
+        bench_plan(n, tuple(args.plan_engines.split(",")), args.keep_survey)
     for n in args.risk_records:
         bench_weighted_risk(n)
     print(f"load average at end: {os.getloadavg()[0]:.1f}")

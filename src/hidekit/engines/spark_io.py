@@ -115,7 +115,7 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
     row = (F.col(_ID) + F.col("base")).alias(_ROW)
     parts = max(1, spark.sparkContext.defaultParallelism)
     sdf = sdf.join(F.broadcast(bases), _BLOCK).select(*cols, row)
-    sdf = (sdf.repartition(parts) if quoted else sdf).localCheckpoint()
+    sdf = (sdf.repartition(parts) if quoted else sdf).localCheckpoint(eager=False)
     dtypes = {
         n: {"int": pd.Int64Dtype(), "float": np.dtype("float64")}.get(k, np.dtype("O"))
         for n, k in zip(names, kinds, strict=True)

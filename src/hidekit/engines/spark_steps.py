@@ -120,7 +120,10 @@ class SparkTable:
 
     def checkpoint(self) -> SparkTable:
         """The table computed once and kept (a plan's next steps start from here)."""
-        return SparkTable(self.sdf.localCheckpoint(), self.dtypes, self.changed, self.reordered)
+        # lazy: kept by the first query that reads it (the risk after the step), not by a pass
+        # of its own
+        kept = self.sdf.localCheckpoint(eager=False)
+        return SparkTable(kept, self.dtypes, self.changed, self.reordered)
 
     def empty_frame(self) -> pd.DataFrame:
         """No record, every column with its pandas type."""
