@@ -40,7 +40,7 @@ from functools import lru_cache
 from typing import overload
 
 from hidekit.errors import OptionError
-from hidekit.text.spans import Document, Span
+from hidekit.text.spans import Document, Span, sort_spans
 
 # MEDDOCAN's labels read as the generic ones (the es model)
 ALIASES = {
@@ -210,7 +210,7 @@ def is_lookalike(text: str, span: Span) -> bool:
 # ---------------------------------------------------------------- applying a profile
 def _add_free(spans: list[Span], extra: Iterable[Span]) -> list[Span]:
     """``spans`` plus each span of ``extra`` that overlaps none kept so far (longest first)."""
-    kept = sorted(spans)
+    kept = sort_spans(spans)
     for cand in sorted(extra, key=lambda s: (-(s.end - s.start), s.start)):
         if not any(cand.start < k.end and k.start < cand.end for k in kept):
             kept.append(cand)

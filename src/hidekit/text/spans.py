@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 
 @dataclass(frozen=True, order=True)
@@ -42,4 +44,13 @@ class Document:
     meta: dict = field(default_factory=dict)
 
     def with_spans(self, spans) -> Document:
-        return Document(self.id, self.text, sorted(spans), self.patient, dict(self.meta))
+        return Document(self.id, self.text, sort_spans(spans), self.patient, dict(self.meta))
+
+
+# Span's own order (start, end, label) as a key: sorting compares tuples in C, not by __lt__
+SPAN_ORDER = attrgetter("start", "end", "label")
+
+
+def sort_spans(spans: Iterable[Span]) -> list[Span]:
+    """``sorted(spans)``, the same order (stable), without a Python call per comparison."""
+    return sorted(spans, key=SPAN_ORDER)

@@ -33,7 +33,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from hidekit.text.detection.boundaries import CREDENTIALS, NAME_PARTICLES, ROLE_WORDS
-from hidekit.text.spans import Span
+from hidekit.text.detection.recognizers.gates import fold
+from hidekit.text.spans import Span, sort_spans
 
 PERSON_LABELS = frozenset({"NAME", "DOCTOR"})
 CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN", "PHONE", "FAX"})
@@ -182,7 +183,7 @@ def _whole_handle(text: str, out: list[Span], k: int) -> None:
 def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
     """Names and codes found in part cover their whole word (see the module); a possessive "'s"
     stays outside."""
-    out = sorted(spans)
+    out = sort_spans(spans)
     for k, s in enumerate(out):
         if s.label == "USERNAME":
             _whole_handle(text, out, k)
@@ -232,7 +233,7 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
     """Names keep their initials and particles ("I. Okafor", "Piotr K.", "de Vries-Okafor",
     "Bautista Jr."), and a nickname in quotes or brackets joins the names around it into one
     span ('Rodelio "Jun" Bautista': the quotes are part of the name as written)."""
-    out = sorted(spans)
+    out = sort_spans(spans)
     for k, s in enumerate(out):
         if s.label not in PERSON_LABELS:
             continue
@@ -280,7 +281,7 @@ def _name_word(word: str, span_text: str) -> bool:
 def next_name_words(text: str, spans: Sequence[Span]) -> list[Span]:
     """A name found in part takes in the name words written right beside it ("Lim Hui" of
     "Lim Hui Ling", "ANDREI" of "ANDREI POPESCU", "Akhtar Jafri" of "Syed Akhtar Jafri")."""
-    out = sorted(spans)
+    out = sort_spans(spans)
     for k, s in enumerate(out):
         if s.label not in PERSON_LABELS:
             continue
@@ -333,7 +334,7 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
 
 def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
     """Streets keep the unit, flat or building and the street type written beside them."""
-    out = sorted(spans)
+    out = sort_spans(spans)
     for k, s in enumerate(out):
         if s.label != "STREET":
             continue
@@ -429,25 +430,62 @@ def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
                 seeds.setdefault(key.casefold(), (s, set()))[1].add(key)
     if not seeds:
         return list(spans)
-    alternatives = "|".join(re.escape(k) for k in sorted(seeds, key=len, reverse=True))
-    rx = re.compile(rf"(?<![\w@./-])(?:{alternatives})(?![\w@]|[-'’.][\w])", re.IGNORECASE)
-    out = sorted(spans)
+    out = sort_spans(spans)
     starts = [s.start for s in out]
     added: list[Span] = []
-    for m in rx.finditer(text):
+    for a, b in mentions(text, sorted(seeds, key=len, reverse=True)):
         # re's IGNORECASE equates more than casefold does ("KISAKÜREK" matches "Kısakürek",
         # whose dotless ı casefolds to itself): such a match has no seed and is not added
-        got = seeds.get(m.group().casefold())
+        found = text[a:b]
+        got = seeds.get(found.casefold())
         if got is None:
             continue
         seed, forms = got
-        if not _acceptable(m.group(), forms):
+        if not _acceptable(found, forms):
             continue
-        i = bisect.bisect_left(starts, m.start())
-        if (i < len(out) and out[i].start < m.end()) or (i and out[i - 1].end > m.start()):
+        i = bisect.bisect_left(starts, a)
+        if (i < len(out) and out[i].start < b) or (i and out[i - 1].end > a):
             continue
-        added.append(Span(m.start(), m.end(), seed.label, m.group(), "same_everywhere", seed.score))
-    return sorted(out + added) if added else out
+        added.append(Span(a, b, seed.label, found, "same_everywhere", seed.score))
+    return sort_spans(out + added) if added else out
+
+
+_MENTION_BEFORE = re.compile(r"[\w@./-]", re.IGNORECASE)
+_MENTION_AFTER = re.compile(r"[\w@]|[-'’.][\w]", re.IGNORECASE)
+
+
+def mentions(text: str, keys: Sequence[str]) -> list[tuple[int, int]]:
+    """(start, end) of ``rx.finditer(text)`` for ``rx`` = the keys as alternatives, in order,
+    ignoring case, not after a word character, "@", ".", "/" or "-" and not before a word
+    character or "@" (nor "-", "'", "’" or "." then a word character).
+
+    Keys in ASCII are found without compiling that expression (compiling it costs about 1 ms
+    per text): their occurrences in the text folded as ``re.IGNORECASE`` reads it
+    (``gates.fold``), then at each place the first key whose surroundings fit, left to right
+    without overlaps, as ``finditer`` goes. Other keys take the expression."""
+    if not all(k.isascii() and k == k.lower() for k in keys):
+        alternatives = "|".join(re.escape(k) for k in keys)
+        rx = re.compile(rf"(?<![\w@./-])(?:{alternatives})(?![\w@]|[-'’.][\w])", re.IGNORECASE)
+        return [m.span() for m in rx.finditer(text)]
+    hay = fold(text)
+    places: set[int] = set()
+    for k in keys:
+        at = hay.find(k)
+        while at >= 0:
+            places.add(at)
+            at = hay.find(k, at + 1)
+    out: list[tuple[int, int]] = []
+    pos = 0
+    for p in sorted(places):
+        if p < pos or (p and _MENTION_BEFORE.match(text, p - 1)):
+            continue
+        for k in keys:
+            end = p + len(k)
+            if hay.startswith(k, p) and not _MENTION_AFTER.match(text, end):
+                out.append((p, end))
+                pos = end
+                break
+    return out
 
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -464,7 +502,7 @@ _HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})\)")
 def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
     """A login in brackets after a name, made of it ("Rosa Villalobos (rvillalobos)",
     "K. Lindqvist (klindqvist)", "Ingrid (ingrid.s)"), is a USERNAME."""
-    out = sorted(spans)
+    out = sort_spans(spans)
     added = []
     for k, s in enumerate(out):
         m = _HANDLE_AFTER.match(text, s.end)
@@ -476,4 +514,4 @@ def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
         a, b = m.span(1)
         if k + 1 == len(out) or out[k + 1].start >= b:
             added.append(Span(a, b, "USERNAME", handle, "bracket_handle", s.score))
-    return sorted(out + added) if added else out
+    return sort_spans(out + added) if added else out

@@ -86,7 +86,7 @@ from hidekit.text.detection.windows import (
 )
 from hidekit.text.detection.workers import choose_workers
 from hidekit.text.profiles import apply_profile, get_profile
-from hidekit.text.spans import Document, Span
+from hidekit.text.spans import Document, Span, sort_spans
 
 MODEL_FORMAT = "hidekit-crf"
 SHIPPED = ("en", "es")
@@ -133,7 +133,7 @@ def resolve_overlaps(groups: Sequence[Sequence[Span]]) -> list[Span]:
                 continue
             kept.insert(i, s)
             starts.insert(i, s.start)
-    return sorted(kept)
+    return sort_spans(kept)
 
 
 def widen_to_direct(crf: Sequence[Span], direct: Sequence[Span]) -> list[Span]:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from hidekit.errors import InputError
-from hidekit.text.spans import Span
+from hidekit.text.spans import Span, sort_spans
 
 
 def norm_term(term: str) -> str:
@@ -121,7 +121,7 @@ class TermLists:
         """``spans`` with allowed ones dropped and every denied term covered: by a longer span
         already holding it, else by its own span with the list's type, joined with any span it
         partly overlaps (so no part of either is left out)."""
-        out = sorted(s for s in spans if not self.is_allowed(text, s))
+        out = sort_spans(s for s in spans if not self.is_allowed(text, s))
         for d in self.denied(text):
             if any(s.start <= d.start and d.end <= s.end and s != d for s in out):
                 continue  # inside a longer span (or the same span with the list's type)

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from hidekit.io.windows import MARGIN_CHARS, WINDOW_CHARS, Window, plan_windows
-from hidekit.text.spans import Span
+from hidekit.text.spans import Span, sort_spans
 
 __all__ = [
     "MARGIN_CHARS",
@@ -46,7 +46,7 @@ def merge_windows(windows: Sequence[Window], found: Sequence[Sequence[Span]]) ->
     """Spans of the whole text from each window's spans (offsets within the window's text)."""
     kept: list[Span] = []
     for w, spans in zip(windows, found, strict=True):
-        for s in sorted(shift(spans, w.start)):
+        for s in sort_spans(shift(spans, w.start)):
             if not w.own_start <= s.start < w.own_end:
                 continue
             if kept and s.overlaps(kept[-1]):
