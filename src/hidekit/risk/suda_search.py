@@ -12,13 +12,13 @@ subset of it is unique, so its record stays live down to it), so a found set is 
 when its values are all present and no other set found for its record lies inside it. Missing
 values (code -1) count as a value of their own when grouping.
 
-Fewer records below the top splits. Every set searched below the root's split by column c lies
-within the columns c..m-1 (sets grow by higher columns only), so records agreeing on all of
-those stay in one group down there and none of them is ever alone: one of them stands for all
-(the split starts from one record per cell of c..m-1), and only records unique on c..m-1 are
-*alive* there (a group is followed only while it holds one). On Adult's 8 keys that leaves
-5,988 of 18,109 distinct records below the second column, 4,450 below the third, 1,401 below
-the fourth.
+Fewer records below each split. Every set searched below a group's split by column c lies
+within the group's set and the columns c..m-1 (sets grow by higher columns only), so records of
+the group agreeing on all of c..m-1 stay together down there and none of them is ever alone:
+one of them stands for all (``_collapse``, on cells of c..m-1 numbered once per search by
+``_suffix_cells``), and only records alone in their cell are *hopeful* there (a group is
+followed only while it holds one). On Adult's 8 keys the root's splits by the 2nd, 3rd and 4th
+column start from 5,988, 4,450 and 1,401 of the 18,109 distinct records.
 
 The compiled loops pass arrays whole with row numbers, never slices or tuples of arrays, and
 return counts rather than arrays: numba counts references to arrays with atomic operations, and
@@ -134,7 +134,7 @@ def _closed_without_one(work, x, cols, part, full):  # pragma: no cover - compil
 
 @jit
 def small_subtree(
-    codes, group, row, lo, size, w_mask, floor, level, max_size, alive, known, by_code, work, out,
+    codes, group, row, lo, size, w_mask, floor, level, max_size, cells, known, by_code, work, out,
     emitted,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Unique sets in the subtree of group[row, lo:lo + size] (records agreeing on w_mask,
@@ -142,10 +142,10 @@ def small_subtree(
     Returns the new emitted count. ``work``: rows 0..m-1 the "same value" masks, rows m.. the stack.
     (Few arrays, one by one, not in a tuple: numba counts references to each with atomic
     operations on every call.)"""
-    m, low, hopeful = codes.shape[1], _lowest(w_mask), 0
+    m, hopeful = codes.shape[1], 0
     _neighbours(codes, group, row, lo, size, floor, by_code, work)
-    for x in range(size):  # the records that may still have an MSU here (``alive``)
-        if alive[low, group[row, lo + x]]:
+    for x in range(size):  # the records that may still have an MSU here (``_collapse``)
+        if cells[m + row, group[row, lo + x]]:
             hopeful |= 1 << x
     # stack rows m + level..: records, set, column, floor, records left to part (scalars)
     top, bottom, full = m + level, m + level, (1 << size) - 1
@@ -183,14 +183,44 @@ def small_subtree(
 
 
 @jit(inline="always")
-def _split(codes, bufs, level, lo, hi, j, counts, touched, starts):  # pragma: no cover
-    """Copy bufs[level, lo:hi] into bufs[level + 1, lo:hi] grouped by column j: a counting sort
+def _collapse(bufs, level, lo, hi, j, cells, tally):  # pragma: no cover - compiled
+    """Write to bufs[-1, lo:] one record of each cell of columns j..m-1 among bufs[level, lo:hi]
+    (every set searched below a split by column j lies within the group's set and those
+    columns: records agreeing on them stay together and none is ever alone), noting in
+    cells[m + level + 1] whether it is *hopeful*, may have an MSU below: alone in its cell and
+    hopeful when the group was made (cells[m + level]; a record standing for several is never
+    alone). Returns their number. ``tally``: cell stamps and counts, the last stamp at the end
+    (no clearing between groups)."""
+    m, n, tmp = (cells.shape[0] - 2) // 2, tally.shape[1] - 1, bufs.shape[0] - 1
+    serial = tally[0, n] + 1
+    tally[0, n] = serial
+    for i in range(lo, hi):
+        c = cells[j, bufs[level, i]]
+        if tally[0, c] != serial:
+            tally[0, c], tally[1, c] = serial, 1
+        else:
+            tally[1, c] += 1
+    kept = lo
+    for i in range(lo, hi):
+        r = bufs[level, i]
+        c = cells[j, r]
+        if tally[1, c] > 0:  # the first of its cell
+            cells[m + level + 1, r] = tally[1, c] == 1 and cells[m + level, r] == 1
+            tally[1, c] = 0
+            bufs[tmp, kept] = r
+            kept += 1
+    return kept - lo
+
+
+@jit(inline="always")
+def _split(codes, bufs, src, level, lo, hi, j, counts, touched, starts):  # pragma: no cover
+    """Copy bufs[src, lo:hi] into bufs[level + 1, lo:hi] grouped by column j: a counting sort
     over the values present only (``counts`` is all zero before and after). The parts' starts
     go in starts[level]; their number is returned. (Rows by index, not as views: a view costs
     reference counts.)"""
     n_touched = 0
     for i in range(lo, hi):
-        c = codes[bufs[level, i], j]
+        c = codes[bufs[src, i], j]
         if counts[c] == 0:
             touched[n_touched] = c
             n_touched += 1
@@ -202,7 +232,7 @@ def _split(codes, bufs, level, lo, hi, j, counts, touched, starts):  # pragma: n
         pos += counts[c]
         counts[c] = starts[level, t]
     for i in range(lo, hi):
-        r = bufs[level, i]
+        r = bufs[src, i]
         c = codes[r, j]
         bufs[level + 1, counts[c]] = r
         counts[c] += 1
@@ -230,63 +260,59 @@ def _seed(codes, cards, candidate, known):  # pragma: no cover - compiled
 
 
 @jit
-def _unique_from(codes, cards, candidate, limit):  # pragma: no cover - compiled
-    """alive[c, r]: whether record r is unique on the columns c..m-1, and reps[c]: one record of
-    each cell of those columns (their number last). Every set searched below a split by column c
-    lies within them, so records agreeing on them all stay together: one of them stands for
-    all, none has an MSU there (alive[0] is ``candidate``: no twin on every key). The cells are
-    numbered from the last column back through a table of (cell, value) pairs; where it would
-    pass ``limit`` entries, the columns left keep every record (never wrong, only slower)."""
+def _suffix_cells(codes, cards, candidate, limit):  # pragma: no cover - compiled
+    """cells[c, r]: the cell of record r on the columns c..m-1 (``_collapse``), numbered from the
+    last column back through a table of (cell, value) pairs; where the table would pass
+    ``limit`` entries, each record is a cell of its own on the columns left (never wrong, only
+    slower). Rows m + level: ``_collapse``'s hopeful flags of the groups at each level, the
+    root's (row m) ``candidate``."""
     n, m = codes.shape
-    alive, reps = np.empty((m, n), dtype=np.bool_), np.empty((m, n + 1), dtype=np.int32)
-    ids, cells, c = np.zeros(n, dtype=np.int64), 1, m - 1
-    while c > 0 and cells * cards[c] <= limit:
-        table = np.full(cells * cards[c], -1, dtype=np.int64)
-        sizes = np.zeros(n, dtype=np.int64)
-        cells = 0
+    cells = np.empty((2 * m + 2, n), dtype=np.int32)
+    cells[m] = candidate
+    ids, count, c = np.zeros(n, dtype=np.int64), 1, m - 1
+    while c >= 0 and count * cards[c] <= limit:
+        table = np.full(count * cards[c], -1, dtype=np.int64)
+        count = 0
         for r in range(n):
             k = ids[r] * cards[c] + codes[r, c]
             if table[k] < 0:
-                table[k], reps[c, cells] = cells, r
-                cells += 1
+                table[k] = count
+                count += 1
             ids[r] = table[k]
-            sizes[ids[r]] += 1
-        for r in range(n):
-            alive[c, r] = sizes[ids[r]] == 1 and candidate[r]
-        reps[c, -1] = cells
+            cells[c, r] = ids[r]
         c -= 1
     for k in range(c + 1):
-        alive[k], reps[k, :n], reps[k, -1] = candidate, np.arange(n), n
-    return alive, reps
+        cells[k] = np.arange(n)
+    return cells
 
 
 @jit
-def _follow(bufs, level, pos, e, whole, j, m, max_size, alive, low):  # pragma: no cover
+def _follow(bufs, level, pos, e, whole, j, m, max_size, cells):  # pragma: no cover
     """Whether the part bufs[level + 1, pos:e] (more than one record) of a group of ``whole``
     records split by column j is searched further: the set may grow, the column split the
-    group, and a record of the part has no twin (a record shared is unique on no subset)."""
+    group, and a record of the part is hopeful (``_collapse``)."""
     if level + 1 >= max_size or j >= m - 1 or e - pos >= whole:
         return False
     for i in range(pos, e):  # noqa: SIM110 - a plain loop compiles
-        if alive[low, bufs[level + 1, i]]:
+        if cells[m + level + 1, bufs[level + 1, i]]:
             return True
     return False
 
 
 @jit
 def _subtree(
-    codes, bufs, base, lo, hi, w_mask, floor, alive, known, max_size, small,
-    counts, touched, starts, stack, by_code, work, out, emitted,
+    codes, bufs, base, lo, hi, w_mask, floor, cells, known, max_size, small,
+    counts, touched, starts, stack, by_code, work, tally, out, emitted,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Unique sets in the subtree of the group bufs[base, lo:hi] (records agreeing on w_mask,
     extended by columns above ``floor``), depth first; groups of at most ``small`` records go to
     ``small_subtree``. Returns the new emitted count. Writes bufs only within lo:hi."""
     if hi - lo <= small:
         return small_subtree(
-            codes, bufs, base, lo, hi - lo, w_mask, floor, base, max_size, alive, known, by_code,
+            codes, bufs, base, lo, hi - lo, w_mask, floor, base, max_size, cells, known, by_code,
             work, out, emitted,
         )  # fmt: skip
-    m, low = codes.shape[1], _lowest(w_mask)  # every set below holds w_mask's lowest column
+    m = codes.shape[1]
     level = base
     # per level: start, end, set, column, floor, next part, parts (scalars: no tuple copies)
     stack[level, 0], stack[level, 1], stack[level, 2] = lo, hi, w_mask
@@ -301,23 +327,25 @@ def _subtree(
                 level -= 1
             else:
                 lo, hi = stack[level, 0], stack[level, 1]
-                stack[level, 6] = _split(codes, bufs, level, lo, hi, j, counts, touched, starts)
-                stack[level, 5] = 0
+                kept = _collapse(bufs, level, lo, hi, j, cells, tally)
+                stack[level, 6] = _split(
+                    codes, bufs, bufs.shape[0] - 1, level, lo, lo + kept, j, counts, touched, starts
+                )  # fmt: skip
+                stack[level, 5], stack[level, 7] = 0, kept
             continue
         stack[level, 5] = t + 1
         pos, e = starts[level, t], starts[level, t + 1]
         j = stack[level, 3]
         new_mask = stack[level, 2] | (1 << j)
-        whole = stack[level, 1] - stack[level, 0]
         if e - pos == 1:
             r = bufs[level + 1, pos]
-            if alive[low, r] and live(known, r, new_mask):
+            if cells[m + level + 1, r] and live(known, r, new_mask):
                 emitted = emit(out, emitted, r, new_mask, known)
-        elif _follow(bufs, level, pos, e, whole, j, m, max_size, alive, low):
+        elif _follow(bufs, level, pos, e, stack[level, 7], j, m, max_size, cells):
             if e - pos <= small:
                 emitted = small_subtree(
                     codes, bufs, level + 1, pos, e - pos, new_mask, j, level + 1, max_size,
-                    alive, known, by_code, work, out, emitted,
+                    cells, known, by_code, work, out, emitted,
                 )  # fmt: skip
             else:
                 level += 1
@@ -344,8 +372,8 @@ def _take_next(typingctx, counter):  # pragma: no cover - compiled
 
 @jit(nogil=True)
 def run_tasks(
-    slot, counter, tasks, n_tasks, codes, bufs, alive, known, max_size, small,
-    counts, touched, starts, stack, by_code, work, outs, emitted,
+    slot, counter, tasks, n_tasks, codes, bufs, cells, known, max_size, small,
+    counts, touched, starts, stack, by_code, work, tally, outs, emitted,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Take tasks (level, start, end, set, floor) in turn from tasks[counter[0]:n_tasks] and
     search their subtrees with the scratch of ``slot``, the unique sets going to outs[slot]
@@ -357,8 +385,8 @@ def run_tasks(
     while k < n_tasks:
         done = _subtree(
             codes, bufs, tasks[k, 0], tasks[k, 1], tasks[k, 2], tasks[k, 3], tasks[k, 4],
-            alive, known, max_size, small, counts[slot], touched[slot], starts[slot],
-            stack[slot], by_code[slot], work[slot], outs[slot], done,
+            cells, known, max_size, small, counts[slot], touched[slot], starts[slot],
+            stack[slot], by_code[slot], work[slot], tally[slot], outs[slot], done,
         )  # fmt: skip
         k = _take_next(counter)
     emitted[slot] = done
@@ -377,24 +405,24 @@ def _merge(outs, emitted):  # pragma: no cover - compiled
 
 
 @jit
-def _node_parts(codes, bufs, node, j, alive, known, max_size, counts, touched, starts, out,
-                found, tasks):  # fmt: skip  # pragma: no cover - compiled
+def _node_parts(codes, bufs, node, j, cells, known, max_size, counts, touched, starts, tally,
+                out, found, tasks):  # fmt: skip  # pragma: no cover - compiled
     """Split the group ``node`` (level, start, end, set, floor) by column j: a record alone in
     its part is noted unique (at the root without the ``live`` test: the single values no other
     record holds are known from the start), the parts searched further go to ``tasks``, the
     largest first. Returns (number of tasks, found)."""
     m = codes.shape[1]
     level, lo, hi = node[0], node[1], node[2]
-    mask = node[3] | (1 << j)
-    low = _lowest(mask)
-    n_tasks = 0
-    for t in range(_split(codes, bufs, level, lo, hi, j, counts, touched, starts)):
+    mask, n_tasks = node[3] | (1 << j), 0
+    kept = _collapse(bufs, level, lo, hi, j, cells, tally)
+    parts = _split(codes, bufs, bufs.shape[0] - 1, level, lo, lo + kept, j, counts, touched, starts)
+    for t in range(parts):
         pos, e = starts[level, t], starts[level, t + 1]
         if e - pos == 1:
             r = bufs[level + 1, pos]
-            if alive[low, r] and (level == 0 or live(known, r, mask)):
+            if cells[m + level + 1, r] and (level == 0 or live(known, r, mask)):
                 found = emit(out, found, r, mask, known)
-        elif _follow(bufs, level, pos, e, hi - lo, j, m, max_size, alive, low):
+        elif _follow(bufs, level, pos, e, kept, j, m, max_size, cells):
             tasks[n_tasks, 0], tasks[n_tasks, 1], tasks[n_tasks, 2] = level + 1, pos, e
             tasks[n_tasks, 3], tasks[n_tasks, 4] = mask, j
             n_tasks += 1
@@ -405,12 +433,11 @@ def _node_parts(codes, bufs, node, j, alive, known, max_size, counts, touched, s
 
 @jit
 def drive(
-    codes, alive, reps, known, max_size, small, share, bufs, nodes, tasks, state, counter,
-    counts, touched, starts, stack, by_code, work, outs, emitted,
+    codes, cells, known, max_size, small, share, bufs, nodes, tasks, state, counter,
+    counts, touched, starts, stack, by_code, work, tally, outs, emitted,
 ):  # fmt: skip  # pragma: no cover - compiled
     """Split the top groups (``nodes``: the root, then a part of it holding over half of its
-    records) column by column and search their parts; the root split by column c holds one
-    record of each cell of the columns c..m-1 (reps[c], ``_unique_from``); stops and returns True when the parts
+    records) column by column and search their parts; stops and returns True when the parts
     of a split (tasks[counter[0]:state[3]]) are worth sharing among threads (``share`` records
     times columns left or more): run them with ``run_tasks`` on each thread and call again.
     False when the search is done. ``state``: depth, shared, big part, tasks."""
@@ -427,12 +454,9 @@ def drive(
         if j <= nodes[depth, 4] or nodes[depth, 0] >= max_size:
             state[0] -= 1
             continue
-        if depth == 0:  # every set below lies within columns j..m-1: their cells are enough
-            nodes[0, 2] = reps[j, -1]
-            bufs[0, : reps[j, -1]] = reps[j, : reps[j, -1]]
         n_tasks, emitted[d] = _node_parts(
-            codes, bufs, nodes[depth], j, alive, known, max_size, counts[d], touched[d],
-            starts[d], outs[d], emitted[d], tasks,
+            codes, bufs, nodes[depth], j, cells, known, max_size, counts[d], touched[d],
+            starts[d], tally[d], outs[d], emitted[d], tasks,
         )  # fmt: skip
         size = tasks[0, 2] - tasks[0, 1] if n_tasks > 0 else 0
         big = depth == 0 and 2 * size > nodes[0, 2] and size > small
@@ -444,8 +468,8 @@ def drive(
             state[1], state[2], state[3] = 1, big, n_tasks
             return True
         run_tasks(
-            d, counter, tasks, n_tasks, codes, bufs, alive, known, max_size, small,
-            counts, touched, starts, stack, by_code, work, outs, emitted,
+            d, counter, tasks, n_tasks, codes, bufs, cells, known, max_size, small,
+            counts, touched, starts, stack, by_code, work, tally, outs, emitted,
         )  # fmt: skip
         if big:
             nodes[1, :5], nodes[1, 5], state[0] = tasks[0], m, 1
@@ -453,7 +477,7 @@ def drive(
 
 
 SMALL_GROUP = 62  # groups up to this size are searched as bit masks (above)
-SUFFIX_TABLE = 32  # table entries per record when numbering suffix cells (``_unique_from``)
+SUFFIX_TABLE = 32  # table entries per record when numbering suffix cells (``_suffix_cells``)
 SHARE_WORK = 40_000  # records × columns left in the parts of a split worth sharing
 ROOM_PER_RECORD = 4  # unique sets kept per distinct record before the search runs again
 THREADS: int | None = None  # threads for the search; None: the cores this process may use
@@ -503,10 +527,10 @@ def first_unique_sets(
     GIL: no thread spins while waiting, and none is started when there is one core)."""
     n, m = codes.shape
     small = min(small, MAX_GROUP)
-    bufs = np.empty((m + 1, n), dtype=np.int32)
+    bufs = np.empty((m + 2, n), dtype=np.int32)  # a group's records per level; the last: scratch
     bufs[0] = np.arange(n)
     _seed(codes, cards, candidate, known)
-    alive, reps = _unique_from(codes, cards, candidate, SUFFIX_TABLE * (n + 32))
+    cells = _suffix_cells(codes, cards, candidate, SUFFIX_TABLE * (n + 32))
     # a slot per thread and the last one the driver's (its sets are the result); rows 8 words
     # longer than needed, so that two threads never write to one cache line (they slowed
     # each other down more than the second thread gained)
@@ -515,6 +539,7 @@ def first_unique_sets(
         np.zeros((slots, c), np.int64), np.empty((slots, c), np.int64),  # counts, touched
         np.zeros((slots, m + 1, c), np.int64), np.zeros((slots, m + 1, 15), np.int64),
         np.zeros((slots, c), np.int64), np.zeros((slots, 2 * m + 2, max(small, 5) + 8), np.int64),
+        np.zeros((slots, 2, n + 1), np.int32),  # cell stamps and counts (``_collapse``)
         np.empty((slots, 2, capacity), np.int64), np.zeros(slots, np.int64),  # outs, emitted
     )  # fmt: skip
     nodes = np.zeros((2, 6), dtype=np.int64)  # level, start, end, set, floor, column
@@ -524,15 +549,15 @@ def first_unique_sets(
         np.zeros(4, np.int64),
         np.zeros(1, np.int64),
     )
-    common = (codes, bufs, alive, known, max_size, small)
-    while drive(codes, alive, reps, known, max_size, small, share, bufs, nodes, tasks, state,
+    common = (codes, bufs, cells, known, max_size, small)
+    while drive(codes, cells, known, max_size, small, share, bufs, nodes, tasks, state,
                 counter, *scratch):  # fmt: skip
         args: tuple[Any, ...] = (counter, tasks, int(state[3]), *common, *scratch)
         helpers = [_workers(threads - 1).submit(run_tasks, t, *args) for t in range(1, threads)]
         run_tasks(0, *args)
         for helper in helpers:
             helper.result()
-    return scratch[6][-1], int(scratch[7][-1])
+    return scratch[7][-1], int(scratch[8][-1])
 
 
 def _threads() -> int:
