@@ -175,5 +175,5 @@ def test_a_note_not_in_utf8_is_refused_with_what_to_do(tmp_path):
     wide.write_bytes("Mary Jones".encode("utf-16"))
     with pytest.raises(InputError, match=r"invalid byte at offset 3\); .*iconv -f cp1252"):
         read_text_file(legacy)
-    with pytest.raises(InputError, match="UTF-16 text .*save it as UTF-8"):
+    with pytest.raises(InputError, match="not UTF-8 text but UTF-16 .*save it as UTF-8"):
         read_text_file(wide)
