@@ -2,6 +2,12 @@
 whole demo plan on 1,000,000 records with the time of each step.
 
     python benchmarks/bench_release.py [--records 1000000]
+    python benchmarks/bench_release.py --skip-plan --csv-records 10000000 --tmp /tmp/scale
+
+``--csv-records N`` runs ``hidekit release`` as a child under ``/usr/bin/time`` on the demo plan
+over a CSV of N survey records (``_survey_csv``: written by chunks into ``--tmp``, reused when
+there, never stored in the repo): wall, CPU, peak memory, load and each step's seconds. A CSV
+this large is released by chunks (``hidekit.release.stream``).
 """
 
 from __future__ import annotations
@@ -76,11 +82,77 @@ def bench_plan(records: int) -> None:
     print(f"peak memory {peak:,.0f} MB; k {res.before.k} -> {res.after.k}")
 
 
+def _time_report(text: str) -> dict[str, float]:
+    """Wall, CPU and peak MB from ``/usr/bin/time -v``'s report."""
+    got = {}
+    for line in text.splitlines():
+        name, _, value = line.strip().rpartition(": ")
+        got[name] = value
+    h, m, sec = ([0, 0] + got["Elapsed (wall clock) time (h:mm:ss or m:ss)"].split(":"))[-3:]
+    return {
+        "wall": int(h) * 3600 + int(m) * 60 + float(sec),
+        "cpu": float(got["User time (seconds)"]) + float(got["System time (seconds)"]),
+        "peak_mb": int(got["Maximum resident set size (kbytes)"]) / 1024,
+    }
+
+
+def bench_plan_csv(records: int, tmp: Path) -> None:
+    """The demo plan through the command line on a CSV of ``records`` survey rows."""
+    import json
+    import subprocess
+
+    from _survey_csv import write_survey_csv
+
+    tmp.mkdir(parents=True, exist_ok=True)
+    data = tmp / f"survey_{records}.csv"
+    if not data.exists():
+        t = time.perf_counter()
+        write_survey_csv(data, records)
+        print(f"survey CSV of {records:,} records written in {time.perf_counter() - t:.0f} s")
+    key = tmp / "bench.key"
+    key.write_bytes(os.urandom(32))  # never printed
+    plan = (Path(__file__).resolve().parents[1] / "examples" / "demo-plan.toml").read_text()
+    plan = plan.replace("../demo-output/survey.csv", data.name)
+    plan = plan.replace("../demo-output/demo.key", key.name)
+    plan = plan.replace('"../demo-output/release"', f'"release_{records}"')
+    (tmp / "plan.toml").write_text(plan)
+    hidekit = str(Path(sys.executable).with_name("hidekit"))
+    report = tmp / "time.txt"
+    load = os.getloadavg()
+    run = subprocess.run(
+        ["/usr/bin/time", "-v", "-o", str(report), hidekit, "release", "plan.toml", "--json"],
+        cwd=tmp,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode:
+        print(run.stderr[-2000:])
+        return
+    out = json.loads(run.stdout)
+    fig = _time_report(report.read_text())
+    after = os.getloadavg()
+    print(f"\ndemo plan, {records:,}-record CSV ({data.stat().st_size / 1e9:.2f} GB), CLI:")
+    print(
+        f"wall {fig['wall']:.1f} s, CPU {fig['cpu']:.1f} s, peak {fig['peak_mb']:,.0f} MB, "
+        f"load {load[0]:.1f} -> {after[0]:.1f}; k {out['risk_before']['k']} -> "
+        f"{out['risk_after']['k']}"
+    )
+    print("| step | use | seconds |")
+    print("|---|---|---|")
+    for s in out["steps"]:
+        print(f"| {s['step']} | {s['use']} | {s['seconds']:.2f} |")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--records", type=int, default=1_000_000)
     ap.add_argument("--skip-plan", action="store_true")
+    ap.add_argument("--csv-records", type=int, default=None)
+    ap.add_argument("--tmp", type=Path, default=Path(tempfile.gettempdir()) / "hidekit-bench")
     args = ap.parse_args(argv)
+    if args.csv_records:
+        bench_plan_csv(args.csv_records, args.tmp)
+        return
     bench_suppression()
     if not args.skip_plan:
         bench_plan(args.records)
