@@ -234,3 +234,15 @@ def test_jitter_tags_and_urban_categories_are_the_per_value_ones():
     for values in (pd.Series(["urban", None, "rural", "urban"]), pd.Series(["x", 1.0, None])):
         want = values.map(lambda v: None if (k := value_key(v)) is None else j.urban_codes_.get(k))
         assert j._urban_categories(values).tolist() == want.tolist()
+
+
+def test_text_keys_of_integers_are_value_keys():
+    from hidekit.transforms.generalize import value_key
+    from hidekit.transforms.loss import _text_keys
+
+    for s in (
+        pd.Series(pd.array([3, None, -12, 3, 2**53 - 1], dtype="Int64")),
+        pd.Series(np.array([0, 7, -1], dtype=np.int64)),
+        pd.Series(pd.array([2**60 + 1, 5], dtype="Int64")),  # past 2**53: the per-value path
+    ):
+        assert _text_keys(s).tolist() == [value_key(v) for v in s.tolist()]

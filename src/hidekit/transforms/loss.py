@@ -43,9 +43,22 @@ def _text_keys(s: pd.Series) -> np.ndarray | None:
     keys = np.empty(len(uniques) + 1, dtype=object)
     if kind == "string":  # value_key of a text is the text itself
         keys[:-1] = np.asarray(uniques, dtype=object)
+    elif pd.api.types.is_integer_dtype(s.dtype) and _exact_floats(uniques):
+        # value_key of an integer below 2**53 is its decimal text: written by Arrow at once
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        ints = pa.array(np.asarray(uniques, dtype=np.int64))
+        keys[:-1] = pc.cast(ints, pa.string()).to_numpy(zero_copy_only=False)
     else:
         keys[:-1] = [value_key(u) for u in uniques]
     return keys[codes]
+
+
+def _exact_floats(uniques) -> bool:
+    """Whether every integer is exactly a float (``value_key`` goes through ``float``)."""
+    values = np.asarray(uniques, dtype=np.int64)
+    return not len(values) or bool(np.abs(values).max() < 2**53)
 
 
 @dataclass
