@@ -246,3 +246,11 @@ def test_text_keys_of_integers_are_value_keys():
         pd.Series(pd.array([2**60 + 1, 5], dtype="Int64")),  # past 2**53: the per-value path
     ):
         assert _text_keys(s).tolist() == [value_key(v) for v in s.tolist()]
+
+
+def test_text_keys_of_text_are_the_texts():
+    from hidekit.transforms.generalize import value_key
+    from hidekit.transforms.loss import _text_keys
+
+    s = pd.Series(["a", None, "b\x00", np.nan, "a"], dtype=object)
+    assert _text_keys(s).tolist() == [value_key(v) for v in s.tolist()]

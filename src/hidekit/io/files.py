@@ -35,7 +35,9 @@ def _not_utf8(raw: bytes, offset: int) -> str:
     """Why a file is not UTF-8, and what to do: offsets in brat files count characters, so
     hidekit reads notes in one encoding rather than guessing one per file."""
     if raw[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        return "not UTF-8 text but UTF-16 (it starts with a UTF-16 byte-order mark): save it as UTF-8"
+        return (
+            "not UTF-8 text but UTF-16 (it starts with a UTF-16 byte-order mark): save it as UTF-8"
+        )
     return (
         f"not UTF-8 text (invalid byte at offset {offset}); if it is Windows text, convert "
         "it first, e.g. iconv -f cp1252 -t utf-8"

@@ -337,7 +337,7 @@ class Encode(Transform):
         out = frame.copy()
         for col in self.columns:
             m = cw[(cw["column"] == col) & (cw["parent"] == "")]
-            out[col] = self._map(frame[col], dict(zip(m["value"], m["code"], strict=True)), col)
+            out[col] = self._map(frame[col], m["value"], m["code"], col)
         parent = pd.Series("", index=frame.index, dtype=object)
         for col in self.hierarchy:
             m = cw[cw["column"] == col]
@@ -359,17 +359,22 @@ class Encode(Transform):
         return out
 
     @staticmethod
-    def _map(s: pd.Series, mapping: dict, col: str) -> pd.Series:
+    def _map(s: pd.Series, values: pd.Series, codes_of: pd.Series, col: str) -> pd.Series:
+        """Each value's code (missing stays missing): one Arrow hash lookup when every value is
+        present and plain text, else through a dictionary."""
         keys = value_keys(s)
-        if _hash_safe(s) and keys.notna().all():  # one hashed lookup, no dictionary per value
-            values = pd.Index(list(mapping), dtype=object)
-            at = values.get_indexer(keys)
-            if (at >= 0).all():
-                return pd.Series(
-                    np.asarray(list(mapping.values()), dtype=object)[at],
-                    index=s.index,
-                    dtype=object,
+        if keys.notna().all():
+            try:
+                found = pc.index_in(
+                    pa.array(keys.to_numpy(dtype=object), pa.string()),
+                    value_set=pa.array(values.to_numpy(dtype=object), pa.string()),
                 )
+            except (pa.ArrowException, UnicodeEncodeError):
+                found = None
+            if found is not None and found.null_count == 0:
+                at = found.to_numpy(zero_copy_only=False)
+                return pd.Series(codes_of.to_numpy(dtype=object)[at], index=s.index, dtype=object)
+        mapping = dict(zip(values, codes_of, strict=True))
         if _hash_safe(s):  # no NUL anywhere: pandas' hashed lookup is exact
             codes = keys.map(mapping)
         else:

@@ -39,11 +39,13 @@ def _text_keys(s: pd.Series) -> np.ndarray | None:
     kind = pd.api.types.infer_dtype(s, skipna=True)
     if kind not in _KEYED_KINDS:
         return None
+    if kind == "string":  # value_key of a text is the text itself: nothing to share
+        text = s.to_numpy(dtype=object).copy()
+        text[s.isna().to_numpy()] = None
+        return text
     codes, uniques = pd.factorize(s)  # missing -> -1, whose key is None
     keys = np.empty(len(uniques) + 1, dtype=object)
-    if kind == "string":  # value_key of a text is the text itself
-        keys[:-1] = np.asarray(uniques, dtype=object)
-    elif pd.api.types.is_integer_dtype(s.dtype) and _exact_floats(uniques):
+    if pd.api.types.is_integer_dtype(s.dtype) and _exact_floats(uniques):
         # value_key of an integer below 2**53 is its decimal text: written by Arrow at once
         import pyarrow as pa
         import pyarrow.compute as pc
