@@ -254,3 +254,21 @@ def test_text_keys_of_text_are_the_texts():
 
     s = pd.Series(["a", None, "b\x00", np.nan, "a"], dtype=object)
     assert _text_keys(s).tolist() == [value_key(v) for v in s.tolist()]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.text(max_size=5), st.text(max_size=5)), min_size=1, max_size=8))
+def test_crosswalk_payload_by_arrow_is_json_dumps(rows):
+    import json
+
+    from hidekit.transforms.crosswalk import _json_rows, _text_payload
+
+    frame = pd.DataFrame(rows, columns=["value", "code"], dtype=object)
+    want = json.dumps(
+        {"columns": ["value", "code"], "data": _json_rows(frame)}, ensure_ascii=False
+    ).encode("utf-8")
+    got = _text_payload(frame)
+    assert got is None or got == want
+    chars = [ord(ch) for r in rows for v in r for ch in v]
+    plain = not any(c in (34, 92, 127) or c < 32 or 0xD800 <= c <= 0xDFFF for c in chars)
+    assert got == want or not plain  # plain text: the Arrow path was taken

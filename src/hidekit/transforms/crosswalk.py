@@ -119,6 +119,39 @@ def _json_column(s: pd.Series) -> list:
     return [_jsonable(v) for v in s]
 
 
+def _text_payload(frame: pd.DataFrame) -> bytes | None:
+    """``json.dumps`` of the payload, byte for byte, built by Arrow when every cell is text that
+    JSON writes as it is (no quote, backslash or control character; a crosswalk of IDs): a
+    list per row in Python cost 8 s per million rows. None otherwise (then ``json.dumps``)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(frame) or not len(frame.columns):
+        return None
+    cells = []
+    for i in range(frame.shape[1]):
+        s = frame.iloc[:, i]
+        if s.dtype != object or pd.api.types.infer_dtype(s, skipna=False) != "string":
+            return None
+        try:
+            arr = pa.array(s.to_numpy(dtype=object), pa.string())
+        except (pa.ArrowException, UnicodeEncodeError):
+            return None
+        if pc.any(pc.match_substring_regex(arr, r'["\\\x00-\x1f\x7f]')).as_py():
+            return None  # json.dumps escapes these (and DEL is kept as is: left to it)
+        cells.append(pc.binary_join_element_wise('"', arr, '"', ""))
+    try:
+        rows = pc.binary_join_element_wise("[", pc.binary_join_element_wise(*cells, ", "), "]", "")
+        rows = pc.binary_join_element_wise(rows, ", ", "")  # each row then its separator
+    except pa.ArrowException:  # over 2 GB of text: json.dumps
+        return None
+    rows = rows.combine_chunks() if isinstance(rows, pa.ChunkedArray) else rows
+    offsets = np.frombuffer(rows.buffers()[1], np.int32)[rows.offset : rows.offset + len(rows) + 1]
+    body = rows.buffers()[2].to_pybytes()[int(offsets[0]) : int(offsets[-1]) - 2]
+    head = json.dumps({"columns": [str(c) for c in frame.columns], "data": []}, ensure_ascii=False)
+    return head[:-2].encode("utf-8") + body + head[-2:].encode("utf-8")
+
+
 def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> bytes:
     """The envelope bytes for ``frame`` (values kept as str/int/float/None, columns in order)."""
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
@@ -140,13 +173,12 @@ def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> byt
         "kdf": kdf,
         "nonce": _b64(nonce),
     }
-    payload = json.dumps(
-        {
-            "columns": [str(c) for c in frame.columns],
-            "data": _json_rows(frame),
-        },
-        ensure_ascii=False,
-    ).encode("utf-8")
+    payload = _text_payload(frame)
+    if payload is None:
+        payload = json.dumps(
+            {"columns": [str(c) for c in frame.columns], "data": _json_rows(frame)},
+            ensure_ascii=False,
+        ).encode("utf-8")
     aad = json.dumps(header, sort_keys=True).encode("utf-8")
     header["ciphertext"] = _b64(AESGCM(key).encrypt(nonce, payload, aad))
     return (json.dumps(header, indent=1) + "\n").encode("utf-8")
