@@ -366,6 +366,12 @@ def test_shape_recognizers_of_the_profiles(name, text, found):
         ),
         ("chat_speaker", "[10:03] Agent Blessing: Good morning\n[10:04] Agent: hi", ["Blessing"]),
         (
+            "chat_speaker",
+            "9 Aug 08:12 - Priya R: We are!\nSep 10, 21:06 - Dawit: Happy\n"
+            "fri 5 dec 7:05 pm - mele k: who\nMon 3 Mar 10:00 - Plan: rest",
+            ["Priya R", "Dawit", "mele k"],
+        ),
+        (
             "speaker_label",
             "Jess (Koala Air): hi\nCustomer: hi\nJess (Koala Air): ok\nBloods (29/02/24): CRP 34\nPlan (today): rest\n"
             "Priya: ok\nNeuro: GCS 15\nPriya: done\nNeuro: same",

@@ -15,7 +15,8 @@ beside any model (they apply to no language: ``languages`` names the profiles, s
 - ``phone_extension``: "ext 338", "x4410", "pager 5147", "bleep 2234" — the cue inside the span,
   as the annotation conventions write it;
 - ``chat_speaker``: the name that opens a line of a chat or pager log after its time stamp
-  ("22:55 Bex: …", "03/03/2024, 18:02 - nomsa: …") — NAME; a word common in English
+  ("22:55 Bex: …", "03/03/2024, 18:02 - nomsa: …", "9 Aug 08:12 - Priya R: …", "fri 5 dec 7:05
+  pm - mele k: …") — NAME; a word common in English
   ("Customer", "Agent") or a clinical abbreviation is not one;
 - ``speaker_label``: the name that opens a line without a time stamp, with who they are in
   brackets ("Jess (Koala Air): …") or a given name opening two lines or more — NAME;
@@ -120,14 +121,22 @@ class SignoffInitialsRecognizer(_InitialsRecognizer):
 class ChatSpeakerRecognizer(_InitialsRecognizer):
     _rx: re.Pattern = re.compile(
         r"^[ \t]*(?:\[?\d{1,2}[:.]\d{2}(?::\d{2})?\]?|\d{1,2}/\d{1,2}/\d{2,4},?[ \t]+\d{1,2}:\d{2}"
-        r"(?:[ \t]*[ap]m)?)[ \t]*(?:-[ \t]*)?(?i:(?:agent|customer|user|rep|advisor|nurse|dr|rn)\.?[ \t]+)?"
+        r"(?:[ \t]*[ap]m)?"
+        # an export's date in words before the time: "9 Aug 08:12 -", "Sep 10, 21:06 -",
+        # "fri 5 dec 7:05 pm -", "Wed 24 Sep 7:10 pm -"
+        r"|(?i:(?:[a-z]{3}[a-z]*,?[ \t]+)?(?:\d{1,2}[ \t]+[a-z]{3}[a-z]*|[a-z]{3}[a-z]*[ \t]+\d{1,2}),?"
+        r"[ \t]+\d{1,2}:\d{2}(?:[ \t]*[ap]\.?m\.?)?[ \t]+(?=-)))"
+        r"[ \t]*(?:-[ \t]*)?(?i:(?:agent|customer|user|rep|advisor|nurse|dr|rn)\.?[ \t]+)?"
         r"([^\W\d_][\w'’-]{1,20}(?:[ \t][^\W\d_][\w'’.-]{0,20})?)"
         r"[ \t]*(?:\([^)\n]{1,30}\))?:[ \t]",
         re.MULTILINE,
     )
 
     def groups(self, m: re.Match) -> tuple[int, ...]:
-        return (1,) if all(_name_like(w) for w in m.group(1).split()) else ()
+        words = m.group(1).split()
+        # a second word of one letter is an initial ("Priya R", "mele k")
+        ok = _name_like(words[0]) and all(len(w.rstrip(".")) == 1 or _name_like(w) for w in words)
+        return (1,) if ok else ()
 
 
 @dataclass
