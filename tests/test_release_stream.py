@@ -138,6 +138,9 @@ def test_column_types_by_batches_are_read_tables(tmp_path):
         "mixed": ["1", "a", "2", "3"],
         "accented": ["é1", "3", "4", "5"],
         "accented_number": ["5", "ü", "7", ""],
+        "late_float": ["1", "2", "3", "4.5"],  # batches of 3: integers first, then a decimal
+        "late_text": ["1", "2", "3", "x"],
+        "late_zero": ["1", "2", "3", "007"],
         "empty": ["", "", "", ""],
         "text": ["x", "", "y,z", 'q"r'],
     }

@@ -46,17 +46,18 @@ class _Verdict:
         if not len(values):
             return
         self.present = True
+        if not self.all_number or self.leading_zero:
+            return  # text whatever comes next
         odd = pc.match_substring_regex(values, _NOT_ASCII)
         if pc.any(odd).as_py():
             self.odd.extend(values.filter(odd).to_pylist())
             values = values.filter(pc.invert(odd))
         if not len(values):
             return
-        if not self.leading_zero:
-            self.leading_zero = pc.any(pc.match_substring_regex(values, _LEADING_ZERO)).as_py()
-        if self.all_int:
-            self.all_int = pc.all(pc.match_substring_regex(values, _INTEGER)).as_py()
-        if self.all_number:
+        self.leading_zero = pc.any(pc.match_substring_regex(values, _LEADING_ZERO)).as_py()
+        ints = self.all_int and pc.all(pc.match_substring_regex(values, _INTEGER)).as_py()
+        self.all_int = bool(ints)
+        if not ints:  # integers are decimal numbers: the second pattern only for the others
             self.all_number = pc.all(pc.match_substring_regex(values, _DECIMAL)).as_py()
 
     def kind(self) -> str:
