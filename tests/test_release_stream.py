@@ -275,3 +275,16 @@ def test_crosswalk_payload_by_arrow_is_json_dumps(rows):
     chars = [ord(ch) for r in rows for v in r for ch in v]
     plain = not any(c in (34, 92, 127) or c < 32 or 0xD800 <= c <= 0xDFFF for c in chars)
     assert got == want or not plain  # plain text: the Arrow path was taken
+
+
+def test_a_refused_release_by_chunks_says_what_in_memory_says_and_leaves_nothing(tmp_path):
+    from hidekit.errors import PolicyError
+
+    plan = _survey_plan(tmp_path, 400, "")
+    plan.write_text(plan.read_text().replace("k = 3          #", "k = 50          #"))
+    with pytest.raises(PolicyError) as mem:
+        run_plan(plan, output=tmp_path / "mem")
+    with pytest.raises(PolicyError) as chunked:
+        run_plan(plan, output=tmp_path / "chunks", chunk_rows=64)
+    assert str(chunked.value) == str(mem.value)
+    assert not (tmp_path / "chunks").exists() and not (tmp_path / "chunks.private").exists()
