@@ -38,6 +38,10 @@ def test_the_demo_plan_gives_identical_files_on_both_engines(spark, tmp_path):
     assert [s.use for s in results["spark"].steps] == [s.use for s in results["duckdb"].steps]
     assert sum(results["duckdb"].steps[-1].cells_changed.values()) > 0
     assert (remote / "survey.csv").read_bytes() == (local / "survey.csv").read_bytes()
+    assert (remote / "survey.csv").stat().st_mode == (local / "survey.csv").stat().st_mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["survey.csv", "duckdb", "duckdb.private", "spark", "spark.private"]
+    )  # no temporary folder left beside the release
     assert _audit(remote) == _audit(local)
     crosswalks = [
         read_crosswalk(next((tmp_path / f"{e}.private").glob("crosswalk*")), key_file=KEY)
@@ -130,6 +134,7 @@ def test_spark_reads_and_writes_a_csv_as_hidekit_does(spark, tmp_path):
         write_csv_spark(table, tmp_path / "spark.csv", ds.options["sep"])
         write_table(want, tmp_path / "local.csv")
         assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
+        assert not list(tmp_path.glob(".hidekit-spark-*"))  # Spark's parts folder is gone
 
 
 def test_a_csv_split_into_many_blocks_keeps_its_record_order(spark, tmp_path):
