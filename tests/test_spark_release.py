@@ -134,7 +134,32 @@ def test_spark_reads_and_writes_a_csv_as_hidekit_does(spark, tmp_path):
         write_csv_spark(table, tmp_path / "spark.csv", ds.options["sep"])
         write_table(want, tmp_path / "local.csv")
         assert (tmp_path / "spark.csv").read_bytes() == (tmp_path / "local.csv").read_bytes()
-        assert not list(tmp_path.glob(".hidekit-spark-*"))  # Spark's parts folder is gone
+        assert not list(tmp_path.glob(".hidekit-*"))  # Spark's parts folder is gone
+
+
+def test_a_record_longer_than_the_header_is_refused_on_spark_too(spark, tmp_path):
+    """Spark drops fields beyond the header without a word; read_table refuses the file. Both
+    engines refuse it, quoted or not; a short record is missing values on both."""
+    import pandas as pd
+
+    from hidekit.engines.spark_io import read_csv_spark
+    from hidekit.errors import InputError
+    from hidekit.io import read_table
+
+    for name, text in [
+        ("plain.csv", "a,b,c\n1,x,u\n2,y,v,EXTRA\n3,z,w\n"),
+        ("quoted.csv", 'a,b,c\n1,"x\ny",u\n2,y,v,"EXTRA"\n'),
+    ]:
+        src = tmp_path / name
+        src.write_text(text)
+        with pytest.raises(InputError):
+            read_table(src)
+        with pytest.raises(InputError, match="a record has 4 fields where the header has 3"):
+            read_csv_spark(src, spark=spark)
+    short = tmp_path / "short.csv"
+    short.write_text('a,b,c\n1,x,u\n3,z\n"4","q\nr",w\n')
+    table, _ = read_csv_spark(short, spark=spark)
+    pd.testing.assert_frame_equal(table.to_pandas(), read_table(short).frame)
 
 
 def test_a_csv_split_into_many_blocks_keeps_its_record_order(spark, tmp_path):

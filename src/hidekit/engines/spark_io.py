@@ -12,11 +12,8 @@ the header and the parts are then joined into the one file the user gets, moved 
 
 from __future__ import annotations
 
-import codecs
+import csv
 import io
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +23,9 @@ from hidekit.engines.spark_engine import _ROW, get_spark
 from hidekit.engines.spark_steps import SparkTable, restore_types, spark_column
 from hidekit.errors import InputError
 from hidekit.io import Dataset
-from hidekit.io.readers import NUMBER, _refuse_repeated_names, decode_text, detect_delimiter
+from hidekit.io.atomic import concatenate_files, scratch_dir
+from hidekit.io.files import file_encoding, file_holds, read_head_text
+from hidekit.io.readers import NUMBER, csv_header_names, detect_delimiter
 from hidekit.io.writers import check_column_names, neutralize_formulas
 
 _JAVA_NAMES = {
@@ -35,34 +34,13 @@ _JAVA_NAMES = {
     "cp1252": "windows-1252",
     "latin-1": "ISO-8859-1",
 }
-_CHUNK = 1 << 24
 _BYTE_QUOTE = ("utf-8", "utf-8-sig", "cp1252", "latin-1")  # encodings where '"' is byte 0x22
-_BLOCK, _ID = "__hk_block", "__hk_id"  # bytes read at a time when telling the file's encoding
+_BLOCK, _ID = "__hk_block", "__hk_id"
+_BAD = "__hk_bad"  # Spark's copy of a record whose fields do not match the header
 # Java regexes with Unicode classes, as Python's ``re`` reads ``\s`` and ``\d`` in text
 _LEADING_ZERO = r"(?U)^\s*[-+]?0\d"
 _WHOLE = r"(?U)^\s*[-+]?\d+\s*$"
 _DECIMAL = rf"(?U)^\s*{NUMBER}\s*$"
-
-
-def file_encoding(path: Path) -> str:
-    """The encoding ``read_csv`` would use for the whole file (a byte-order mark, else the first
-    of UTF-8, cp1252, latin-1 that decodes every byte), read by chunks rather than all at once."""
-    with open(path, "rb") as fh:
-        head = fh.read(4096)
-    marked = decode_text(head, path)[1]
-    if marked not in ("utf-8", "cp1252", "latin-1"):  # a byte-order mark decides
-        return marked
-    for name in ("utf-8", "cp1252"):
-        decoder = codecs.getincrementaldecoder(name)()
-        try:
-            with open(path, "rb") as fh:
-                while chunk := fh.read(_CHUNK):
-                    decoder.decode(chunk)
-            decoder.decode(b"", final=True)
-            return name
-        except UnicodeDecodeError:
-            continue
-    return "latin-1"
 
 
 def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable, Dataset]:
@@ -73,36 +51,42 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
     spark = spark or get_spark()
     path = Path(path)
     encoding = file_encoding(path)
-    with open(path, encoding=encoding, errors="replace", newline="") as fh:
-        head = fh.read(1 << 16)
+    head = read_head_text(path, 1 << 16, encoding=encoding, newline="")
     if head.startswith("\ufeff"):
         head = head[1:]
     if not head.strip():
         raise InputError(f"{path}: the file is empty")
     delimiter = sep or detect_delimiter(head)
-    _refuse_repeated_names(head, delimiter, path)
-    names = list(pd.read_csv(io.StringIO(head), sep=delimiter, nrows=0, dtype=str).columns)
-    quoted = encoding not in _BYTE_QUOTE or _holds(path, b'"')
+    names = csv_header_names(head, delimiter, path)
+    quoted = encoding not in _BYTE_QUOTE or file_holds(path, b'"')
+    text = [f"__hk_c{i}" for i in range(len(names))]
+    schema = ", ".join(f"`{c}` STRING" for c in [*text, _BAD])
     reader = spark.read.option("header", True).option("escape", '"')
     # quoted line breaks need one reader per file; without a quote the file is split
-    sdf = (
+    raw = (
         reader.option("encoding", _JAVA_NAMES.get(encoding, encoding))
         .option("multiLine", quoted)
-        .csv(str(path), sep=delimiter, inferSchema=False)
+        .option("columnNameOfCorruptRecord", _BAD)
+        .schema(schema)
+        .csv(str(path), sep=delimiter)
     )
-    if len(sdf.columns) != len(names):
-        raise InputError(f"{path}: cannot parse as CSV with delimiter {delimiter!r}")
-    text = [f"__hk_c{i}" for i in range(len(names))]
-    sdf = sdf.toDF(*text).select(
+    sdf = raw.select(
         *[F.when(F.col(c) != "", F.col(c)).alias(c) for c in text],  # "" is missing
+        _BAD,
         F.input_file_block_start().alias(_BLOCK),
         F.monotonically_increasing_id().alias(_ID),
     )
-    # one pass: per block of the file, its records, first id and what the columns hold
+    # one pass: per block of the file, its records, first id, what the columns hold, and how
+    # many records do not have the header's number of fields
     blocks = sdf.groupBy(_BLOCK).agg(
-        F.count(F.lit(1)).alias("n"), F.min(_ID).alias("first"), *_kind_aggregates(len(text))
+        F.count(F.lit(1)).alias("n"),
+        F.min(_ID).alias("first"),
+        F.count(_BAD).alias("bad"),
+        *_kind_aggregates(len(text)),
     )
     found = blocks.toPandas().sort_values(_BLOCK).reset_index(drop=True)
+    if found["bad"].sum():
+        _refuse_long_records(sdf, delimiter, len(text), path)
     kinds = _column_kinds(found, len(text))
     # a record's row number: the records of the blocks before it, plus its place in its block
     found["base"] = found["n"].cumsum() - found["n"] - found["first"]
@@ -125,13 +109,22 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
     return table, Dataset(table.empty_frame(), "csv", path, options=options)
 
 
-def _holds(path: Path, needle: bytes) -> bool:
-    """Whether the file holds ``needle`` (one byte), read by chunks."""
-    with open(path, "rb") as fh:
-        while chunk := fh.read(_CHUNK):
-            if needle in chunk:
-                return True
-    return False
+def _refuse_long_records(sdf, delimiter: str, width: int, path: Path) -> None:
+    """A record with more fields than the header is an error, as ``read_table`` makes it: Spark
+    would drop the extra fields without a word. (Fewer fields are missing values, as in pandas.)"""
+
+    def longest(batches):
+        for part in batches:
+            rows = csv.reader(io.StringIO("\n".join(part[_BAD])), delimiter=delimiter)
+            yield pd.DataFrame({"fields": [max((len(r) for r in rows), default=0)]})
+
+    bad = sdf.where(sdf[_BAD].isNotNull())  # every column kept: pruned, Spark flags nothing
+    fields = bad.mapInPandas(longest, "fields long").agg({"fields": "max"}).collect()[0][0]
+    if fields and fields > width:
+        raise InputError(
+            f"{path}: cannot parse as CSV with delimiter {delimiter!r}: a record has {fields} "
+            f"fields where the header has {width}"
+        )
 
 
 def _kind_aggregates(n: int) -> list:
@@ -190,15 +183,7 @@ def write_csv_spark(table: SparkTable, target: Path, sep: str, neutralize: bool 
         .sortWithinPartitions(_ROW)
     )
     header = pd.DataFrame(columns=columns).to_csv(index=False, sep=sep, lineterminator="\n")
-    folder = Path(tempfile.mkdtemp(prefix=".hidekit-spark-", dir=target.parent))  # owner-only
-    try:
+    with scratch_dir(target) as folder:  # owner-only, removed whatever happens
         out = folder / "parts"
         ordered.mapInPandas(chunks, "value string").write.text(str(out))
-        with open(target, "wb") as fh:
-            fh.write(header.encode("utf-8"))
-            for name in sorted(os.listdir(out)):
-                if name.startswith("part-"):
-                    with open(out / name, "rb") as src:
-                        shutil.copyfileobj(src, fh, 1 << 20)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
+        concatenate_files(target, header.encode("utf-8"), out, prefix="part-")

@@ -235,6 +235,31 @@ def _tmp_prefix(target: Path) -> str:
     return f"{TMP_PREFIX}{os.getpid()}-{target.name[:80]}-"
 
 
+@contextlib.contextmanager
+def scratch_dir(target) -> Iterator[Path]:
+    """A private (0700) folder beside ``target`` for a writer's parts (Spark writes a folder of
+    them), removed whatever happens; named like hidekit's temporaries, so a run that dies leaves
+    nothing that the next run does not clean."""
+    target = Path(target)
+    _prepare_parent(target)
+    folder = Path(tempfile.mkdtemp(prefix=_tmp_prefix(target), dir=target.parent))
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def concatenate_files(target, head: bytes, folder, prefix: str = "part-") -> None:
+    """``head``, then the files of ``folder`` named ``prefix``… in name order, as ``target`` (a
+    path inside the caller's atomic output: this write itself is not atomic)."""
+    with open(target, "wb") as fh:
+        fh.write(head)
+        for name in sorted(os.listdir(folder)):
+            if name.startswith(prefix):
+                with open(Path(folder) / name, "rb") as part:
+                    shutil.copyfileobj(part, fh, 1 << 20)
+
+
 def _os_error(exc: OSError, target: Path) -> OutputError:
     """A file-system failure as one line naming the output."""
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):

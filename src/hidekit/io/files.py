@@ -7,6 +7,7 @@ with ``importlib.resources`` where it is used: that is not a user's file."""
 
 from __future__ import annotations
 
+import codecs
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.errors import InputError
-from hidekit.io.readers import detect_delimiter
+from hidekit.io.readers import decode_text, detect_delimiter
 
 
 def read_text_file(path, keep_bom: bool = True) -> str:
@@ -54,10 +55,45 @@ def read_file_bytes(path) -> bytes:
     return Path(path).read_bytes()
 
 
-def read_head_text(path, chars: int = 65536) -> str:
+def read_head_text(
+    path, chars: int = 65536, encoding: str = "utf-8", newline: str | None = None
+) -> str:
     """The first ``chars`` characters of a text file (bad bytes replaced): enough to sniff."""
-    with open(path, encoding="utf-8", errors="replace") as fh:
+    with open(path, encoding=encoding, errors="replace", newline=newline) as fh:
         return fh.read(chars)
+
+
+_CHUNK = 1 << 24
+
+
+def file_encoding(path) -> str:
+    """The encoding ``read_table`` would use for the whole file (a byte-order mark, else the first
+    of UTF-8, cp1252, latin-1 that decodes every byte), read by chunks rather than all at once."""
+    with open(path, "rb") as fh:
+        head = fh.read(4096)
+    marked = decode_text(head, path)[1]
+    if marked not in ("utf-8", "cp1252", "latin-1"):  # a byte-order mark decides
+        return marked
+    for name in ("utf-8", "cp1252"):
+        decoder = codecs.getincrementaldecoder(name)()
+        try:
+            with open(path, "rb") as fh:
+                while chunk := fh.read(_CHUNK):
+                    decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+            return name
+        except UnicodeDecodeError:
+            continue
+    return "latin-1"
+
+
+def file_holds(path, needle: bytes) -> bool:
+    """Whether the file holds ``needle`` (one byte), read by chunks."""
+    with open(path, "rb") as fh:
+        while chunk := fh.read(_CHUNK):
+            if needle in chunk:
+                return True
+    return False
 
 
 def sample_csv_rows(

@@ -153,6 +153,13 @@ def read_csv(path: Path, sep: str | None = None, encoding: str | None = None) ->
     return Dataset(frame, "csv", path, options={"sep": delimiter, "encoding": used})
 
 
+def csv_header_names(text: str, delimiter: str, path: Path) -> list[str]:
+    """The column names ``read_table`` gives a CSV whose text starts with ``text``; a repeated
+    name is refused as ``read_table`` refuses it (for readers that parse the rest themselves)."""
+    _refuse_repeated_names(text, delimiter, path)
+    return [str(n) for n in pd.read_csv(io.StringIO(text), sep=delimiter, nrows=0).columns]
+
+
 def _refuse_repeated_names(text: str, delimiter: str, path: Path) -> None:
     """pandas renames a repeated header name (``age``, ``age.1``): a release would then carry a
     column the custodian never named, and ``--keys age`` would silently pick one of the two."""
