@@ -177,3 +177,32 @@ def test_a_note_not_in_utf8_is_refused_with_what_to_do(tmp_path):
         read_text_file(legacy)
     with pytest.raises(InputError, match="not UTF-8 text but UTF-16 .*save it as UTF-8"):
         read_text_file(wide)
+
+
+@pytest.mark.parametrize(
+    ("values", "kind"),
+    [
+        (["9223372036854775807", "-9223372036854775808", "5"], "Int64"),  # the int64 ends
+        (["9223372036854775808", "5"], "object"),  # one past: an ID, digits kept
+        (["123456789012345678901234", "5"], "object"),  # pandas raised "out of range"
+        (["\u0663", "5"], "object"),  # Arabic-Indic three: to_numeric cannot read it
+        (["\xa05", "5"], "object"),  # no-break space: to_numeric cannot read it
+        ([" 5 ", "\t7", "+8"], "Int64"),
+        (["123456789012345678901234", "1.5"], "float64"),  # decimals: floats, as before
+    ],
+)
+def test_numbers_are_read_only_where_they_are_exact(tmp_path, values, kind):
+    """A column is numeric only when every value reads exactly; otherwise text, never an error."""
+    path = tmp_path / "n.csv"
+    path.write_text("id,n\n" + "".join(f'{i},"{v}"\n' for i, v in enumerate(values)))
+    col = read_table(path).frame["n"]
+    assert str(col.dtype) == kind
+    if kind == "object":
+        assert col.tolist() == values
+
+
+def test_a_missing_value_does_not_round_long_whole_numbers():
+    from hidekit.io.readers import infer_values
+
+    got = infer_values(pd.Series(["12345678901234567", None], dtype=object))
+    assert str(got.dtype) == "Int64" and got[0] == 12345678901234567 and got.isna()[1]

@@ -25,7 +25,14 @@ from hidekit.errors import InputError
 from hidekit.io import Dataset
 from hidekit.io.atomic import concatenate_files, scratch_dir
 from hidekit.io.files import file_encoding, file_holds, read_head_text
-from hidekit.io.readers import NUMBER, csv_header_names, detect_delimiter
+from hidekit.io.readers import (
+    DECIMAL,
+    LEADING_ZERO,
+    SPACE,
+    WHOLE,
+    csv_header_names,
+    detect_delimiter,
+)
 from hidekit.io.writers import check_column_names, neutralize_formulas
 
 _JAVA_NAMES = {
@@ -37,10 +44,12 @@ _JAVA_NAMES = {
 _BYTE_QUOTE = ("utf-8", "utf-8-sig", "cp1252", "latin-1")  # encodings where '"' is byte 0x22
 _BLOCK, _ID = "__hk_block", "__hk_id"
 _BAD = "__hk_bad"  # Spark's copy of a record whose fields do not match the header
-# Java regexes with Unicode classes, as Python's ``re`` reads ``\s`` and ``\d`` in text
-_LEADING_ZERO = r"(?U)^\s*[-+]?0\d"
-_WHOLE = r"(?U)^\s*[-+]?\d+\s*$"
-_DECIMAL = rf"(?U)^\s*{NUMBER}\s*$"
+# read_table's own patterns (ASCII digits and white space), anchored for Java's find
+_LEADING_ZERO = f"^{LEADING_ZERO}"
+_WHOLE = f"^{WHOLE}$"
+_DECIMAL = f"^{DECIMAL}$"
+_INT64_MAX = str(2**63 - 1)
+_INT64_MIN_DIGITS = str(2**63)  # the digits of the smallest int64, without its sign
 
 
 def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable, Dataset]:
@@ -129,15 +138,19 @@ def _refuse_long_records(sdf, delimiter: str, width: int, path: Path) -> None:
 
 def _kind_aggregates(n: int) -> list:
     """Per text column: whether a present value is not a number (``NUMBER``), and, over the
-    values that are, whether one has a leading zero and whether all are whole numbers: the tests
-    of ``infer_values``. (Spark's own cast is no shortcut: it throws on every word.)"""
+    values that are, whether one has a leading zero, whether all are whole numbers and whether a
+    whole number is beyond 64 bits: the tests of ``infer_values``. (Spark's own cast is no shortcut: it throws on every word.)"""
     from pyspark.sql import functions as F
 
     aggs = []
     for i in range(n):
         c = F.col(f"__hk_c{i}")
         number = c.rlike(_DECIMAL)
+        digits = F.regexp_replace(c, "[^0-9]", "")  # of a whole number: no leading zero left
+        limit = F.when(c.rlike(f"^{SPACE}*-"), F.lit(_INT64_MIN_DIGITS)).otherwise(_INT64_MAX)
+        wide = (F.length(digits) > 19) | ((F.length(digits) == 19) & (digits > limit))
         aggs += [
+            F.max(F.when(number & c.rlike(_WHOLE) & wide, 1)).alias(f"o{i}"),
             F.max((c.isNotNull() & ~number).cast("int")).alias(f"t{i}"),
             F.max(F.when(number, c.rlike(_LEADING_ZERO).cast("int"))).alias(f"z{i}"),
             F.min(F.when(number, c.rlike(_WHOLE).cast("int"))).alias(f"w{i}"),
@@ -152,10 +165,13 @@ def _column_kinds(found: pd.DataFrame, n: int) -> list[str]:
     for i in range(n):
         text = found[f"t{i}"].fillna(0).max() if len(found) else 0
         tested = found[[f"z{i}", f"w{i}"]].dropna()
+        wide = found[f"o{i}"].fillna(0).max() if len(found) else 0
         if text or tested.empty or tested[f"z{i}"].max():
             kinds.append("text")  # words, all missing, or leading zeros
+        elif tested[f"w{i}"].min():
+            kinds.append("text" if wide else "int")  # beyond 64 bits: an ID, kept exact
         else:
-            kinds.append("int" if tested[f"w{i}"].min() else "float")
+            kinds.append("float")
     return kinds
 
 

@@ -196,8 +196,15 @@ def _first_record(text: str, delimiter: str, prefix: int = 1 << 16) -> pd.DataFr
 
 
 # A decimal number as text. Not "\d+\.?\d*": on a long run of digits that does not end a number
-# the two digit runs split it every way, which takes time quadratic in its length.
-NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+# the two digit runs split it every way, which takes time quadratic in its length. ASCII digits
+# and white space only: pandas' to_numeric reads nothing else (Arabic-Indic digits, U+00A0), and
+# every reader (pandas, Arrow, Spark) uses these same patterns.
+NUMBER = r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?"
+SPACE = r"[\t\n\x0b\x0c\r ]"
+LEADING_ZERO = rf"{SPACE}*[-+]?0[0-9]"  # matched at the start
+WHOLE = rf"{SPACE}*[-+]?[0-9]+{SPACE}*"  # matched whole
+DECIMAL = rf"{SPACE}*{NUMBER}{SPACE}*"  # matched whole
+INT64 = (-(2**63), 2**63 - 1)
 
 
 def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
@@ -221,16 +228,24 @@ def infer_values(values: pd.Series) -> pd.Series:
     """The values of one text column as hidekit reads them (``read_csv``'s numeric inference).
 
     Integers become Int64, other decimal numbers float64, anything else stays text; leading zeros
-    (ZIP codes, IDs) keep the column as text. The answer depends only on the set of present values,
-    so a column's distinct values decide for the whole column.
+    (ZIP codes, IDs) and whole numbers beyond 64 bits (long IDs: a float would change their
+    digits) keep the column as text. The answer depends only on the set of present values, so a
+    column's distinct values decide for the whole column.
     """
     present = values.dropna()
-    if not len(present) or present.str.match(r"\s*[-+]?0\d").any():
+    if not len(present) or present.str.match(LEADING_ZERO).any():
         return values
-    if present.str.fullmatch(r"\s*[-+]?\d+\s*").all():
-        return pd.to_numeric(values).astype("Int64")
-    if present.str.fullmatch(rf"\s*{NUMBER}\s*").all():
-        return pd.to_numeric(values)
+    if present.str.fullmatch(WHOLE).all():
+        long = present[present.str.len() >= 19]  # shorter ones always fit
+        if any(not INT64[0] <= int(v) <= INT64[1] for v in long):
+            return values
+        # nullable all the way: through float64, a missing value would round 17-digit numbers
+        return pd.to_numeric(values, dtype_backend="numpy_nullable").astype("Int64")
+    if present.str.fullmatch(DECIMAL).all():
+        try:
+            return pd.to_numeric(values)
+        except ValueError:  # a whole number beyond 64 bits among decimals: pandas will not
+            return values.astype("float64")
     return values
 
 
