@@ -128,9 +128,15 @@ def test_a_plan_that_needs_the_whole_table_runs_in_memory(tmp_path):
 
 
 def test_column_types_by_batches_are_read_tables(tmp_path):
-    # leading zeros, padded numbers, signs, exponents, text outside ASCII, missing cells
-    # (a Unicode digit or space among numbers stops read_table itself: pandas cannot parse it)
+    # leading zeros, padded numbers, signs, exponents, text outside ASCII, missing cells; whole
+    # numbers past 64 bits and digits or spaces to_numeric cannot read stay text
     cols = {
+        "wide": ["1", "9223372036854775808", "", "5"],
+        "wide_late": ["1", "2", "3", "-9223372036854775809"],
+        "int64_ends": ["9223372036854775807", "-9223372036854775808", "", "1"],
+        "wide_real": ["1.5", "2", "3", "123456789012345678901234"],
+        "arabic_digit": ["1", "2", "\u0663", "4"],
+        "no_break_space": ["1", "\xa02", "3", "4"],
         "zip": ["02139", "10027", "", "94305"],
         "padded": [" 5", "6 ", "7", ""],
         "signed": ["+3", "-4", "5", "6"],

@@ -21,13 +21,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from hidekit.io.direct import DirectSource, quote
-from hidekit.io.readers import NUMBER, infer_values
+from hidekit.io.readers import DECIMAL, INT64, LEADING_ZERO, WHOLE, infer_values
 
 TEXT, INT, FLOAT = "text", "int", "float"
-_SPACE = r"[\t\n\x0b\x0c\r\x1c-\x1f ]"  # Python's \s on ASCII text
-_LEADING_ZERO = rf"^{_SPACE}*[-+]?0[0-9]"
-_INTEGER = rf"^{_SPACE}*[-+]?[0-9]+{_SPACE}*$"
-_DECIMAL = rf"^{_SPACE}*{NUMBER.replace(chr(92) + 'd', '[0-9]')}{_SPACE}*$"
+# read_table's own patterns, anchored for RE2's search
+_LEADING_ZERO = f"^{LEADING_ZERO}"
+_INTEGER = f"^{WHOLE}$"
+_DECIMAL = f"^{DECIMAL}$"
 _NOT_ASCII = r"[^\x00-\x7f]"
 
 
@@ -39,6 +39,7 @@ class _Verdict:
     leading_zero: bool = False
     all_int: bool = True
     all_number: bool = True
+    wide: bool = False  # a whole number beyond 64 bits: an all-whole column stays text
     odd: list = field(default_factory=list)  # values outside ASCII, judged by infer_values
 
     def see(self, values: pa.Array) -> None:
@@ -57,6 +58,9 @@ class _Verdict:
         self.leading_zero = pc.any(pc.match_substring_regex(values, _LEADING_ZERO)).as_py()
         ints = self.all_int and pc.all(pc.match_substring_regex(values, _INTEGER)).as_py()
         self.all_int = bool(ints)
+        if ints and not self.wide:
+            long = values.filter(pc.greater_equal(pc.utf8_length(values), 19)).to_pylist()
+            self.wide = any(not INT64[0] <= int(v) <= INT64[1] for v in long)
         if not ints:  # integers are decimal numbers: the second pattern only for the others
             self.all_number = pc.all(pc.match_substring_regex(values, _DECIMAL)).as_py()
 
@@ -69,7 +73,9 @@ class _Verdict:
             self.present, self.all_int = True, self.all_int and ints
         if not self.present or self.leading_zero:
             return TEXT
-        return INT if self.all_int else FLOAT if self.all_number else TEXT
+        if self.all_int:
+            return TEXT if self.wide else INT
+        return FLOAT if self.all_number else TEXT
 
 
 class ColumnTypes:
@@ -92,9 +98,13 @@ def typed_column(array: pa.Array, kind: str) -> pd.Series:
     indices = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
     texts = pd.Series(encoded.dictionary.to_pylist(), dtype=object)
     if kind == INT:
-        values = pd.array(pd.to_numeric(texts), dtype="Int64")
+        values = pd.array(pd.to_numeric(texts, dtype_backend="numpy_nullable"), dtype="Int64")
     elif kind == FLOAT:
-        values = pd.array(pd.to_numeric(texts).astype(np.float64), dtype=np.float64)
+        try:
+            numbers = pd.to_numeric(texts).astype(np.float64)
+        except ValueError:  # a whole number beyond 64 bits among decimals, as infer_values
+            numbers = texts.astype(np.float64)
+        values = pd.array(numbers, dtype=np.float64)
     else:
         values = pd.array(texts.to_numpy(dtype=object), dtype=object)
         if len(values) == 0:
