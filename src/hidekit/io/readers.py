@@ -207,6 +207,12 @@ DECIMAL = rf"{SPACE}*{NUMBER}{SPACE}*"  # matched whole
 INT64 = (-(2**63), 2**63 - 1)
 
 
+def beyond_int64(whole_numbers) -> bool:
+    """Whether one of these whole numbers (as text) lies outside int64: such a column stays text
+    (a long ID; a float would change its digits). Under 19 characters none can."""
+    return any(len(v) >= 19 and not INT64[0] <= int(v) <= INT64[1] for v in whole_numbers)
+
+
 def _infer_numeric(frame: pd.DataFrame) -> pd.DataFrame:
     """Turn columns whose every present value is a number into numbers; leave the rest as text.
 
@@ -236,8 +242,7 @@ def infer_values(values: pd.Series) -> pd.Series:
     if not len(present) or present.str.match(LEADING_ZERO).any():
         return values
     if present.str.fullmatch(WHOLE).all():
-        long = present[present.str.len() >= 19]  # shorter ones always fit
-        if any(not INT64[0] <= int(v) <= INT64[1] for v in long):
+        if beyond_int64(present[present.str.len() >= 19]):  # the length test vectorized first
             return values
         # nullable all the way: through float64, a missing value would round 17-digit numbers
         return pd.to_numeric(values, dtype_backend="numpy_nullable").astype("Int64")

@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from hidekit.io.direct import DirectSource, quote
-from hidekit.io.readers import DECIMAL, INT64, LEADING_ZERO, WHOLE, infer_values
+from hidekit.io.readers import DECIMAL, LEADING_ZERO, WHOLE, beyond_int64, infer_values
 
 TEXT, INT, FLOAT = "text", "int", "float"
 # read_table's own patterns, anchored for RE2's search
@@ -59,8 +59,8 @@ class _Verdict:
         ints = self.all_int and pc.all(pc.match_substring_regex(values, _INTEGER)).as_py()
         self.all_int = bool(ints)
         if ints and not self.wide:
-            long = values.filter(pc.greater_equal(pc.utf8_length(values), 19)).to_pylist()
-            self.wide = any(not INT64[0] <= int(v) <= INT64[1] for v in long)
+            long = values.filter(pc.greater_equal(pc.utf8_length(values), 19))
+            self.wide = beyond_int64(long.to_pylist())
         if not ints:  # integers are decimal numbers: the second pattern only for the others
             self.all_number = pc.all(pc.match_substring_regex(values, _DECIMAL)).as_py()
 
