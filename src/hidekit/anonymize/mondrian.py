@@ -17,7 +17,13 @@ import numpy as np
 import pandas as pd
 
 from hidekit.anonymize.modes import apply_mode, check_mode
-from hidekit.anonymize.mondrian_cuts import check_params, class_labels, encode_key, partition
+from hidekit.anonymize.mondrian_cuts import (
+    check_params,
+    class_labels,
+    encode_key,
+    partition,
+    refuse_missing,
+)
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.hierarchy import read_hierarchies
 from hidekit.secrets import randomness
@@ -61,6 +67,17 @@ def _check_params(frame, keys, k, l, sensitive, l_kind, c):  # noqa: E741
         return np.bincount(pd.factorize(frame[sensitive], use_na_sentinel=False)[0])
 
     return check_params(frame.columns, len(frame), counts, keys, k, l, sensitive, l_kind, c)
+
+
+def check_weighted_params(frame, weights, keys, k, l, sensitive, l_kind, c):  # noqa: E741
+    """``check_params`` on a count table: distinct rows ``frame``, ``weights`` records each."""
+
+    def counts() -> np.ndarray:
+        codes = pd.factorize(frame[sensitive], use_na_sentinel=False)[0]
+        return np.bincount(codes, weights=weights).astype(np.int64)
+
+    n = int(np.sum(weights))
+    return check_params(frame.columns, n, counts, keys, k, l, sensitive, l_kind, c)
 
 
 @register("mondrian")
@@ -116,19 +133,38 @@ class Mondrian(Transform):
         self._random = randomness(key, seed, insecure_seed, "mondrian's row shuffle")
         self.shuffle = shuffle
 
-    def fit(self, frame: pd.DataFrame, on_level: Callable[[int], None] | None = None) -> Mondrian:
-        keys, rule = _check_params(
-            frame, self.keys, self.k, self.l, self.sensitive, self.l_kind, self.c
-        )
+    def fit(
+        self,
+        frame: pd.DataFrame,
+        on_level: Callable[[int], None] | None = None,
+        weights: np.ndarray | None = None,
+    ) -> Mondrian:
+        """Learn the classes of ``frame``'s records; with ``weights``, ``frame`` holds distinct
+        combinations (of the keys and the sensitive column), ``weights[i]`` records each, and
+        ``record_class_`` is per combination (``hidekit.anonymize.mondrian_table``)."""
+        if weights is None:
+            keys, rule = _check_params(
+                frame, self.keys, self.k, self.l, self.sensitive, self.l_kind, self.c
+            )
+            n = len(frame)
+        else:
+            weights = np.asarray(weights, dtype=np.int64)
+            n = int(weights.sum())
+            keys, rule = check_weighted_params(
+                frame, weights, self.keys, self.k, self.l, self.sensitive, self.l_kind, self.c
+            )
         hier, order = self.hierarchies_for(keys)
+        if weights is not None:
+            for key in keys:  # refused as the records would be: their count, not the rows'
+                refuse_missing(key, int(weights[frame[key].isna().to_numpy()].sum()))
         dims = [encode_key(frame[key], key, hier.get(key), order.get(key)) for key in keys]
         sens = None
         if rule is not None:
             sens = pd.factorize(frame[self.sensitive], use_na_sentinel=False)[0].astype(np.int64)
-        classes = partition(dims, int(self.k), sens, rule, on_level)
+        classes = partition(dims, int(self.k), sens, rule, on_level, weights)
         self.record_class_, self.class_sizes_ = classes.record_class, classes.sizes
         self.class_labels_ = pd.DataFrame({d.name: class_labels(d, classes) for d in dims})
-        self.n_records_ = len(frame)
+        self.n_records_ = n
         return self
 
     def hierarchies_for(self, keys: list[str]) -> tuple[dict, dict]:
@@ -202,20 +238,9 @@ def mondrian(
     keys = list(keys)
     max_loss = require_max_loss(max_loss)
     rand = randomness(key, seed, insecure_seed, "mondrian's row shuffle")
-    params = {
-        "keys": keys,
-        "k": int(k),
-        "l": l,
-        "sensitive": sensitive,
-        "l_kind": l_kind,
-        "c": c,
-        "mode": mode,
-        "identifiers": list(identifiers),
-        "randomness": rand.describe(),
-        "shuffle": shuffle,
-        "engine": engine,
-        "hierarchies": sorted(hierarchies or {}),
-    }
+    params = release_params(
+        keys, k, l, sensitive, l_kind, c, mode, identifiers, rand, shuffle, engine, hierarchies
+    )
     t0 = time.perf_counter()
     if mode == "statistical":
         _check_params(frame, keys, k, l, sensitive, l_kind, c)
@@ -237,6 +262,37 @@ def mondrian(
     if sensitive and sensitive in released.columns:  # checks on the result, not constraints
         stats.update(_sensitive_figures(released, keys, sensitive, l, l_kind, c))
     return AnonymizationResult(released, partitions, rows, stats, params, loss, max_loss)
+
+
+def release_params(
+    keys,
+    k,
+    l,  # noqa: E741
+    sensitive,
+    l_kind,
+    c,
+    mode,
+    identifiers,
+    rand,
+    shuffle,
+    engine,
+    hierarchies,  # noqa: E741
+) -> dict:
+    """The parameters a result states (no secret: the randomness is only described)."""
+    return {
+        "keys": list(keys),
+        "k": int(k),
+        "l": l,
+        "sensitive": sensitive,
+        "l_kind": l_kind,
+        "c": c,
+        "mode": mode,
+        "identifiers": list(identifiers),
+        "randomness": rand.describe(),
+        "shuffle": shuffle,
+        "engine": engine,
+        "hierarchies": sorted(hierarchies or {}),
+    }
 
 
 def _generalize(cut: tuple, engine: str, on_level, holder: dict, kept: pd.DataFrame):
@@ -307,15 +363,28 @@ def _sensitive_figures(
     c: float | None,
 ) -> dict:
     """l-diversity and t-closeness of the sensitive column over the released classes."""
-    from hidekit.anonymize.diversity import class_ids, is_l_diverse, l_diversity, t_closeness
+    from hidekit.anonymize.diversity import class_ids
 
     present = [key for key in keys if key in released.columns]
     # class ids read from the released labels once; the checks then group by one integer
-    ids = pd.DataFrame({"class": class_ids(released, present), "s": released[sensitive]})
+    return class_figures(class_ids(released, present), released[sensitive], l, l_kind, c)
+
+
+def class_figures(
+    classes: np.ndarray,
+    values: pd.Series,
+    l: int | None,  # noqa: E741
+    l_kind: str,
+    c: float | None,
+) -> dict:
+    """l-diversity and t-closeness of sensitive ``values`` over records' class ids."""
+    from hidekit.anonymize.diversity import is_l_diverse, l_diversity, t_closeness
+
+    ids = pd.DataFrame({"class": classes, "s": values.reset_index(drop=True)})
     stats = dict(l_diversity(ids, ["class"], "s"))
     if l is not None:
         stats["l_diverse"] = is_l_diverse(ids, ["class"], "s", l, l_kind, c)
     stats["t_closeness_equal"] = t_closeness(ids, ["class"], "s", "equal")
-    if pd.api.types.is_numeric_dtype(released[sensitive]):
+    if pd.api.types.is_numeric_dtype(values):
         stats["t_closeness_ordered"] = t_closeness(ids, ["class"], "s", "ordered")
     return stats

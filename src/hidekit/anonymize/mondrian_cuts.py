@@ -74,7 +74,7 @@ def format_value(v) -> str:
     return str(v)
 
 
-def _refuse_missing(name: str, count: int) -> None:
+def refuse_missing(name: str, count: int) -> None:
     if count:
         raise InputError(
             f"key {name!r} has {count:,} missing value(s): Mondrian cannot place a missing value "
@@ -89,13 +89,13 @@ def encode_key(
     numeric = pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
     if numeric and hierarchy is None and order is None:
         arr = series.to_numpy()
-        _refuse_missing(name, int(pd.isna(arr).sum()) if arr.dtype.kind in "fO" else 0)
+        refuse_missing(name, int(pd.isna(arr).sum()) if arr.dtype.kind in "fO" else 0)
         uniq, inv = np.unique(arr, return_inverse=True)
         return Dimension(
             name, NUMERIC, inv.ravel().astype(np.int64), list(uniq), num=uniq.astype(np.float64)
         )
     first, uniq = pd.factorize(series)  # work on the distinct values, then map back
-    _refuse_missing(name, int((first < 0).sum()))
+    refuse_missing(name, int((first < 0).sum()))
     uniq = list(uniq)
     if hierarchy is not None:
         text = [format_value(u) for u in uniq]
@@ -220,20 +220,30 @@ def partition(
     sens: np.ndarray | None = None,
     rule: DiversityRule | None = None,
     on_level: Callable[[int], None] | None = None,
+    weights: np.ndarray | None = None,
 ) -> Classes:
-    """Strict Mondrian over coded keys: the equivalence classes it ends with."""
+    """Strict Mondrian over coded keys: the equivalence classes it ends with.
+
+    Rows are records, or with ``weights`` distinct combinations (of the keys, and the sensitive
+    value when a ``rule`` is given) standing for ``weights[i]`` records each. Strict Mondrian
+    cuts on key codes, so records with the same keys always fall on the same side: cutting the
+    combinations gives the same classes, in the same order, as cutting the records
+    (``record_class`` is then per combination and ``sizes`` count records)."""
     n = dims[0].codes.size if dims else 0
+    wt = None if weights is None else np.asarray(weights, dtype=np.int64)
     perm = np.arange(n)
     act_s, act_l = np.array([0]), np.array([n])
+    act_w = act_l if wt is None else np.array([int(wt.sum())])
     fin_s, fin_l = [], []
     n_sens = int(sens.max()) + 1 if sens is not None and sens.size else 1
     small_codes = all(d.card < 2**31 for d in dims)
     matrix = np.column_stack([d.codes for d in dims]).astype(np.int32 if small_codes else np.int64)
+    total = n if wt is None else int(wt.sum())
     while act_s.size:
-        small = act_l < 2 * k
+        small = act_w < 2 * k
         fin_s.append(act_s[small])
         fin_l.append(act_l[small])
-        act_s, act_l = act_s[~small], act_l[~small]
+        act_s, act_l, act_w = act_s[~small], act_l[~small], act_w[~small]
         if not act_s.size:
             break
         sub = matrix[perm[_gather(act_s, act_l)]]  # one gather brings every key of a record
@@ -243,56 +253,115 @@ def partition(
         spreads = np.column_stack([d.spread(lo[:, i], hi[:, i]) for i, d in enumerate(dims)])
         rank = np.argsort(-spreads, axis=1, kind="stable")
         pending = np.ones(act_s.size, dtype=bool)
-        new_s, new_l = [], []
+        new_s, new_l, new_w = [], [], []
         for r in range(len(dims)):
             for di, dim in enumerate(dims):
                 sel = np.flatnonzero(pending & (rank[:, r] == di) & (spreads[:, di] > 0))
                 if not sel.size:
                     continue
-                starts, lens = act_s[sel], act_l[sel]
-                pos = _gather(starts, lens)
-                srec = perm[pos]
-                lp = np.repeat(np.arange(sel.size), lens)
-                key = lp * dim.card + dim.codes[srec]
-                if rule is not None and sens is not None:
-                    key = key * n_sens + sens[srec]
-                o = np.argsort(key)
-                srec, key = srec[o], key[o]
-                perm[pos] = srec  # each class's slice now in (code, sensitive) order
-                st = np.flatnonzero(_runs(key))
-                ukey = key[st]
-                w = np.diff(np.append(st, key.size))
-                s = None
-                if rule is not None:
-                    s, ukey = ukey % n_sens, ukey // n_sens
-                cuts = evaluate_cuts(
-                    dim, ukey // dim.card, ukey % dim.card, s, w, sel.size, k, rule
+                done, pieces = _cut_on(
+                    dim, perm, act_s[sel], act_l[sel], act_w[sel], wt, sens, n_sens, k, rule
                 )
-                done = cuts.ok
-                if dim.kind == HIERARCHY:
-                    keep = done[cuts.group_part]
-                    gpart, gsize = cuts.group_part[keep], cuts.group_size[keep]
-                    within = np.cumsum(gsize) - gsize
-                    first = np.searchsorted(gpart, gpart, "left")
-                    new_s.append(starts[gpart] + within - within[first])
-                    new_l.append(gsize)
-                else:
-                    left = cuts.left[done]
-                    new_s += [starts[done], starts[done] + left]
-                    new_l += [left, lens[done] - left]
+                for acc, piece in zip((new_s, new_l, new_w), pieces, strict=True):
+                    acc += piece
                 pending[sel[done]] = False
         fin_s.append(act_s[pending])
         fin_l.append(act_l[pending])
         act_s = np.concatenate(new_s) if new_s else np.array([], dtype=np.int64)
         act_l = np.concatenate(new_l) if new_l else np.array([], dtype=np.int64)
+        act_w = act_l if wt is None else _concat(new_w)
         if on_level:
-            on_level(int(n - act_l.sum()))
+            on_level(int(total - act_w.sum()))
     fs, fl = np.concatenate(fin_s), np.concatenate(fin_l)
     o = np.argsort(fs)
     fs, fl = fs[o], fl[o]
     record_class = np.empty(n, dtype=np.int64)
     record_class[perm] = np.repeat(np.arange(fs.size), fl)
-    return Classes(record_class, fl, perm, fs)
+    sizes = fl if wt is None else np.bincount(record_class, weights=wt, minlength=fs.size)
+    return Classes(record_class, sizes.astype(np.int64, copy=False), perm, fs)
+
+
+def _cut_on(
+    dim: Dimension,
+    perm: np.ndarray,
+    starts: np.ndarray,
+    lens: np.ndarray,
+    weight: np.ndarray,
+    wt: np.ndarray | None,
+    sens: np.ndarray | None,
+    sens_card: int,
+    k: int,
+    rule: DiversityRule | None,
+) -> tuple[np.ndarray, tuple[list, list, list]]:
+    """Cut the classes at slices (``starts``, ``lens``) of ``perm`` on ``dim`` where allowed
+    (their slices are sorted in place): which were cut, and the children's starts, rows and
+    records (``weight``: records per class, ``wt``: records per row, None when rows are
+    records)."""
+    n_sens = int(sens_card)
+    pos = _gather(starts, lens)
+    srec = perm[pos]
+    lp = np.repeat(np.arange(starts.size), lens)
+    key = lp * dim.card + dim.codes[srec]
+    if rule is not None and sens is not None:
+        key = key * n_sens + sens[srec]
+    o = np.argsort(key)
+    srec, key = srec[o], key[o]
+    perm[pos] = srec  # each class's slice now in (code, sensitive) order
+    st = np.flatnonzero(_runs(key))
+    ukey = key[st]
+    if wt is None:
+        w = np.diff(np.append(st, key.size))
+    else:
+        w = np.add.reduceat(wt[srec], st) if st.size else np.zeros(0, np.int64)
+    s = None
+    if rule is not None:
+        s, ukey = ukey % n_sens, ukey // n_sens
+    cuts = evaluate_cuts(dim, ukey // dim.card, ukey % dim.card, s, w, starts.size, k, rule)
+    done = cuts.ok
+    if dim.kind == HIERARCHY:
+        keep = done[cuts.group_part]
+        gpart, gsize = cuts.group_part[keep], cuts.group_size[keep]
+        grows = gsize if wt is None else _group_rows(dim, key, lp, n_sens, rule)[keep]
+        within = np.cumsum(grows) - grows
+        first = np.searchsorted(gpart, gpart, "left")
+        return done, ([starts[gpart] + within - within[first]], [grows], [gsize])
+    left = cuts.left[done]
+    rows_left = left
+    if wt is not None:
+        rows_left = _rows_left(key, starts.size, dim.card, cuts.cut, lens, n_sens, rule)[done]
+    return done, (
+        [starts[done], starts[done] + rows_left],
+        [rows_left, lens[done] - rows_left],
+        [left, weight[done] - left],
+    )
+
+
+def _concat(parts: list[np.ndarray]) -> np.ndarray:
+    return np.concatenate(parts).astype(np.int64) if parts else np.array([], dtype=np.int64)
+
+
+def _rows_left(
+    key: np.ndarray, n_parts: int, card: int, cut: np.ndarray, lens, n_sens: int, rule
+) -> np.ndarray:
+    """Rows (combinations) of each class on the left of its cut (codes <= cut), from the sorted
+    (class, code[, sensitive]) keys of the batch."""
+    bound = np.arange(n_parts, dtype=np.int64) * card + cut.astype(np.int64) + 1
+    if rule is not None:
+        bound = bound * n_sens
+    return np.searchsorted(key, bound, "left") - (np.cumsum(lens) - lens)
+
+
+def _group_rows(dim: Dimension, key: np.ndarray, lp: np.ndarray, n_sens: int, rule) -> np.ndarray:
+    """Rows (combinations) of each child group of a hierarchy cut, in ``evaluate_cuts``'s group
+    order (runs of (class, child node) over the sorted keys)."""
+    assert dim.anc is not None
+    code = (key // n_sens if rule is not None else key) % dim.card
+    first = np.searchsorted(lp, np.arange(int(lp.max()) + 1 if lp.size else 0), "left")
+    last = np.searchsorted(lp, np.arange(first.size), "right") - 1
+    lev = dim.lca(code[first], code[last])
+    child = dim.anc[np.maximum(lev[lp] - 1, 0), code]
+    gid = np.cumsum(_runs(lp, child)) - 1
+    return np.bincount(gid).astype(np.int64)
 
 
 # Generalized values --------------------------------------------------------------------------

@@ -173,14 +173,17 @@ def anonymize(
     progress: Callable[..., None] | None = None,
     report=None,
     max_loss: float = DEFAULT_MAX_LOSS,
+    chunk_rows: int | None = None,
 ) -> JobResult:
     """HIDE's full, partial or statistical de-identification of ``data`` by Mondrian (k, and
     l-diversity of ``sensitive``), written to ``out``. The row shuffle is keyed by
     ``secrets`` (else fresh). The information lost per variable is stated beside the risk
-    (a warning above ``max_loss``), and in the HTML ``report`` when asked."""
-    from hidekit.anonymize import mondrian
+    (a warning above ``max_loss``), and in the HTML ``report`` when asked.
+
+    A CSV of 64 MB or more (or any CSV, given ``chunk_rows``) released to a CSV is read and
+    written by chunks of ``chunk_rows`` records (``hidekit.jobs.anonymize_stream``): the same
+    release, in memory bounded by the distinct key combinations."""
     from hidekit.engines import check_engine
-    from hidekit.io import read_table
     from hidekit.io.atomic import check_output_file
 
     secrets = secrets or SecretOptions()
@@ -188,33 +191,34 @@ def anonymize(
     target = check_output_file(out, (data,))
     if report is not None:
         report = check_output_file(report, (data, target))
-    ds = read_table(data, sep=sep)
     advance, done = progress_or_quiet(progress), [0]
-    advance(0, total=len(ds.frame))
 
     def on_level(finished: int) -> None:
         advance(finished - done[0])
         done[0] = finished
 
-    result = mondrian(
-        ds,
-        list(keys),
-        k,
-        l=l,
-        sensitive=sensitive,
-        l_kind=l_kind,
-        c=c,
-        hierarchies=dict(hierarchies) if hierarchies else None,
-        order=dict(order) if order else None,
-        mode=mode,
-        identifiers=list(identifiers),
-        key=secrets.randomness("row shuffle"),
-        shuffle=shuffle,
-        engine=engine,
-        on_level=on_level,
-        max_loss=max_loss,
-    )
-    _write_anonymized(ds, result, keys, data, target, report, neutralize)
+    options = {
+        "l": l,
+        "sensitive": sensitive,
+        "l_kind": l_kind,
+        "c": c,
+        "hierarchies": dict(hierarchies) if hierarchies else None,
+        "order": dict(order) if order else None,
+        "mode": mode,
+        "max_loss": max_loss,
+    }
+    run = (data, target, list(keys), int(k), options, list(identifiers), shuffle, secrets)
+    result, released = None, None
+    if engine == "duckdb":
+        result, released = _anonymize_by_chunks(
+            run, sep, neutralize, chunk_rows, on_level, lambda n: advance(0, total=n)
+        )
+    if result is None:
+        result, released = _anonymize_in_memory(
+            run, engine, sep, neutralize, on_level, lambda n: advance(0, total=n)
+        )
+    if report is not None:
+        _mondrian_report(result, data, report)
     return JobResult(
         "anonymize",
         {"data": data},
@@ -224,13 +228,77 @@ def anonymize(
             "output": str(target),
             "report": str(report) if report is not None else None,
         },
-        [*secrets.insecure_warnings(), *identifiers_left(result.released, keys)],
+        [*secrets.insecure_warnings(), *identifiers_left(released, keys)],
     )
 
 
-def _write_anonymized(ds, result, keys, data, target: Path, report, neutralize: bool) -> None:
+def _mondrian_report(result, data, report) -> None:
+    from hidekit.anonymize.mondrian_report import mondrian_report
+
+    title = f"Mondrian de-identification of {Path(data).name}"
+    save_report(mondrian_report(result, title), report, protect=(data,))
+
+
+def _anonymize_by_chunks(run: tuple, sep, neutralize: bool, chunk_rows, on_level, on_total):
+    """(result, the released rows the PII scan reads) by chunks, or (None, None) when the file
+    or the request needs the in-memory run."""
+    from hidekit.jobs.anonymize_stream import anonymize_by_chunks, chunked_source
+    from hidekit.release.stream_tables import StreamUnsupported
+
+    data, target, keys, k, options, identifiers, shuffle, secrets = run
+    named = [*keys, *identifiers, *([options["sensitive"]] if options["sensitive"] else [])]
+    if options["sensitive"] in identifiers:
+        return None, None  # the in-memory run says what is wrong
+    source = chunked_source(data, target, sep=sep, chunk_rows=chunk_rows, columns=named)
+    if source is None:
+        return None, None
+    try:
+        done = anonymize_by_chunks(
+            source,
+            target,
+            keys=keys,
+            k=k,
+            mondrian_options=options,
+            rand=secrets.randomness("row shuffle"),
+            shuffle=shuffle,
+            identifiers=identifiers,
+            neutralize=neutralize,
+            chunk_rows=chunk_rows,
+            protect=(data,),
+            on_level=on_level,
+            on_total=on_total,
+        )
+    except StreamUnsupported:
+        return None, None
+    return done.result, done.sample
+
+
+def _anonymize_in_memory(run: tuple, engine: str, sep, neutralize: bool, on_level, on_total):
+    """(result, released table): the table read whole, Mondrian in memory (or on Spark)."""
+    from hidekit.anonymize import mondrian
+    from hidekit.io import read_table
+
+    data, target, keys, k, options, identifiers, shuffle, secrets = run
+    ds = read_table(data, sep=sep)
+    on_total(len(ds.frame))
+    result = mondrian(
+        ds,
+        keys,
+        k,
+        identifiers=identifiers,
+        key=secrets.randomness("row shuffle"),
+        shuffle=shuffle,
+        engine=engine,
+        on_level=on_level,
+        **options,
+    )
+    _write_anonymized(ds, result, keys, data, target, neutralize)
+    return result, result.released
+
+
+def _write_anonymized(ds, result, keys, data, target: Path, neutralize: bool) -> None:
     """The released table (value labels of the generalized keys dropped: their codes no longer
-    mean what the labels say) and, when asked, the HTML report."""
+    mean what the labels say)."""
     from hidekit.io import write_table
 
     released = replace(
@@ -238,12 +306,6 @@ def _write_anonymized(ds, result, keys, data, target: Path, report, neutralize: 
         value_labels={c_: v for c_, v in ds.value_labels.items() if c_ not in keys},
     )
     write_table(released, target, protect=(data,), neutralize=neutralize)
-    if report is not None:
-        from hidekit.anonymize.mondrian_report import mondrian_report
-
-        name = Path(data).name
-        title = f"Mondrian de-identification of {name}"
-        save_report(mondrian_report(result, title), report, protect=(data,))
 
 
 def utility(

@@ -1,0 +1,244 @@
+"""``hidekit anonymize`` (Mondrian) on a large CSV by chunks: memory bounded by the distinct key
+combinations and one chunk, not by records × columns.
+
+1. **Count.** One scan (DuckDB reading the file in Arrow batches, ``release.stream_source``) types
+   every column as ``read_table`` would and counts the distinct combinations of the keys and the
+   sensitive column (``release.stream_tables``). Mondrian cuts that table
+   (``anonymize.mondrian_table``): the classes, labels and figures of the in-memory run.
+2. **Release.** A second scan replaces each record's keys by its combination's labels and writes
+   the rows by chunks (``io.csv_chunks``, byte for byte as ``to_csv``). The released rows are
+   shuffled by the very permutation the in-memory run draws: each chunk's records go to the
+   part of an owner-only scratch folder (Arrow files, removed whatever happens) that holds their
+   output positions, and each part is then written in order. The permutation itself (8 bytes a
+   record) is the one thing kept per record.
+
+The output file is the in-memory run's, byte for byte (tests compare both with chunks smaller
+than the file). A file or a request the chunked run cannot vouch for returns None from
+``chunked_source`` and runs in memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from hidekit.io.direct import DirectSource
+from hidekit.jobs.release_job import STREAM_BYTES
+
+CHUNK_ROWS = 1_000_000
+MAX_PARTS = 256  # scratch parts open at once while the records are shuffled
+_ROW, _POS = "__hk_row", "__hk_pos"
+
+
+def chunked_source(
+    data, out, *, sep: str | None, chunk_rows: int | None, columns: Sequence[str]
+) -> DirectSource | None:
+    """The CSV ``data`` as DuckDB reads it, when ``anonymize`` should run by chunks: a CSV of
+    ``STREAM_BYTES`` or more (any, given ``chunk_rows``), read by DuckDB as hidekit reads it,
+    holding every named ``columns``, released to a CSV; else None."""
+    from hidekit.io.direct import direct_source
+    from hidekit.io.readers import detect_format
+
+    path, target = Path(data), Path(out)
+    if not path.is_file() or path.suffix.lower() not in (".csv", ".txt", ".tsv"):
+        return None
+    if target.suffix and detect_format(target) != "csv":
+        return None
+    if chunk_rows is None and path.stat().st_size < STREAM_BYTES:
+        return None
+    source = direct_source(path, sep=sep)
+    if source is None or source.format != "csv" or any(c not in source.columns for c in columns):
+        return None  # read_table reads it (and words what is wrong)
+    return source
+
+
+@dataclass
+class Chunked:
+    """The result, and the released rows the PII scan reads (its seeded sample)."""
+
+    result: object
+    sample: pd.DataFrame
+    chunks: int = 0
+    parts: list[int] = field(default_factory=list)
+
+
+def anonymize_by_chunks(
+    source: DirectSource,
+    target: Path,
+    *,
+    keys: Sequence[str],
+    k: int,
+    mondrian_options: dict,
+    rand,
+    shuffle: bool,
+    identifiers: Sequence[str],
+    neutralize: bool,
+    chunk_rows: int | None,
+    protect: Sequence = (),
+    on_level: Callable[[int], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
+) -> Chunked:
+    """Mondrian on ``source`` by chunks of ``chunk_rows`` records, written to ``target``.
+    Raises ``StreamUnsupported`` before writing when the data needs the in-memory run."""
+    from hidekit.anonymize.mondrian_table import mondrian_table
+    from hidekit.engines.connection import connect
+    from hidekit.io.csv_chunks import chunked_csv
+    from hidekit.release.stream_tables import Lookup, StreamUnsupported, typed_counts
+
+    rows_per_chunk = int(chunk_rows or CHUNK_ROWS)
+    sensitive = mondrian_options.get("sensitive")
+    counted_cols = list(dict.fromkeys([*keys, *([sensitive] if sensitive else [])]))
+    read = [c for c in source.columns if c not in set(identifiers) or c in counted_cols]
+    with connect() as con:
+        kinds, counts, n = _count_scan(con, source, read, counted_cols, rows_per_chunk)
+        if n == 0:
+            raise StreamUnsupported("an empty table is anonymized in memory")
+        if on_total:
+            on_total(n)
+        table = typed_counts(counts, counted_cols, kinds)
+        release = mondrian_table(
+            list(source.columns),
+            table.frame,
+            table.counts,
+            keys,
+            k,
+            **mondrian_options,
+            identifiers=identifiers,
+            rand=rand,
+            shuffle=shuffle,
+            on_level=on_level,
+        )
+        lookup = Lookup(table.frame) if release.mode == "statistical" else None
+        order = rand.rng("row-shuffle").permutation(n) if shuffle else None
+        release.result.source_rows = order if order is not None else np.arange(n)
+        with chunked_csv(
+            target, sep=source.options["sep"], neutralize=neutralize, protect=protect
+        ) as out:
+            writer = _Writer(out.write, n, release.columns)
+
+            def records(frame: pd.DataFrame) -> np.ndarray | None:
+                return lookup.rows(frame[counted_cols]) if lookup is not None else None
+
+            if order is None:
+                _in_order(con, source, read, kinds, rows_per_chunk, release, records, writer)
+            else:
+                scan = (con, source, read, kinds, rows_per_chunk)
+                _shuffled(scan, order, target, release, records, writer)
+    return Chunked(release.result, writer.sample(), writer.chunks)
+
+
+def _count_scan(con, source: DirectSource, read: list[str], cols: list[str], rows: int):
+    """One pass: the type of each column read, the count table of ``cols``, the records."""
+    from hidekit.release.stream_source import ColumnTypes, batches
+    from hidekit.release.stream_tables import arrow_counts, batch_counts
+
+    types = ColumnTypes(read)
+    parts: list[pa.Table] = []
+    start = 0
+    for batch in batches(con, source, read, rows):
+        types.see(batch)
+        parts.append(batch_counts(batch, cols, start))
+        if len(parts) >= 16:
+            parts = [arrow_counts(parts, cols)]
+        start += batch.num_rows
+    return types.kinds(), arrow_counts(parts, cols) if parts else None, start
+
+
+class _Writer:
+    """Released chunks, in output order, to the file; the PII scan's rows kept on the way."""
+
+    def __init__(self, write: Callable[[pd.DataFrame], None], n: int, columns: list[str]):
+        from hidekit.release.stream import scan_rows
+
+        self._write, self.columns = write, columns
+        self._picks = scan_rows(n)
+        self._taken: list[pd.DataFrame] = []
+        self.start = self.chunks = 0
+
+    def __call__(self, chunk: pd.DataFrame) -> None:
+        self._write(chunk)
+        lo, hi = np.searchsorted(self._picks, [self.start, self.start + len(chunk)])
+        if hi > lo:
+            self._taken.append(chunk.iloc[self._picks[lo:hi] - self.start])
+        self.start += len(chunk)
+        self.chunks += 1
+
+    def sample(self) -> pd.DataFrame:
+        if not self._taken:
+            return pd.DataFrame(columns=self.columns)
+        return pd.concat(self._taken, ignore_index=True)
+
+
+def _in_order(con, source, read, kinds, rows, release, records, writer: _Writer) -> None:
+    from hidekit.release.stream_source import batches, typed_frame
+
+    start = 0
+    for batch in batches(con, source, read, rows):
+        frame = typed_frame(batch, kinds, start)
+        writer(release.chunk(frame, records(frame)))
+        start += batch.num_rows
+
+
+def _shuffled(scan: tuple, order, target, release, records, writer: _Writer) -> None:
+    """The records in the order ``order`` (output row i is input record ``order[i]``): each
+    chunk's records, with their combination and output position, go to the scratch part of
+    their positions; each part is then sorted and released."""
+    from hidekit.io.atomic import scratch_dir
+    from hidekit.release.stream_source import batches, typed_frame
+
+    con, source, read, kinds, rows = scan
+    n = len(order)
+    where = np.empty(n, np.int64)
+    where[order] = np.arange(n)
+    del order
+    per_part = max(int(rows), -(-n // MAX_PARTS))
+    n_parts = -(-n // per_part)
+    with scratch_dir(target) as folder:
+        paths = [folder / f"part-{i:05d}.arrow" for i in range(n_parts)]
+        writers: list = [None] * n_parts
+        start = 0
+        try:
+            for batch in batches(con, source, read, rows):
+                m = batch.num_rows
+                typed = typed_frame(batch, kinds, start)
+                combo = records(typed)
+                pos = where[start : start + m]
+                extra = {_POS: pa.array(pos)}
+                if combo is not None:
+                    extra[_ROW] = pa.array(np.asarray(combo, np.int64))
+                whole = pa.RecordBatch.from_arrays(
+                    [*batch.columns, *extra.values()], [*batch.schema.names, *extra]
+                )
+                part = pos // per_part
+                by = np.argsort(part, kind="stable")
+                bounds = np.searchsorted(part[by], np.arange(n_parts + 1))
+                for p in range(n_parts):
+                    lo, hi = bounds[p], bounds[p + 1]
+                    if hi == lo:
+                        continue
+                    if writers[p] is None:
+                        writers[p] = pa.ipc.new_file(str(paths[p]), whole.schema)
+                    writers[p].write_batch(whole.take(pa.array(by[lo:hi])))
+                start += m
+        finally:
+            for w in writers:
+                if w is not None:
+                    w.close()
+        del where
+        for p in range(n_parts):
+            if writers[p] is None:
+                continue
+            with pa.memory_map(str(paths[p])) as src:
+                table = pa.ipc.open_file(src).read_all()
+            table = table.take(pa.compute.sort_indices(table, [(_POS, "ascending")]))
+            cols = [table.column(c).combine_chunks() for c in read]
+            batch = pa.RecordBatch.from_arrays(cols, read)
+            frame = typed_frame(batch, kinds, writer.start)
+            combo = table.column(_ROW).to_numpy() if _ROW in table.column_names else None
+            writer(release.chunk(frame, combo))
+            paths[p].unlink()
