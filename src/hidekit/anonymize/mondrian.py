@@ -276,7 +276,7 @@ def release_params(
     rand,
     shuffle,
     engine,
-    hierarchies,  # noqa: E741
+    hierarchies,
 ) -> dict:
     """The parameters a result states (no secret: the randomness is only described)."""
     return {

@@ -253,7 +253,9 @@ def partition(
         spreads = np.column_stack([d.spread(lo[:, i], hi[:, i]) for i, d in enumerate(dims)])
         rank = np.argsort(-spreads, axis=1, kind="stable")
         pending = np.ones(act_s.size, dtype=bool)
-        new_s, new_l, new_w = [], [], []
+        new_s: list[np.ndarray] = []
+        new_l: list[np.ndarray] = []
+        new_w: list[np.ndarray] = []
         for r in range(len(dims)):
             for di, dim in enumerate(dims):
                 sel = np.flatnonzero(pending & (rank[:, r] == di) & (spreads[:, di] > 0))
