@@ -12,6 +12,8 @@ plain pandas script.
     .venv/bin/python benchmarks/bench_scale.py --sizes 50000000 --commands risk --no-peers
     .venv/bin/python benchmarks/bench_scale.py --sizes 50000000 --commands risk --no-peers \
         --engines local,spark
+    .venv/bin/python benchmarks/bench_scale.py --csv adult_1m.csv --commands anonymize \
+        --before /path/to/main/.venv/bin/hidekit
 
 Engines: one function per engine gives its command lines (``ENGINES``); add an engine there.
 """
@@ -278,6 +280,11 @@ def run_commands(path: Path, out: Path, args: argparse.Namespace) -> list[tuple[
     """Every command of every engine, then the peers, ``args.repeat`` times in turn."""
     commands = args.commands.split(",")
     lines = [line for e in args.engines.split(",") for line in ENGINES[e](path, out, commands)]
+    if args.before:  # the same commands by another hidekit (e.g. main's, before a change)
+        lines += [
+            (label.replace("hidekit", "before:", 1), [args.before, *argv[1:]])
+            for label, argv in local_commands(path, out, commands)
+        ]
     ours = len(lines)
     if not args.no_peers:
         lines += peer_commands(path, out, commands)
@@ -301,6 +308,9 @@ def main() -> None:
     ap.add_argument("--commands", default="risk,select,anonymize")
     ap.add_argument("--engines", default="local")
     ap.add_argument("--no-peers", action="store_true")
+    ap.add_argument(
+        "--before", default=None, help="Another hidekit executable run beside (the code before)."
+    )
     ap.add_argument(
         "--peer-limit", type=float, default=300.0, help="Seconds before a peer is stopped."
     )

@@ -47,16 +47,45 @@ class TableRelease:
     mode: str
     labels: dict[str, np.ndarray]  # key -> released value per combination
     result: AnonymizationResult
+    diversity: tuple | None = None  # sensitive values, counts, classes, l, l_kind, c
+
+    @property
+    def needs_order(self) -> bool:
+        """Whether the figures wait for the released order (``diversity_in_order``)."""
+        return self.diversity is not None
+
+    def diversity_in_order(self, first_out: np.ndarray) -> None:
+        """Add l-diversity and t-closeness of the sensitive column to the figures, given the
+        first released position of each combination: the records are taken in that order, so
+        values and classes are numbered as in the released file and the sums add up in the
+        in-memory run's order (the same floating-point figures)."""
+        assert self.diversity is not None
+        values, counts, cls, l, l_kind, c = self.diversity  # noqa: E741
+        order = np.argsort(first_out, kind="stable")
+        rows = np.repeat(order, counts[order])
+        classes = pd.factorize(cls[rows])[0].astype(np.int64)
+        self.result.stats.update(class_figures(classes, values.iloc[rows], l, l_kind, c))
+
+    @property
+    def generalized(self) -> list[str]:
+        """The released columns whose values come from the table (generalized keys)."""
+        return [c for c in self.columns if c in self.labels]
 
     def chunk(self, frame: pd.DataFrame, rows: np.ndarray | None) -> pd.DataFrame:
-        """One chunk of the release: ``frame`` (the input's records, typed) with the keys
-        replaced by the labels of their combinations ``rows`` (statistical mode)."""
-        out = frame.reindex(columns=self.columns) if self.mode != "statistical" else frame
-        if self.mode == "statistical":
-            assert rows is not None
-            out = frame.assign(**{k: self.labels[k][rows] for k in self.keys})
-            out = out[self.columns]
-        return out.reset_index(drop=True)
+        """One chunk of the release: the released columns of ``frame`` (the input's records,
+        typed; the generalized keys may be left out) and the generalized keys, the labels of
+        the records' combinations ``rows``."""
+        if not self.labels:
+            return frame[self.columns].reset_index(drop=True)
+        assert rows is not None
+        return pd.DataFrame(
+            {
+                c: pd.Series(self.labels[c][rows], dtype=object)
+                if c in self.labels
+                else frame[c].reset_index(drop=True)
+                for c in self.columns
+            }
+        )
 
 
 def mondrian_table(
@@ -110,10 +139,9 @@ def mondrian_table(
     elapsed = time.perf_counter() - t0
     loss = [_loss(col, table, after, counts, n) for col in released_cols]
     stats, partitions, cls = _figures(after, counts, present, int(k), m, elapsed)
+    diversity = None
     if sensitive and sensitive in released_cols:
-        rows = np.repeat(np.arange(len(table)), counts)
-        values = table[sensitive].iloc[rows]
-        stats.update(class_figures(cls[rows], values, l, l_kind, c))
+        diversity = (table[sensitive], counts, cls, l, l_kind, c)
     result = AnonymizationResult(
         pd.DataFrame(columns=released_cols),
         partitions,
@@ -123,7 +151,7 @@ def mondrian_table(
         loss,
         max_loss,
     )
-    return TableRelease(released_cols, keys, mode, labels, result)
+    return TableRelease(released_cols, keys, mode, labels, result, diversity)
 
 
 def _loss(col: str, before: pd.DataFrame, after: pd.DataFrame, counts, n: int) -> VariableLoss:

@@ -27,10 +27,11 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from hidekit.anonymize.mondrian import AnonymizationResult
 from hidekit.io.direct import DirectSource
 from hidekit.jobs.release_job import STREAM_BYTES
 
-CHUNK_ROWS = 1_000_000
+CHUNK_ROWS = 250_000
 MAX_PARTS = 256  # scratch parts open at once while the records are shuffled
 _ROW, _POS = "__hk_row", "__hk_pos"
 
@@ -61,7 +62,7 @@ def chunked_source(
 class Chunked:
     """The result, and the released rows the PII scan reads (its seeded sample)."""
 
-    result: object
+    result: AnonymizationResult
     sample: pd.DataFrame
     chunks: int = 0
     parts: list[int] = field(default_factory=list)
@@ -88,7 +89,7 @@ def anonymize_by_chunks(
     from hidekit.anonymize.mondrian_table import mondrian_table
     from hidekit.engines.connection import connect
     from hidekit.io.csv_chunks import chunked_csv
-    from hidekit.release.stream_tables import Lookup, StreamUnsupported, typed_counts
+    from hidekit.release.stream_tables import StreamUnsupported, typed_counts
 
     rows_per_chunk = int(chunk_rows or CHUNK_ROWS)
     sensitive = mondrian_options.get("sensitive")
@@ -113,22 +114,26 @@ def anonymize_by_chunks(
             shuffle=shuffle,
             on_level=on_level,
         )
-        lookup = Lookup(table.frame) if release.mode == "statistical" else None
+        if not release.columns:
+            raise StreamUnsupported("a release without columns is written in memory")
         order = rand.rng("row-shuffle").permutation(n) if shuffle else None
+        need = release.mode == "statistical" or (release.needs_order and order is not None)
+        combos = _Combos(table.frame, kinds) if need else None
+        first_out = table.first.copy()  # each combination's first released row (unshuffled)
         release.result.source_rows = order if order is not None else np.arange(n)
+        typed = [c for c in release.columns if c not in release.generalized]
+        scan = (con, source, read, kinds, rows_per_chunk)
         with chunked_csv(
             target, sep=source.options["sep"], neutralize=neutralize, protect=protect
         ) as out:
             writer = _Writer(out.write, n, release.columns)
-
-            def records(frame: pd.DataFrame) -> np.ndarray | None:
-                return lookup.rows(frame[counted_cols]) if lookup is not None else None
-
             if order is None:
-                _in_order(con, source, read, kinds, rows_per_chunk, release, records, writer)
+                _in_order(scan, typed, release, combos, writer)
             else:
-                scan = (con, source, read, kinds, rows_per_chunk)
-                _shuffled(scan, order, target, release, records, writer)
+                first_out[:] = n
+                _shuffled(scan, typed, order, target, (release, combos, first_out), writer)
+        if release.needs_order:
+            release.diversity_in_order(first_out)
     return Chunked(release.result, writer.sample(), writer.chunks)
 
 
@@ -174,28 +179,72 @@ class _Writer:
         return pd.concat(self._taken, ignore_index=True)
 
 
-def _in_order(con, source, read, kinds, rows, release, records, writer: _Writer) -> None:
+class _Combos:
+    """Each record's row in the count table, found from its batch's raw text: each column's
+    distinct texts are typed once (as ``read_table`` types them) and numbered among the table's
+    values; a record's numbers make one integer, looked up among the table's."""
+
+    def __init__(self, table: pd.DataFrame, kinds: dict[str, str]):
+        from hidekit.release.stream_tables import StreamUnsupported
+
+        self.columns, self.kinds = list(table.columns), kinds
+        self.indexes = [pd.Index(pd.unique(table[c].dropna())) for c in self.columns]
+        if np.prod([float(len(i) + 1) for i in self.indexes]) >= 2.0**62:
+            raise StreamUnsupported("too many distinct combinations to number")
+        ids = np.zeros(len(table), np.int64)
+        for c, index in zip(self.columns, self.indexes, strict=True):
+            codes = index.get_indexer(table[c])
+            codes[table[c].isna().to_numpy()] = len(index)
+            ids = ids * (len(index) + 1) + codes
+        self.order = np.argsort(ids, kind="stable")
+        self.sorted = ids[self.order]
+
+    def rows(self, batch: pa.RecordBatch) -> np.ndarray:
+        """The table row of each record of ``batch`` (raw text columns)."""
+        import pyarrow.compute as pc
+
+        from hidekit.release.stream_source import typed_column
+        from hidekit.release.stream_tables import StreamUnsupported
+
+        ids = np.zeros(batch.num_rows, np.int64)
+        unseen = np.zeros(batch.num_rows, bool)
+        for c, index in zip(self.columns, self.indexes, strict=True):
+            encoded = pc.dictionary_encode(batch.column(c))
+            values = typed_column(encoded.dictionary, self.kinds[c])
+            known = index.get_indexer(values)
+            known[values.isna().to_numpy()] = len(index)
+            at = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
+            codes = np.append(known, len(index))[at]  # a null index (-1) takes the last: missing
+            unseen |= codes < 0
+            ids = ids * (len(index) + 1) + codes
+        pos = np.minimum(np.searchsorted(self.sorted, ids), len(self.sorted) - 1)
+        if unseen.any() or not (self.sorted[pos] == ids).all():
+            raise StreamUnsupported("a record's keys were not in the counted table")
+        return self.order[pos]
+
+
+def _in_order(scan: tuple, typed: list[str], release, combos, writer: _Writer) -> None:
     from hidekit.release.stream_source import batches, typed_frame
 
-    start = 0
+    con, source, read, kinds, rows = scan
     for batch in batches(con, source, read, rows):
-        frame = typed_frame(batch, kinds, start)
-        writer(release.chunk(frame, records(frame)))
-        start += batch.num_rows
+        frame = typed_frame(batch.select(typed), kinds, writer.start)
+        writer(release.chunk(frame, combos.rows(batch) if combos is not None else None))
 
 
-def _shuffled(scan: tuple, order, target, release, records, writer: _Writer) -> None:
+def _shuffled(scan: tuple, typed: list[str], order, target, how: tuple, writer) -> None:
     """The records in the order ``order`` (output row i is input record ``order[i]``): each
-    chunk's records, with their combination and output position, go to the scratch part of
-    their positions; each part is then sorted and released."""
+    chunk's released columns, with each record's combination and output position, go to the
+    scratch part of their positions; each part is then sorted and released. ``how``: the
+    release, the combinations' lookup and the array of their first output rows (filled)."""
     from hidekit.io.atomic import scratch_dir
     from hidekit.release.stream_source import batches, typed_frame
 
     con, source, read, kinds, rows = scan
+    release, combos, first_out = how
     n = len(order)
     where = np.empty(n, np.int64)
     where[order] = np.arange(n)
-    del order
     per_part = max(int(rows), -(-n // MAX_PARTS))
     n_parts = -(-n // per_part)
     with scratch_dir(target) as folder:
@@ -205,14 +254,15 @@ def _shuffled(scan: tuple, order, target, release, records, writer: _Writer) -> 
         try:
             for batch in batches(con, source, read, rows):
                 m = batch.num_rows
-                typed = typed_frame(batch, kinds, start)
-                combo = records(typed)
                 pos = where[start : start + m]
                 extra = {_POS: pa.array(pos)}
-                if combo is not None:
-                    extra[_ROW] = pa.array(np.asarray(combo, np.int64))
+                if combos is not None:
+                    combo = combos.rows(batch)
+                    np.minimum.at(first_out, combo, pos)
+                    extra[_ROW] = pa.array(combo)
+                kept = batch.select(typed)
                 whole = pa.RecordBatch.from_arrays(
-                    [*batch.columns, *extra.values()], [*batch.schema.names, *extra]
+                    [*kept.columns, *extra.values()], [*typed, *extra]
                 )
                 part = pos // per_part
                 by = np.argsort(part, kind="stable")
@@ -236,9 +286,11 @@ def _shuffled(scan: tuple, order, target, release, records, writer: _Writer) -> 
             with pa.memory_map(str(paths[p])) as src:
                 table = pa.ipc.open_file(src).read_all()
             table = table.take(pa.compute.sort_indices(table, [(_POS, "ascending")]))
-            cols = [table.column(c).combine_chunks() for c in read]
-            batch = pa.RecordBatch.from_arrays(cols, read)
+            batch = pa.RecordBatch.from_arrays(
+                [table.column(c).combine_chunks() for c in typed], typed
+            )
             frame = typed_frame(batch, kinds, writer.start)
             combo = table.column(_ROW).to_numpy() if _ROW in table.column_names else None
+            del table
             writer(release.chunk(frame, combo))
             paths[p].unlink()
