@@ -238,3 +238,35 @@ def test_statistical_file_in_chunks_equals_the_whole_read_with_labels(tmp_path):
         pd.testing.assert_frame_equal(chunked, whole.frame.reset_index(drop=True))
         assert value_labels == whole.value_labels and value_labels["sex"] == labels["sex"]
         assert var_labels == whole.variable_labels and var_labels["town"] == "Town"
+
+
+SUPPRESS = {
+    "three keys": {"keys": ["age", "sex", "zip"], "k": 3},
+    "importance": {"keys": ["sex", "zip", "education", "dx"], "k": 8, "importance": ["zip"]},
+    "wildcard": {"keys": ["age", "dx"], "k": 2, "missing": "wildcard"},
+}
+
+
+@pytest.mark.parametrize("case", sorted(SUPPRESS))
+def test_local_suppression_by_chunks_gives_the_in_memory_release(data, case, monkeypatch):
+    """``hidekit suppress`` by chunks (the search on the key table, the blanks per chunk): the
+    in-memory file and figures, and no record loses more than its keys."""
+    import hidekit.transforms.suppression as suppression
+
+    kw = SUPPRESS[case]
+    whole = jobs.suppress(data, data.parent / f"s-{case}.csv", **kw)
+    assert whole.figures["total_suppressed"] > 0
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the chunked run fell back to memory")
+
+    monkeypatch.setattr(suppression, "local_suppression", refuse)
+    for rows in (13, 599):
+        out = data.parent / f"s-{case}-{rows}.csv"
+        chunked = jobs.suppress(data, out, chunk_rows=rows, **kw)
+        assert filecmp.cmp(data.parent / f"s-{case}.csv", out, shallow=False), rows
+        assert {**chunked.figures, "output": ""} == {**whole.figures, "output": ""}
+    before = pd.read_csv(data, dtype=str, keep_default_na=False)
+    after = pd.read_csv(out, dtype=str, keep_default_na=False)
+    others = [c for c in ("name", "sex", "education", "income") if c not in kw["keys"]]
+    assert after[others].equals(before[others])

@@ -294,3 +294,48 @@ def _shuffled(scan: tuple, typed: list[str], order, target, how: tuple, writer) 
             del table
             writer(release.chunk(frame, combo))
             paths[p].unlink()
+
+
+def suppress_by_chunks(
+    source: DirectSource,
+    target: Path,
+    *,
+    keys: Sequence[str],
+    k: int,
+    importance: Sequence[str] | None,
+    missing: str,
+    max_loss: float,
+    neutralize: bool,
+    chunk_rows: int | None,
+    protect: Sequence = (),
+):
+    """Local suppression (``hidekit suppress``) of ``source`` by chunks: the search on the count
+    table of the keys, the blanks applied to each chunk in record order (the release plan's
+    chunked step, ``release.stream_steps.SuppressStep``), written to ``target``. Returns the
+    search's ``SuppressionResult`` and the records; ``StreamUnsupported`` before writing when
+    the data needs the in-memory run."""
+    from hidekit.engines.connection import connect
+    from hidekit.io.csv_chunks import chunked_csv
+    from hidekit.release.stream_source import batches, typed_frame
+    from hidekit.release.stream_steps import SuppressStep
+    from hidekit.release.stream_tables import StreamUnsupported, typed_counts
+    from hidekit.transforms.suppression import LocalSuppression
+
+    rows = int(chunk_rows or CHUNK_ROWS)
+    read, keys = list(source.columns), list(keys)
+    with connect() as con:
+        kinds, counts, n = _count_scan(con, source, read, keys, rows)
+        if n == 0:
+            raise StreamUnsupported("an empty table is suppressed in memory")
+        step = SuppressStep(1, None, LocalSuppression(keys, k, importance, missing))
+        step.fit(typed_counts(counts, keys, kinds))
+        result = step.transform.result_
+        result.max_loss = max_loss
+        with chunked_csv(
+            target, sep=source.options["sep"], neutralize=neutralize, protect=protect
+        ) as out:
+            start = 0
+            for batch in batches(con, source, read, rows):
+                out.write(step.apply_chunk(typed_frame(batch, kinds, start)))
+                start += batch.num_rows
+    return result, n

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from os import PathLike
 from pathlib import Path
 
 from hidekit.errors import OptionError
@@ -98,22 +99,53 @@ def suppress(
     neutralize: bool = True,
     progress: Callable[..., None] | None = None,
     max_loss: float = DEFAULT_MAX_LOSS,
+    chunk_rows: int | None = None,
 ) -> JobResult:
     """Local suppression of ``data`` to k-anonymity on ``keys``, as few cells as possible,
     written to ``out``; counts per variable and the share of cells lost (a warning above
-    ``max_loss``)."""
+    ``max_loss``). A CSV of 64 MB or more (any CSV, given ``chunk_rows``) released to a CSV is
+    suppressed by chunks (``hidekit.jobs.anonymize_stream``): the same file and figures."""
     from hidekit.io import write_table
     from hidekit.io.checked import read_for_output
+    from hidekit.transforms.loss import require_max_loss
     from hidekit.transforms.suppression import local_suppression
 
-    ds = read_for_output(data, out, sep)
-    res = local_suppression(
-        ds.frame, list(keys), k, importance or None, missing=missing, max_loss=max_loss
-    )
-    write_table(ds.with_frame(res.frame), out, protect=(data,), neutralize=neutralize)
+    done = None
+    if isinstance(data, (str, PathLike)):
+        done = _suppress_by_chunks(
+            data, out, list(keys), k, importance or None, missing, require_max_loss(max_loss),
+            sep, neutralize, chunk_rows,
+        )  # fmt: skip
+    if done is None:
+        ds = read_for_output(data, out, sep)
+        res = local_suppression(
+            ds.frame, list(keys), k, importance or None, missing=missing, max_loss=max_loss
+        )
+        write_table(ds.with_frame(res.frame), out, protect=(data,), neutralize=neutralize)
+        done = res, len(res.frame)
+    res, n = done
     progress_or_quiet(progress)(1)
-    figures = {"input": str(data), "output": str(out), "records": len(res.frame), **res.to_dict()}
+    figures = {"input": str(data), "output": str(out), "records": n, **res.to_dict()}
     return JobResult("suppress", {"data": data}, {"data": out}, figures)
+
+
+def _suppress_by_chunks(data, out, keys, k, importance, missing, max_loss, sep, neutralize, rows):
+    """(result, records) of local suppression by chunks, or None when it runs in memory."""
+    from hidekit.io.atomic import check_output_file
+    from hidekit.jobs.anonymize_stream import chunked_source, suppress_by_chunks
+    from hidekit.release.stream_tables import StreamUnsupported
+
+    target = check_output_file(out, (data,))
+    source = chunked_source(data, target, sep=sep, chunk_rows=rows, columns=keys)
+    if source is None:
+        return None
+    try:
+        return suppress_by_chunks(
+            source, target, keys=keys, k=k, importance=importance, missing=missing,
+            max_loss=max_loss, neutralize=neutralize, chunk_rows=rows, protect=(data,),
+        )  # fmt: skip
+    except StreamUnsupported:
+        return None
 
 
 def suppress_risk(
