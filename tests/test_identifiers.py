@@ -251,3 +251,30 @@ def test_property_hierarchy_codes_nest_and_are_unique(rows, seed):
         assert len(set(out[col].str.len())) == 1
     keys = list(zip(df["p"], df["d"], df["v"], strict=True))
     assert len(set(zip(keys, out["v"], strict=True))) == len(set(keys)) == out["v"].nunique()
+
+
+def test_flat_codes_are_the_ranks_of_a_keyed_hash_of_each_value():
+    """Recomputed independently: the subkey is HMAC-SHA256 of the key over the step's label, a
+    value's place the rank of SHA-256(subkey hex + value); the general path agrees."""
+    import hashlib
+    import hmac
+
+    from hidekit.transforms import identifiers
+
+    key = bytes(range(50, 82))
+    values = ["b", "a", "zz", "0007", "a", None, "é"]
+    df = pd.DataFrame({"name": values})
+    label = repr(("hidekit-rng-v1", "encode", "subkey", "name")).encode("utf-8")
+    prefix = hmac.new(key, label, hashlib.sha256).hexdigest()
+    distinct = sorted({v for v in values if v is not None})
+    ranked = sorted(distinct, key=lambda v: hashlib.sha256((prefix + v).encode()).hexdigest())
+    want = {v: str(i) for i, v in enumerate(ranked, 1)}
+    out = Encode(["name"], key=key).fit_transform(df)
+    assert out["name"].tolist() == [want.get(v) if v else None for v in values]
+    fast = identifiers._flat_crosswalk
+    try:
+        identifiers._flat_crosswalk = lambda *a: None  # the general path, value by value
+        slow = Encode(["name"], key=key).fit_transform(df)
+    finally:
+        identifiers._flat_crosswalk = fast
+    assert slow.equals(out)

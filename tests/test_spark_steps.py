@@ -84,3 +84,37 @@ def test_jitter_on_spark_names_the_first_coordinate_out_of_range(spark):
     with pytest.raises(InputError) as got:
         SparkTable.from_pandas(frame, spark).apply(Jitter(key=b"k" * 32))
     assert str(got.value) == str(local.value)
+
+
+def test_encode_on_spark_gives_the_local_codes_and_crosswalk(spark, tmp_path):
+    """Codes computed per value from the key on a scattered, shuffled table: the default
+    engine's records, crosswalk and changed cells; the crosswalk never comes to the driver whole
+    and its file, encrypted by pieces, reads back as the default engine's."""
+    import os
+
+    from hidekit.engines.spark_steps import SparkTable
+    from hidekit.jobs.files import read_crosswalk, write_crosswalk
+    from hidekit.release.tables import cells_changed
+    from hidekit.transforms.identifiers import Encode
+    from hidekit.transforms.spark_encode import SparkCrosswalk
+
+    key = bytes(range(40, 72))
+    rng = np.random.default_rng(5)
+    pid = [f"{i:05d}" for i in rng.integers(0, 400, 300)]
+    pid[::17] = [None] * len(pid[::17])
+    small = pd.Series(rng.integers(1, 10, 300), dtype="int64")  # width 1: some keep their value
+    frame = pd.DataFrame({"pid": pid, "n": small, "other": np.arange(300)})
+    local_step = Encode(["pid", "n"], key=key)
+    local = local_step.fit_transform(frame)
+    table = SparkTable.from_pandas(frame, spark)
+    table.sdf = table.sdf.repartition(7).orderBy(table.sdf.columns[-1], ascending=False)
+    step = Encode(["pid", "n"], key=key)
+    got = table.apply(step)
+    assert isinstance(step.crosswalk_, SparkCrosswalk)  # the keyed path ran, not the fallback
+    pd.testing.assert_frame_equal(got.to_pandas(), local)
+    assert got.cells == cells_changed(frame, local) and got.cells["n"] < 300
+    pd.testing.assert_frame_equal(step.crosswalk_.to_pandas(), local_step.crosswalk_)
+    path = tmp_path / "crosswalk.hkcw"
+    write_crosswalk(step.crosswalk_, path, key_file=key)
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    pd.testing.assert_frame_equal(read_crosswalk(path, key_file=key), local_step.crosswalk_)

@@ -10,6 +10,8 @@ decides how Spark applies it (never a second copy of the step's logic):
 - ``rows``: nothing is learned from the data and a record's output depends only on the record:
   the step's ``transform`` runs on each partition (``mapInPandas``), shipped to the executors
   (``map_rows``, which ``spark`` steps use too).
+- ``values`` with a ``spark_apply``: a values step with Spark code of its own, which need not
+  bring the distinct combinations to the driver (encode: each value's code from the key).
 - ``spark``: the step has its own Spark code, ``spark_apply(table, fit)``, which works on the
   DataFrame itself (local suppression: a ``GROUP BY`` of the keys, the search on the driver over
   that small table, a join to mark the records).
@@ -102,6 +104,7 @@ class SparkTable:
     # the last step's distinct inputs, their outputs and counts (a ``values`` step): what the
     # cells it changed are counted from, without bringing records to the driver
     by_values: tuple | None = None
+    kept: bool = False  # computed from kept tables by narrow steps only: no checkpoint needed
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:
@@ -120,6 +123,8 @@ class SparkTable:
 
     def checkpoint(self) -> SparkTable:
         """The table computed once and kept (a plan's next steps start from here)."""
+        if self.kept:
+            return self
         # lazy: kept by the first query that reads it (the risk after the step), not by a pass
         # of its own
         kept = self.sdf.localCheckpoint(eager=False)
@@ -145,7 +150,7 @@ class SparkTable:
         scope = getattr(step, "spark_scope", "table")
         if scope not in SCOPES:
             raise ValueError(f"{step.name}: spark_scope must be one of {SCOPES}, got {scope!r}")
-        if scope == "spark":
+        if scope == "spark" or (scope == "values" and hasattr(step, "spark_apply")):
             return step.spark_apply(self, fit)
         return {"values": _by_values, "rows": _by_rows, "table": _by_table}[scope](self, step, fit)
 

@@ -14,9 +14,15 @@ import pandas as pd
 
 from hidekit.errors import InputError, OptionError
 from hidekit.io import write_bytes_atomic, write_text_atomic
+from hidekit.io.atomic import atomic_path
 from hidekit.io.files import read_file_bytes
 from hidekit.secrets import load_key
-from hidekit.transforms.crosswalk import CROSSWALK_SUFFIX, decrypt_frame, encrypt_frame
+from hidekit.transforms.crosswalk import (
+    CROSSWALK_SUFFIX,
+    decrypt_frame,
+    encrypt_frame,
+    encrypt_rows,
+)
 from hidekit.transforms.private import NEW_KEY_NAME
 
 
@@ -34,9 +40,16 @@ def new_key_file(path) -> Path:
 def write_crosswalk(
     frame: pd.DataFrame, path, *, passphrase=None, key_file=None, protect: tuple = ()
 ) -> Path:
-    """Encrypt ``frame`` to ``path`` atomically with owner-only permissions."""
-    blob = encrypt_frame(frame, passphrase=passphrase, key_file=key_file)
-    return write_bytes_atomic(path, blob, private=True, protect=protect)
+    """Encrypt ``frame`` to ``path`` atomically with owner-only permissions. A crosswalk held
+    by Spark (``json_rows``: its rows in pieces) is encrypted as it comes, one partition on the
+    driver at a time."""
+    rows = getattr(frame, "json_rows", None)
+    if rows is None:
+        blob = encrypt_frame(frame, passphrase=passphrase, key_file=key_file)
+        return write_bytes_atomic(path, blob, private=True, protect=protect)
+    with atomic_path(path, private=True, protect=protect) as tmp, open(tmp, "wb") as out:
+        encrypt_rows(list(frame.columns), rows(), out, passphrase=passphrase, key_file=key_file)
+    return Path(path)
 
 
 def write_private_frame(frame: pd.DataFrame, folder: Path, stem: str, secret: dict) -> str:

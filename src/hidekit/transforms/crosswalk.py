@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import json
 import os
+from collections.abc import Iterable
+from typing import BinaryIO
 
 import numpy as np
 import pandas as pd
@@ -152,10 +154,8 @@ def _text_payload(frame: pd.DataFrame) -> bytes | None:
     return head[:-2].encode("utf-8") + body + head[-2:].encode("utf-8")
 
 
-def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> bytes:
-    """The envelope bytes for ``frame`` (values kept as str/int/float/None, columns in order)."""
-    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-
+def _envelope(passphrase, key_file) -> tuple[bytes, bytes, dict]:
+    """A fresh (key, nonce, header) for one crosswalk: salt and nonce from the OS."""
     if (passphrase is None) == (key_file is None):
         raise OptionError("encrypt the crosswalk with exactly one of a passphrase or a key file")
     salt = os.urandom(16)
@@ -173,6 +173,14 @@ def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> byt
         "kdf": kdf,
         "nonce": _b64(nonce),
     }
+    return key, nonce, header
+
+
+def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> bytes:
+    """The envelope bytes for ``frame`` (values kept as str/int/float/None, columns in order)."""
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    key, nonce, header = _envelope(passphrase, key_file)
     payload = _text_payload(frame)
     if payload is None:
         payload = json.dumps(
@@ -182,6 +190,44 @@ def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> byt
     aad = json.dumps(header, sort_keys=True).encode("utf-8")
     header["ciphertext"] = _b64(AESGCM(key).encrypt(nonce, payload, aad))
     return (json.dumps(header, indent=1) + "\n").encode("utf-8")
+
+
+def encrypt_rows(
+    columns: list[str], rows: Iterable[str], out: BinaryIO, *, passphrase=None, key_file=None
+) -> None:
+    """The envelope of a table too large for memory, written to ``out`` as it is encrypted:
+    ``rows`` are pieces of the payload's data (JSON arrays joined by ``", "``), in order. The
+    file reads back with ``decrypt_frame`` like ``encrypt_frame``'s (the same AES-256-GCM over
+    the same kind of payload, its base64 written by pieces)."""
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    key, nonce, header = _envelope(passphrase, key_file)
+    aad = json.dumps(header, sort_keys=True).encode("utf-8")
+    mark = "CIPHERTEXT"
+    before, after = (json.dumps({**header, "ciphertext": mark}, indent=1) + "\n").split(mark)
+    encryptor = Cipher(algorithms.AES(key), modes.GCM(nonce)).encryptor()
+    encryptor.authenticate_additional_data(aad)
+    out.write(before.encode("utf-8"))
+    left = b""  # ciphertext not yet written: base64 goes by whole groups of 3 bytes
+
+    def put(plain: bytes) -> None:
+        nonlocal left
+        data = left + encryptor.update(plain)
+        cut = len(data) - len(data) % 3
+        out.write(base64.b64encode(data[:cut]))
+        left = data[cut:]
+
+    head = json.dumps({"columns": [str(c) for c in columns], "data": []}, ensure_ascii=False)
+    put(head[:-2].encode("utf-8"))
+    first = True
+    for piece in rows:
+        if piece:
+            put(piece.encode("utf-8") if first else b", " + piece.encode("utf-8"))
+            first = False
+    put(head[-2:].encode("utf-8"))
+    encryptor.finalize()
+    out.write(base64.b64encode(left + encryptor.tag))
+    out.write(after.encode("utf-8"))
 
 
 # scrypt's cost is chosen by whoever wrote the header: bound it, or a tampered header asks for

@@ -3,7 +3,10 @@ lives in ``hidekit.transforms.partition``; the files, in ``hidekit.jobs.identifi
 
 Encoded IDs are random ranks (Stata's ``egen rank(runiform()), unique``): they follow no sort order
 of the values, are fixed-width strings with leading zeros, and nest for hierarchical units
-(province 1 → district 11 → village 1101). The crosswalk learnt by ``fit`` is reused to encode a
+(province 1 → district 11 → village 1101). A flat column's ranks are those of a keyed hash of each
+value (SHA-256 of a secret prefix derived from the key, then the value): a code depends on the key
+and the set of values only, so Spark computes it per value on its executors
+(``hidekit.transforms.spark_encode``); hierarchy levels draw theirs from the key's generator. The crosswalk learnt by ``fit`` is reused to encode a
 later survey round consistently; new values get fresh, unused IDs.
 
 Parameters that hold secrets or identifiers (hash keys, prior crosswalks) are kept in private
@@ -65,10 +68,12 @@ def _hash_safe(s: pd.Series) -> bool:
     return not present.str.contains("\x00", regex=False).any()
 
 
-def _flat_crosswalk(frame: pd.DataFrame, columns: list[str], width, rng) -> pd.DataFrame | None:
+def _flat_crosswalk(
+    frame: pd.DataFrame, columns: list[str], width, prefixes
+) -> pd.DataFrame | None:
     """``Encode.fit``'s crosswalk for flat columns and no earlier crosswalk, the same frame built
-    by Arrow (sorting, zero-padding) instead of per value in Python; None when a value is not
-    plain text Arrow can hold (then the general path runs)."""
+    by Arrow (unique values, zero-padding) instead of per value in Python; None when a value is
+    not plain text Arrow can hold (then the general path runs)."""
     parts = []
     for col in columns:
         keys = value_keys(frame[col].dropna())
@@ -77,18 +82,17 @@ def _flat_crosswalk(frame: pd.DataFrame, columns: list[str], width, rng) -> pd.D
         except (pa.ArrowException, UnicodeEncodeError):
             return None
         uniq = pc.unique(arr)
-        new = uniq.take(pc.sort_indices(uniq))  # UTF-8 byte order: Python's code point order
-        n = len(new)
+        n = len(uniq)
         w = _width_for(n, width, None, col)
-        codes = np.asarray(draw_codes(n, set(), w, rng), dtype=np.int64)
-        order = np.argsort(codes, kind="stable")
-        text = pc.utf8_lpad(pc.cast(pa.array(codes[order]), pa.string()), w, "0")
+        check_capacity(n, 0, w)
+        order = keyed_order(uniq.to_numpy(zero_copy_only=False), prefixes[col])
+        text = pc.utf8_lpad(pc.cast(pa.array(np.arange(1, n + 1)), pa.string()), w, "0")
         parts.append(
             pd.DataFrame(
                 {
                     "column": col,
                     "parent": "",
-                    "value": new.take(pa.array(order)).to_numpy(zero_copy_only=False),
+                    "value": uniq.take(pa.array(order)).to_numpy(zero_copy_only=False),
                     "code": text.to_numpy(zero_copy_only=False),
                 },
                 dtype=object,
@@ -97,6 +101,30 @@ def _flat_crosswalk(frame: pd.DataFrame, columns: list[str], width, rng) -> pd.D
     if not parts:
         return None
     return pd.concat(parts, ignore_index=True).reindex(columns=CROSSWALK_COLUMNS)
+
+
+def code_prefix(random, column: str) -> str:
+    """The secret that orders a flat column's values (hex of a subkey of the step's key): a
+    value's place is the rank of SHA-256(prefix + value) among the column's values."""
+    return random.subkey("encode", column).hex()
+
+
+def keyed_order(values, prefix: str) -> np.ndarray:
+    """Indices of ``values`` (text) in the order of their keyed hash SHA-256(prefix + value):
+    a value's code depends on the key and the set of values only, and Spark computes the same
+    hash per value with ``sha2`` (``hidekit.transforms.spark_encode``)."""
+    base = hashlib.sha256(prefix.encode("ascii"))
+    digests = []
+    for v in values:
+        h = base.copy()
+        h.update(v.encode("utf-8", "surrogatepass"))
+        digests.append(h.digest())
+    words = np.frombuffer(b"".join(digests), dtype=">u8").reshape(-1, 4)
+    order = np.argsort(words[:, 0], kind="stable")
+    first = words[order, 0]
+    if len(first) > 1 and bool((first[1:] == first[:-1]).any()):  # a 64-bit tie: all 256 bits
+        order = np.lexsort(words.T[::-1])
+    return order
 
 
 def _as_list(columns) -> list[str]:
@@ -111,18 +139,24 @@ def _digits(n: int) -> int:
     return max(1, len(str(max(int(n), 1))))
 
 
-def draw_codes(n: int, taken: set[int], width: int, rng: np.random.Generator) -> list[int]:
-    """``n`` unused numbers in random order: the next free ranks, shuffled."""
+def check_capacity(n: int, taken: int, width: int) -> None:
+    """Refuse when ``width`` digits cannot hold ``taken`` codes and ``n`` more."""
     capacity = 10**width - 1
-    if len(taken) + n > capacity:
+    if taken + n > capacity:
         raise OptionError(
-            f"width {width} holds {capacity} codes; {len(taken) + n} are needed "
+            f"width {width} holds {capacity} codes; {taken + n} are needed "
             f"(choose a larger width when the crosswalk is first made)"
         )
+
+
+def draw_codes(n: int, taken: set[int], width: int, rng: np.random.Generator | None) -> list[int]:
+    """``n`` unused numbers: the next free ranks, shuffled by ``rng`` (None: in order, for
+    values already put in a keyed order)."""
+    check_capacity(n, len(taken), width)
     first = np.arange(1, n + len(taken) + 1)
     if taken:
         first = first[~np.isin(first, np.fromiter(taken, dtype=np.int64, count=len(taken)))]
-    return first[:n][rng.permutation(n)].tolist()
+    return first[:n].tolist() if rng is None else first[:n][rng.permutation(n)].tolist()
 
 
 def _width_for(needed: int, explicit: int | None, existing: int | None, what: str) -> int:
@@ -165,6 +199,8 @@ def _check_crosswalk(cw) -> pd.DataFrame:
 class Encode(Transform):
     """Replace values by random fixed-width IDs; hierarchical codes for nested units."""
 
+    # values: a record's code depends on its value and the fit only (``spark_apply`` computes it
+    # per value on Spark; the chunked release fits it on the distinct values)
     spark_scope: ClassVar[str] = "values"
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "identifier column(s) to replace by random fixed-width codes",
@@ -219,8 +255,9 @@ class Encode(Transform):
             raise OptionError("a list of widths is for hierarchy levels")
         prior = _check_crosswalk(self._prior)
         rng = self._random.rng("encode", *self.columns, "|", *self.hierarchy)
+        prefixes = {c: code_prefix(self._random, c) for c in self.columns}
         if not self.hierarchy and not len(prior):
-            fast = _flat_crosswalk(frame, self.columns, self.width, rng)
+            fast = _flat_crosswalk(frame, self.columns, self.width, prefixes)
             if fast is not None:
                 self.crosswalk_ = fast
                 return self
@@ -232,7 +269,7 @@ class Encode(Transform):
                     "",
                     value_keys(frame[col].dropna()),
                     prior,
-                    rng,
+                    prefixes[col],
                     None if isinstance(self.width, (list, tuple)) else self.width,
                 )
             )
@@ -282,12 +319,14 @@ class Encode(Transform):
         return self
 
     @staticmethod
-    def _fit_level(col, parent, keys: pd.Series, prior, rng, width) -> pd.DataFrame:
+    def _fit_level(col, parent, keys: pd.Series, prior, prefix: str, width) -> pd.DataFrame:
+        """A flat column's new values, in their keyed order, get the next free codes."""
         old = prior[(prior["column"] == col) & (prior["parent"] == parent)]
         existing_width = int(old["code"].str.len().max()) if len(old) else None
-        new = sorted(set(keys) - set(old["value"]))
+        new = list(set(keys) - set(old["value"]))
+        new = [new[i] for i in keyed_order(new, prefix)]
         w = _width_for(len(old) + len(new), width, existing_width, col)
-        codes = draw_codes(len(new), {int(c) for c in old["code"]}, w, rng)
+        codes = draw_codes(len(new), {int(c) for c in old["code"]}, w, None)
         return pd.DataFrame(
             {
                 "column": col,
@@ -328,6 +367,14 @@ class Encode(Transform):
             for v, c in zip(new, draw_codes(len(new), taken, w, rng), strict=True):
                 out.append((col, p, v, p + str(c).zfill(w)))
         return pd.DataFrame(out, columns=CROSSWALK_COLUMNS, dtype=object)
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table: each flat column's codes computed per value from the key on the
+        executors, the crosswalk kept by Spark (``hidekit.transforms.spark_encode``); the same
+        codes as the default engine. Hierarchies and earlier crosswalks go through ``fit``."""
+        from hidekit.transforms.spark_encode import spark_encode
+
+        return spark_encode(self, table, fit)
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         if not hasattr(self, "crosswalk_"):

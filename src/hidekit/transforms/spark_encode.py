@@ -1,0 +1,158 @@
+"""Encode on a Spark DataFrame: each value's code from the key, the crosswalk never on the driver.
+
+A flat column's codes are the ranks of a keyed hash of its values (``keyed_order`` in
+``hidekit.transforms.identifiers``: SHA-256 of the column's secret prefix and the value), which
+Spark computes per value with ``sha2``. The records are range-partitioned on the hash's first
+byte and sorted by the hash within each partition, so a value's rank is its dense rank within
+its byte plus the number of distinct values in the bytes before it: one shuffle, one small table
+of 256 counts on the driver. The crosswalk is the first record of each value, already in code
+order; it stays a Spark DataFrame (``SparkCrosswalk``) until the release writes it, encrypted,
+partition by partition.
+
+Hierarchies, an earlier crosswalk and columns that are neither text nor whole numbers take the
+general path (``values``: the distinct values through the step's own ``fit`` on the driver).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from hidekit.engines.spark_engine import _ROW
+from hidekit.engines.spark_steps import SparkTable, _by_values, spark_column
+from hidekit.errors import OptionError, require_columns
+from hidekit.transforms.identifiers import (
+    CROSSWALK_COLUMNS,
+    _check_crosswalk,
+    _width_for,
+    check_capacity,
+    code_prefix,
+)
+
+_H, _B, _R, _F, _O, _C = (
+    "__hk_hash",
+    "__hk_byte",
+    "__hk_rank",
+    "__hk_first",
+    "__hk_off",
+    "__hk_code",
+)
+
+
+@dataclass
+class SparkCrosswalk:
+    """An encode crosswalk held by Spark: one DataFrame per column (``value``, ``code``, in code
+    order), read back partition by partition when the release encrypts it."""
+
+    parts: list  # (column name, DataFrame of value and code)
+    columns = CROSSWALK_COLUMNS
+
+    def json_rows(self) -> Iterator[str]:
+        """The crosswalk's rows as JSON arrays (``[column, parent, value, code]``), joined by
+        ``", "`` into pieces of a few thousand rows, in code order; one partition on the driver
+        at a time."""
+        from pyspark.sql import functions as F
+
+        for column, sdf in self.parts:
+            rows = sdf.select(
+                F.to_json(F.array(F.lit(column), F.lit(""), F.col("value"), F.col("code")))
+            )
+
+            def joined(batches):
+                for batch in batches:
+                    if len(batch):
+                        yield pd.DataFrame({"rows": [", ".join(batch.iloc[:, 0].tolist())]})
+
+            for row in rows.mapInPandas(joined, "rows string").toLocalIterator():
+                yield row[0]
+
+    def to_pandas(self) -> pd.DataFrame:
+        """The whole crosswalk on the driver (small tables and tests)."""
+        frames = [
+            sdf.toPandas().assign(column=column, parent="")[CROSSWALK_COLUMNS]
+            for column, sdf in self.parts
+        ]
+        if not frames:
+            return pd.DataFrame(columns=CROSSWALK_COLUMNS, dtype=object)
+        return pd.concat(frames, ignore_index=True).astype(object)
+
+
+def spark_ready(step: Any, table: SparkTable) -> bool:
+    """Whether the keyed Spark path applies: flat text or whole-number columns, no earlier
+    crosswalk (its codes were drawn on the driver)."""
+    from pyspark.sql.types import IntegralType, StringType
+
+    if step.hierarchy or len(_check_crosswalk(step._prior)):
+        return False
+    types = {f.name: f.dataType for f in table.sdf.schema.fields}
+    return all(isinstance(types.get(c), StringType | IntegralType) for c in step.columns)
+
+
+def spark_encode(step: Any, table: SparkTable, fit: bool = True) -> SparkTable:
+    """``table`` with each flat column replaced by its codes (``step``: a
+    ``hidekit.transforms.identifiers.Encode``); ``step.crosswalk_`` a ``SparkCrosswalk``."""
+    require_columns(table.columns, step.columns + step.hierarchy)
+    if not fit or not spark_ready(step, table):
+        return _by_values(table, step, fit)
+    if isinstance(step.width, list | tuple):
+        raise OptionError("a list of widths is for hierarchy levels")
+    sdf, parts, cells = table.sdf, [], {}
+    for col in step.columns:
+        sdf, crosswalk, changed = _encode_column(sdf, col, code_prefix(step._random, col), step)
+        parts.append((col, crosswalk))
+        if changed:
+            cells[col] = changed
+    step.crosswalk_ = SparkCrosswalk(parts)
+    dtypes = {c: (np.dtype(object) if c in step.columns else t) for c, t in table.dtypes.items()}
+    out = sdf.select(*[spark_column(c) for c in table.columns], _ROW)
+    # kept already: a projection of the checkpoint each column's ranks were kept in
+    return SparkTable(out, dtypes, list(step.columns), cells=cells, kept=True)
+
+
+def _encode_column(sdf, col: str, prefix: str, step: Any):
+    """(records with ``col`` replaced by its codes, the column's crosswalk, cells changed)."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    spark = sdf.sparkSession
+    text = spark_column(col).cast("string")
+    digest = F.sha2(F.concat(F.lit(prefix), text), 256)  # null for a missing value
+    parts = max(1, int(spark.conf.get("spark.sql.shuffle.partitions", "4")))
+    ordered = (
+        sdf.withColumn(_H, digest)
+        .withColumn(_B, F.conv(F.substring(_H, 1, 2), 16, 10).cast("int"))
+        .repartitionByRange(parts, _B)
+        .sortWithinPartitions(_B, _H)
+    )
+    by_byte = Window.partitionBy(_B).orderBy(_H)
+    ranked = (
+        ordered.withColumn(_R, F.dense_rank().over(by_byte))
+        .withColumn(_F, F.coalesce(F.lag(_H).over(by_byte) != F.col(_H), F.lit(True)))
+        .drop(_H)  # 64 characters a record: the rank and the byte say all that is needed next
+        .localCheckpoint()  # the counts below, the crosswalk and the step's output all read it
+    )
+    counts = (
+        ranked.where(F.col(_B).isNotNull())
+        .groupBy(_B)
+        .agg(F.max(_R).alias("n"), F.count(F.lit(1)).alias("records"))
+        .toPandas()
+        .sort_values(_B)
+    )
+    n = int(counts["n"].sum())
+    width = _width_for(n, step.width, None, col)
+    check_capacity(n, 0, width)
+    sizes = counts["n"].to_numpy(np.int64)
+    offsets = pd.DataFrame({_B: counts[_B].to_numpy(np.int32), _O: np.cumsum(sizes) - sizes})
+    off = spark.createDataFrame(offsets, schema=f"{_B} int, {_O} long")
+    code = F.when(F.col(_B).isNotNull(), F.lpad((F.col(_O) + F.col(_R)).cast("string"), width, "0"))
+    coded = ranked.join(F.broadcast(off), _B, "left").withColumn(_C, code)
+    crosswalk = coded.where(F.col(_B).isNotNull() & F.col(_F)).select(
+        text.alias("value"), F.col(_C).alias("code")
+    )
+    same = coded.where(F.col(_C) == text).count()  # 7 encoded as "7": a cell not changed
+    out = coded.drop(col, _B, _R, _F, _O).withColumnRenamed(_C, col)
+    return out, crosswalk, int(counts["records"].sum()) - int(same)
