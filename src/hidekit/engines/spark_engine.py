@@ -176,7 +176,7 @@ class SparkEngine(Engine):
             return cls.from_path(data, sep=sep)
         return super().open(data, sep=sep)
 
-    def __init__(self, data, spark=None):
+    def __init__(self, data, spark=None, cache=True):
         self._spark = spark or get_spark()
         from pyspark.sql import DataFrame as SparkDataFrame
         from pyspark.sql import functions as F
@@ -190,7 +190,7 @@ class SparkEngine(Engine):
             # Row order of a pandas frame survives through an explicit row number.
         if _ROW not in sdf.columns:
             sdf = sdf.withColumn(_ROW, F.monotonically_increasing_id())
-        self._sdf = sdf.cache()
+        self._sdf = sdf.cache() if cache else sdf
         self._n = None
         self._view = f"hidekit_{id(self)}"
         self._sdf.createOrReplaceTempView(self._view)

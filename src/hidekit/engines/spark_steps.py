@@ -104,7 +104,9 @@ class SparkTable:
     # the last step's distinct inputs, their outputs and counts (a ``values`` step): what the
     # cells it changed are counted from, without bringing records to the driver
     by_values: tuple | None = None
-    kept: bool = False  # computed from kept tables by narrow steps only: no checkpoint needed
+    # whether a plan keeps it (a checkpoint): False when computing it again from the table kept
+    # before costs less than keeping a copy (a select, a broadcast join of a small mapping)
+    keep: bool = True
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:
@@ -123,7 +125,7 @@ class SparkTable:
 
     def checkpoint(self) -> SparkTable:
         """The table computed once and kept (a plan's next steps start from here)."""
-        if self.kept:
+        if not self.keep:
             return self
         # lazy: kept by the first query that reads it (the risk after the step), not by a pass
         # of its own
@@ -143,7 +145,7 @@ class SparkTable:
         """The Spark counting engine over this table (same record order)."""
         from hidekit.engines.spark_engine import SparkEngine
 
-        return SparkEngine(self.sdf)
+        return SparkEngine(self.sdf, cache=False)  # the plan keeps what is worth keeping
 
     def apply(self, step, fit: bool = True) -> SparkTable:
         """``step`` (fitted here unless ``fit`` is false) applied the way its scope says."""
@@ -206,6 +208,7 @@ def _by_values(table: SparkTable, step, fit: bool) -> SparkTable:
     )
     result = _result(table, sdf, out, changed)
     result.by_values = (distinct, out[changed], counts[COUNT_COLUMN].to_numpy(np.int64))
+    result.keep = False  # a broadcast join onto the table before: cheaper again than kept
     return result
 
 

@@ -157,6 +157,7 @@ def apply_plan(
     result.individual_before = _individual(plan, table, plan.keys)
     crosswalks = []
     handled: set[str] = set()
+    risk_now: RiskReport | None = None  # the risk after the last step, on the keys left then
     for i, step in enumerate(plan.steps, 1):
         t0 = time.perf_counter()
         transform = step.make(plan.key).with_value_labels(ds.value_labels)
@@ -171,7 +172,7 @@ def apply_plan(
         if len(new) != len(table) and step.use not in ("partition",):
             raise OptionError(f"step {i} ({step.use}) changed the number of records")
         keys_now = [c for c in plan.keys if c in new.columns]
-        risk = new.risk(keys_now, cell_min) if keys_now else None
+        risk = risk_now = new.risk(keys_now, cell_min) if keys_now else None
         if hasattr(transform, "crosswalk_"):
             crosswalks.append((step, transform.crosswalk_))
         elif hasattr(transform, "link_"):  # partition: ID -> identifiers, kept like a crosswalk
@@ -199,7 +200,10 @@ def apply_plan(
         measured = [c for c in table.columns if c not in handled and c not in plan.direct]
         result.loss = table.loss(original, measured)
         result.loss_warnings = loss_warnings(result.loss, plan.max_loss)
-    result.after = table.risk(keys_left, cell_min) if keys_left else None
+    if risk_now is not None:  # the last step's own figures: the table has not changed since
+        result.after = risk_now
+    else:
+        result.after = table.risk(keys_left, cell_min) if keys_left else None
     if keys_left:
         result.individual_after = _individual(plan, table, keys_left)
     result.problems = _problems(plan, table, handled, result, scan)

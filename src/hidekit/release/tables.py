@@ -87,18 +87,19 @@ class LocalTable:
         return ds.with_frame(self.frame)
 
 
-def spark_cells_changed(old, new, touched: list[str]) -> dict[str, int]:
-    """``cells_changed`` between two Spark tables (rows matched by row number), on Spark: a
-    column that keeps its type is compared there (missing equals missing); one whose type
-    changed brings only its distinct (before, after) pairs and their counts to the driver, where
-    ``same_cells`` judges them as the local engine does."""
+def spark_cells_changed(old, new, touched: list[str]) -> tuple[dict[str, int], int]:
+    """``cells_changed`` between two Spark tables (rows matched by row number), on Spark, and
+    the new table's number of records (counted in the same pass): a column that keeps its type
+    is compared there (missing equals missing); one whose type changed brings only its distinct
+    (before, after) pairs and their counts to the driver, where ``same_cells`` judges them as
+    the local engine does."""
     from pyspark.sql import functions as F
 
     from hidekit.engines.spark_engine import _ROW
     from hidekit.engines.spark_steps import restore_types, spark_column
 
     if not touched:
-        return {}
+        return {}, int(new.sdf.count())
     common = [c for c in touched if c in old.columns]
     a = {c: f"__hk_a{i}" for i, c in enumerate(common)}
     b = {c: f"__hk_b{i}" for i, c in enumerate(touched)}
@@ -124,7 +125,7 @@ def spark_cells_changed(old, new, touched: list[str]) -> dict[str, int]:
             n = int(w[~same_cells(before, after)].sum())
         if n:
             out[c] = n
-    return out
+    return out, int(row["__hk_n"])
 
 
 def _missing(column, kind):
@@ -219,8 +220,11 @@ class SparkPlanTable:
         old_cols = set(self.columns)
         touched = [c for c in new.columns if new.reordered or c in new.changed or c not in old_cols]
         out = SparkPlanTable(new)
-        out._n = int(new.sdf.count()) if touched else self._n
-        return out, spark_cells_changed(self.table, new, touched)
+        if not touched:
+            out._n = self._n
+            return out, {}
+        changed, out._n = spark_cells_changed(self.table, new, touched)
+        return out, changed
 
     def risk(self, keys: list[str], cell_min: int) -> RiskReport:
         return measure_risk(self.table.engine(), keys, cell_min=cell_min).overall

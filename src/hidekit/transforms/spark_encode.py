@@ -110,7 +110,7 @@ def spark_encode(step: Any, table: SparkTable, fit: bool = True) -> SparkTable:
     dtypes = {c: (np.dtype(object) if c in step.columns else t) for c, t in table.dtypes.items()}
     out = sdf.select(*[spark_column(c) for c in table.columns], _ROW)
     # kept already: a projection of the checkpoint each column's ranks were kept in
-    return SparkTable(out, dtypes, list(step.columns), cells=cells, kept=True)
+    return SparkTable(out, dtypes, list(step.columns), cells=cells, keep=False)
 
 
 def _encode_column(sdf, col: str, prefix: str, step: Any):
