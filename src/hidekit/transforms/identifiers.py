@@ -368,6 +368,25 @@ class Encode(Transform):
                 out.append((col, p, v, p + str(c).zfill(w)))
         return pd.DataFrame(out, columns=CROSSWALK_COLUMNS, dtype=object)
 
+    crosswalk_columns: ClassVar[list[str]] = CROSSWALK_COLUMNS
+
+    def keyed_only(self) -> bool:
+        """Whether the codes come from the key and the values alone (flat columns, no earlier
+        crosswalk): then Spark computes them per value."""
+        return not self.hierarchy and not len(_check_crosswalk(self._prior))
+
+    def code_prefix(self, column: str) -> str:
+        """The secret that orders ``column``'s values (``keyed_order``)."""
+        return code_prefix(self._random, column)
+
+    def code_width(self, n: int, column: str) -> int:
+        """The width of a flat column's codes for ``n`` distinct values (refused when too many)."""
+        if isinstance(self.width, (list, tuple)):
+            raise OptionError("a list of widths is for hierarchy levels")
+        width = _width_for(n, self.width, None, column)
+        check_capacity(n, 0, width)
+        return width
+
     def spark_apply(self, table, fit: bool = True):
         """On a Spark table: each flat column's codes computed per value from the key on the
         executors, the crosswalk kept by Spark (``hidekit.transforms.spark_encode``); the same

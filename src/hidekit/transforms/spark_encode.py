@@ -24,14 +24,7 @@ import pandas as pd
 
 from hidekit.engines.spark_engine import _ROW
 from hidekit.engines.spark_steps import SparkTable, _by_values, spark_column
-from hidekit.errors import OptionError, require_columns
-from hidekit.transforms.identifiers import (
-    CROSSWALK_COLUMNS,
-    _check_crosswalk,
-    _width_for,
-    check_capacity,
-    code_prefix,
-)
+from hidekit.errors import require_columns
 
 _H, _B, _R, _F, _O, _C = (
     "__hk_hash",
@@ -49,7 +42,7 @@ class SparkCrosswalk:
     order), read back partition by partition when the release encrypts it."""
 
     parts: list  # (column name, DataFrame of value and code)
-    columns = CROSSWALK_COLUMNS
+    columns: list  # the crosswalk's columns: column, parent, value, code
 
     def json_rows(self) -> Iterator[str]:
         """The crosswalk's rows as JSON arrays (``[column, parent, value, code]``), joined by
@@ -73,11 +66,11 @@ class SparkCrosswalk:
     def to_pandas(self) -> pd.DataFrame:
         """The whole crosswalk on the driver (small tables and tests)."""
         frames = [
-            sdf.toPandas().assign(column=column, parent="")[CROSSWALK_COLUMNS]
+            sdf.toPandas().assign(column=column, parent="")[self.columns]
             for column, sdf in self.parts
         ]
         if not frames:
-            return pd.DataFrame(columns=CROSSWALK_COLUMNS, dtype=object)
+            return pd.DataFrame(columns=self.columns, dtype=object)
         return pd.concat(frames, ignore_index=True).astype(object)
 
 
@@ -86,7 +79,7 @@ def spark_ready(step: Any, table: SparkTable) -> bool:
     crosswalk (its codes were drawn on the driver)."""
     from pyspark.sql.types import IntegralType, StringType
 
-    if step.hierarchy or len(_check_crosswalk(step._prior)):
+    if not step.keyed_only():
         return False
     types = {f.name: f.dataType for f in table.sdf.schema.fields}
     return all(isinstance(types.get(c), StringType | IntegralType) for c in step.columns)
@@ -98,29 +91,27 @@ def spark_encode(step: Any, table: SparkTable, fit: bool = True) -> SparkTable:
     require_columns(table.columns, step.columns + step.hierarchy)
     if not fit or not spark_ready(step, table):
         return _by_values(table, step, fit)
-    if isinstance(step.width, list | tuple):
-        raise OptionError("a list of widths is for hierarchy levels")
     sdf, parts, cells = table.sdf, [], {}
     for col in step.columns:
-        sdf, crosswalk, changed = _encode_column(sdf, col, code_prefix(step._random, col), step)
+        sdf, crosswalk, changed = _encode_column(sdf, col, step)
         parts.append((col, crosswalk))
         if changed:
             cells[col] = changed
-    step.crosswalk_ = SparkCrosswalk(parts)
+    step.crosswalk_ = SparkCrosswalk(parts, list(step.crosswalk_columns))
     dtypes = {c: (np.dtype(object) if c in step.columns else t) for c, t in table.dtypes.items()}
     out = sdf.select(*[spark_column(c) for c in table.columns], _ROW)
     # kept already: a projection of the checkpoint each column's ranks were kept in
     return SparkTable(out, dtypes, list(step.columns), cells=cells, keep=False)
 
 
-def _encode_column(sdf, col: str, prefix: str, step: Any):
+def _encode_column(sdf, col: str, step: Any):
     """(records with ``col`` replaced by its codes, the column's crosswalk, cells changed)."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     spark = sdf.sparkSession
     text = spark_column(col).cast("string")
-    digest = F.sha2(F.concat(F.lit(prefix), text), 256)  # null for a missing value
+    digest = F.sha2(F.concat(F.lit(step.code_prefix(col)), text), 256)  # null for a missing value
     parts = max(1, int(spark.conf.get("spark.sql.shuffle.partitions", "4")))
     ordered = (
         sdf.withColumn(_H, digest)
@@ -143,8 +134,7 @@ def _encode_column(sdf, col: str, prefix: str, step: Any):
         .sort_values(_B)
     )
     n = int(counts["n"].sum())
-    width = _width_for(n, step.width, None, col)
-    check_capacity(n, 0, width)
+    width = step.code_width(n, col)
     sizes = counts["n"].to_numpy(np.int64)
     offsets = pd.DataFrame({_B: counts[_B].to_numpy(np.int32), _O: np.cumsum(sizes) - sizes})
     off = spark.createDataFrame(offsets, schema=f"{_B} int, {_O} long")
