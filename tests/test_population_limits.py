@@ -320,3 +320,26 @@ def test_suppress_command_by_individual_risk(tmp_path):
     assert d["above_threshold_before"] == 2 and d["above_threshold_after"] == 0
     released = pd.read_csv(out)
     assert released.iloc[2:].isna().all().all() and len(released) == 4
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from(["x", "y", None]), st.integers(1, 30)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.sampled_from([0.05, 0.2, 0.34, 0.5]),
+    st.booleans(),
+)
+def test_suppress_risk_by_classes_is_the_record_by_record_run(rows, threshold, weighted):
+    """The class-table run (missing as a category) blanks the records, and counts, the run that
+    measures every record's risk again after each column does."""
+    frame = pd.DataFrame(rows, columns=["a", "b", "w"]).astype({"w": float})
+    step = RiskSuppression(
+        ["a", "b"], columns=["b", "a"], threshold=threshold, weights="w" if weighted else None
+    )
+    by_classes = step._suppress_by_classes(frame)
+    by_records = step._suppress_by_records(frame)
+    pd.testing.assert_frame_equal(by_classes[0], by_records[0])
+    assert by_classes[1:] == by_records[1:]

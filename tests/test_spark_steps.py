@@ -118,3 +118,34 @@ def test_encode_on_spark_gives_the_local_codes_and_crosswalk(spark, tmp_path):
     write_crosswalk(step.crosswalk_, path, key_file=key)
     assert os.stat(path).st_mode & 0o777 == 0o600
     pd.testing.assert_frame_equal(read_crosswalk(path, key_file=key), local_step.crosswalk_)
+
+
+def test_suppress_risk_on_spark_gives_the_local_blanks(spark):
+    """Without weights, the class table counted by Spark and the blanks joined back: the
+    default engine's records, counts and warning, on a scattered, shuffled table."""
+    from hidekit.engines.spark_steps import SparkTable
+    from hidekit.risk.suppression import RiskSuppression
+
+    rng = np.random.default_rng(8)
+    frame = pd.DataFrame(
+        {
+            "a": pd.Series(rng.integers(0, 6, 200), dtype="Int64"),
+            "b": rng.choice(["x", "y", "z", None], 200).astype(object),
+            "c": rng.integers(0, 4, 200),
+        }
+    )
+    params = {"keys": ["a", "b", "c"], "columns": ["b", "a"], "threshold": 0.3}
+    local_step = RiskSuppression(**params)
+    local = local_step.fit_transform(frame)
+    assert local_step.suppressed_["b"] > 0 and local_step.suppressed_.get("a")
+    table = SparkTable.from_pandas(frame, spark)
+    table.sdf = table.sdf.repartition(5).orderBy(table.sdf.columns[-1], ascending=False)
+    step = RiskSuppression(**params)
+    got = table.apply(step)
+    pd.testing.assert_frame_equal(got.to_pandas(), local)
+    assert got.cells == local_step.suppressed_
+    assert (step.above_before_, step.above_after_, step.warnings_) == (
+        local_step.above_before_,
+        local_step.above_after_,
+        local_step.warnings_,
+    )

@@ -18,8 +18,9 @@ import pandas as pd
 
 from hidekit.engines import make_engine
 from hidekit.errors import OptionError, require_fraction
+from hidekit.risk.individual import individual_risk, sample_risk
 from hidekit.risk.records import assess_records
-from hidekit.risk.weighted import check_missing_rule
+from hidekit.risk.weighted import check_missing_rule, check_weights
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import as_columns
 from hidekit.transforms.suppression_rules import with_missing
@@ -48,6 +49,9 @@ class RiskSuppression(Transform):
         "missing": "category (a blank is a value of its own) or any (sdcMicro's rule: a blank "
         "matches any value)",
     }
+
+    # a class table counted by Spark, the blanks joined back (with weights: the driver)
+    spark_scope: ClassVar[str] = "spark"
 
     def __init__(
         self,
@@ -104,6 +108,15 @@ class RiskSuppression(Transform):
 
     def _suppress(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int], int, int]:
         """The suppressed frame, blanks per column, records above before and after."""
+        if self.missing == "category":  # risk is a figure of each record's class: class table
+            return self._suppress_by_classes(frame)
+        return self._suppress_by_records(frame)
+
+    def _suppress_by_records(
+        self, frame: pd.DataFrame
+    ) -> tuple[pd.DataFrame, dict[str, int], int, int]:
+        """``_suppress`` measuring every record's risk again after each column (the rule
+        ``missing="any"``, under which a blank matches other classes)."""
         out = frame.copy()
         risk = record_risk(out, self.keys, self.weights, self.missing)
         above_before = int((risk > self.threshold).sum())
@@ -116,3 +129,71 @@ class RiskSuppression(Transform):
             suppressed[col] = int(rows.size)
             risk = record_risk(out, self.keys, self.weights, self.missing)
         return out, suppressed, above_before, int((risk > self.threshold).sum())
+
+    def _suppress_by_classes(
+        self, frame: pd.DataFrame
+    ) -> tuple[pd.DataFrame, dict[str, int], int, int]:
+        """``_suppress`` through the table of classes (``suppress_classes``): each record
+        blanked as its class is."""
+        from hidekit.engines.codes import unique_rows
+
+        engine = make_engine(frame, "duckdb")
+        inverse, n = unique_rows(engine.record_codes(self.keys))
+        first = np.unique(inverse, return_index=True)[1]
+        w = None
+        if self.weights is not None:
+            weights = check_weights(engine.numeric_column(self.weights), self.weights)
+            w = np.bincount(inverse, weights=weights, minlength=len(n))
+        values = frame[self.keys].iloc[first].reset_index(drop=True)
+        blanks, suppressed, before, after = suppress_classes(
+            values, n, w, self.order(), self.threshold
+        )
+        out = frame.copy()
+        for col, flag in blanks.items():
+            out[col] = with_missing(out[col], np.flatnonzero(flag[inverse]))
+        return out, suppressed, before, after
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table, without weights: the class table counted by Spark, the blanks
+        decided on the driver (``suppress_classes``) and joined back onto the records
+        (``hidekit.risk.spark_suppression``); otherwise the whole table on the driver."""
+        from hidekit.risk.spark_suppression import spark_suppress_risk
+
+        return spark_suppress_risk(self, table, fit)
+
+
+def suppress_classes(
+    values: pd.DataFrame,
+    n: np.ndarray,
+    w: np.ndarray | None,
+    order: Sequence[str],
+    threshold: float,
+) -> tuple[dict[str, np.ndarray], dict[str, int], int, int]:
+    """Suppression by individual risk on a table of classes (``missing="category"``): ``values``
+    holds one row per distinct combination of the keys, ``n`` its records, ``w`` its weights'
+    sum (None: no weights, risk 1/fk). Blanking a class's value moves it to the class with a
+    blank there. Returns, per column blanked, which classes were; the records blanked per column;
+    the records above the threshold before and after."""
+    keys = list(values.columns)
+    n = np.asarray(n, dtype=np.int64)
+    current = values.reset_index(drop=True).copy()
+
+    def risk() -> np.ndarray:
+        engine = make_engine(current, "duckdb")
+        fk = engine.record_weighted_sizes(keys, n.astype(np.float64))[1]
+        if w is None:
+            return sample_risk(fk)
+        return individual_risk(fk, engine.record_weighted_sizes(keys, w)[1])
+
+    r = risk()
+    before = int(n[r > threshold].sum())
+    blanks: dict[str, np.ndarray] = {}
+    suppressed: dict[str, int] = {}
+    for col in order:
+        flag = (r > threshold) & current[col].notna().to_numpy()
+        if not flag.any():
+            continue
+        current[col] = with_missing(current[col], np.flatnonzero(flag))
+        blanks[col], suppressed[col] = flag, int(n[flag].sum())
+        r = risk()
+    return blanks, suppressed, before, int(n[r > threshold].sum())
