@@ -107,6 +107,8 @@ def spark_cells_changed(old, new, touched: list[str]) -> tuple[dict[str, int], i
         new.sdf.select(_ROW, *[spark_column(c).alias(b[c]) for c in touched]), _ROW, "right"
     )
     kept = [c for c in common if old.dtypes[c] == new.dtypes[c]]
+    if len(kept) < len(common):  # a query per column whose type changed: join the tables once
+        joined = joined.localCheckpoint()
     sums = [
         F.sum(F.when(F.col(a[c]).eqNullSafe(F.col(b[c])), 0).otherwise(1)).alias(b[c]) for c in kept
     ]
@@ -155,6 +157,8 @@ def spark_information_loss(old, new, columns: Sequence[str]) -> list[VariableLos
     )
     kinds = {f.name: f.dataType for f in joined.schema.fields}
     kept = [c for c in cols if old.dtypes[c] == new.dtypes[c]]
+    if len(kept) < len(cols):  # a query per column whose type changed: join the tables once
+        joined = joined.localCheckpoint()
     sums = [F.count(F.lit(1)).alias("__hk_n")]
     for c in kept:
         was = ~_missing(F.col(a[c]), kinds[a[c]])
