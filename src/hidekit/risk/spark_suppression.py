@@ -28,8 +28,6 @@ def spark_suppress_risk(step: Any, table: SparkTable, fit: bool = True) -> Spark
     ``hidekit.risk.suppression.RiskSuppression``)."""
     from pyspark.sql import functions as F
 
-    from hidekit.risk.suppression import suppress_classes
-
     step.check_params()
     if step.weights is not None or step.missing != "category":
         return _by_table(table, step, fit)
@@ -42,18 +40,7 @@ def spark_suppress_risk(step: Any, table: SparkTable, fit: bool = True) -> Spark
         .toPandas()
     )
     values = restore_types(counted[keys], table.dtypes)
-    blanks, suppressed, before, after = suppress_classes(
-        values, counted[COUNT_COLUMN].to_numpy(np.int64), None, step.order(), step.threshold
-    )
-    step.suppressed_, step.above_before_, step.above_after_ = suppressed, before, after
-    step.warnings_ = (
-        [
-            f"{after} record(s) still have individual risk above {step.threshold:g} after "
-            f"blanking {', '.join(step.order())}"
-        ]
-        if after
-        else []
-    )
+    blanks = step.blanks_on_classes(values, counted[COUNT_COLUMN].to_numpy(np.int64))
     dtypes = dict(table.dtypes)
     if not blanks:
         return SparkTable(table.sdf, dtypes, [], cells={}, keep=False)
@@ -76,5 +63,5 @@ def spark_suppress_risk(step: Any, table: SparkTable, fit: bool = True) -> Spark
         else:
             cols.append(spark_column(c))
     sdf = joined.select(*cols, _ROW)
-    cells = {c: n for c, n in suppressed.items() if n}
+    cells = {c: n for c, n in step.suppressed_.items() if n}
     return SparkTable(sdf, dtypes, list(blanks), cells=cells)

@@ -95,16 +95,34 @@ class RiskSuppression(Transform):
 
     def fit_transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         self.fit(frame)
-        out, self.suppressed_, self.above_before_, self.above_after_ = self._suppress(frame)
+        out, suppressed, before, after = self._suppress(frame)
+        self._note(suppressed, before, after)
+        return out
+
+    def _note(self, suppressed: dict[str, int], above_before: int, above_after: int) -> None:
+        """What the step did: blanks per column, records above before and after, the warning."""
+        self.suppressed_, self.above_before_, self.above_after_ = (
+            suppressed,
+            above_before,
+            above_after,
+        )
         self.warnings_ = (
             [
-                f"{self.above_after_} record(s) still have individual risk above "
+                f"{above_after} record(s) still have individual risk above "
                 f"{self.threshold:g} after blanking {', '.join(self.order())}"
             ]
-            if self.above_after_
+            if above_after
             else []
         )
-        return out
+
+    def blanks_on_classes(self, values: pd.DataFrame, n: np.ndarray) -> dict[str, np.ndarray]:
+        """Without weights, on a table of classes counted elsewhere (Spark): which classes
+        are blanked per column (``suppress_classes``), the step's figures noted."""
+        blanks, suppressed, before, after = suppress_classes(
+            values, n, None, self.order(), self.threshold
+        )
+        self._note(suppressed, before, after)
+        return blanks
 
     def _suppress(self, frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int], int, int]:
         """The suppressed frame, blanks per column, records above before and after."""
