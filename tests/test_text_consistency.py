@@ -378,6 +378,36 @@ def test_shape_recognizers_of_the_profiles(name, text, found):
             ["Jess", "Jess", "Priya", "Priya"],
         ),
         ("relative_name", "Doula Sunita will attend; per teammate Romario", ["Sunita", "Romario"]),
+        (
+            "relative_name",
+            "CHILDREN (MUTALE 6, BWALYA 2) REFERRED. PREVIOUS CHILDREN: 3 (TARIRO 19, TAPIWA 15). "
+            "children baraka (9), sidi (4) for tpt; children 2 (ages 4, 6); sons aged 4 and 6; "
+            "SON LUCA (6), DOB 11/02/2019",
+            ["MUTALE", "BWALYA", "TARIRO", "TAPIWA", "baraka", "sidi", "LUCA"],
+        ),
+        (
+            "username_cued",
+            "Posted by lagos2leipzig on 15 Jan\nreply from fishfingerfriday:\nopened by kwame-dev "
+            "on; posted by admin; reply from the team; Posted by John Smith; replied by phone",
+            ["lagos2leipzig", "fishfingerfriday", "kwame-dev"],
+        ),
+        (
+            "username_dotted",
+            "scammed @liam.s and @mayaaa; (@tobi.am) ok; mail @gmail.com; a@b.org",
+            ["liam.s", "tobi.am"],
+        ),
+        (
+            "username_bold",
+            "**lena-k** commented on Mar 11\n**Describe the bug**\n**kwame-dev** closed this",
+            ["lena-k", "kwame-dev"],
+        ),
+        (
+            "vehicle_plate_cue",
+            "registration NK19 XPD. van SV72 KPX; plate TX NMR-4471. number plate umf 447k. "
+            "car 2 days ago; van der Walt; car 4 hrs; taxi at 10 am; car seat 2x; vehicle 2018 Honda; "
+            "caries 84; carpule 2%",
+            ["NK19 XPD", "SV72 KPX", "TX NMR-4471", "umf 447k"],
+        ),
     ],
 )
 def test_more_recognizers_of_the_profiles(name, text, found):
@@ -423,3 +453,61 @@ def test_a_repeat_that_casefolds_differently_is_left_alone_not_an_error():
     assert got.count(("NAME", "Kısakürek")) == 1  # the second "Kısakürek" as written
     assert ("NAME", "KISAKÜREK") not in got
     assert ("NAME", "Ayşe Kısakürek") in got
+
+
+def test_suffixes_initials_and_a_closing_nickname_join_the_name():
+    cases = [
+        ('Patient: Hollis, Raymond "Ray" Earl Jr.     MRN', ['Hollis, Raymond "Ray" Earl Jr']),
+        ('Patient: THIBODEAUX, JEAN-BAPTISTE "JB"\nDOB', ["THIBODEAUX, JEAN-BAPTISTE", "JB"]),
+        (
+            'Pt: Bautista, Crisanto Jr. "Boyet" M.     Case',
+            ["Bautista, Crisanto Jr", "Boyet", "M."],
+        ),
+        ("SN Ronaldo Villareal Jr.: paracentesis", ["Ronaldo Villareal", "Jr"]),
+        ("enumerators Tendai M and Rumbi C.", ["Tendai M", "Rumbi"]),
+        # a place or initials in brackets are no nickname; a full stop after a word stays out
+        (
+            "checked by Kirsty Bell (KM), and Mele Tu (Sydney): ok. Seen by Tom Hart.",
+            ["Kirsty Bell", "Mele Tu", "Tom Hart"],
+        ),
+    ]
+    got = []
+    for t, parts in cases:
+        spans = [_span(t, p, "NAME") for p in parts]
+        got.append([x for _, x in _texts(t, close_leaks(t, spans))])
+    assert got == [
+        ['Hollis, Raymond "Ray" Earl Jr.'],
+        ['THIBODEAUX, JEAN-BAPTISTE "JB"'],
+        ['Bautista, Crisanto Jr. "Boyet" M.'],
+        ["Ronaldo Villareal Jr."],
+        ["Tendai M", "Rumbi C."],  # "M" before " and": no full stop to take
+        ["Kirsty Bell", "Mele Tu", "Tom Hart"],
+    ]
+
+
+def test_address_parts_join_across_a_comma_and_codes_keep_their_letters():
+    t = (
+        "lives at Flat 12, Paradise Student Village, 40 Paradise Street, Coventry. HPCSA PT "
+        "0118447, tag SR 123456, on 0447189, MRN 4471822, caries 93; unit #03-44 Peninsula Plaza"
+    )
+    spans = [
+        _span(t, "Flat 12, Paradise Student Village", "STREET"),
+        _span(t, "40 Paradise Street", "STREET"),
+        _span(t, "Coventry", "CITY"),
+        _span(t, "0118447", "ID"),
+        _span(t, "123456", "ID"),
+        _span(t, "0447189", "ID"),
+        _span(t, "4471822", "MRN"),
+        _span(t, "93", "ID"),
+        _span(t, "03-44 Peninsula Plaza", "STREET"),
+    ]
+    assert [x for _, x in _texts(t, close_leaks(t, spans))] == [
+        "Flat 12, Paradise Student Village, 40 Paradise Street",
+        "Coventry",
+        "PT 0118447",
+        "SR 123456",
+        "0447189",  # "on" is a word
+        "4471822",  # "MRN" is the cue, not two letters
+        "93",
+        "#03-44 Peninsula Plaza",
+    ]

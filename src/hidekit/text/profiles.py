@@ -83,12 +83,16 @@ SUPPLEMENTS = (
     "relative_name",
     "card_ending",
     "username_shape",
+    "username_cued",
+    "username_dotted",
+    "username_bold",
     "letter_digit_id",
     "road_number",
     # identifiers and streets by their shape (recognizers.shapes)
     "slashed_code",
     "payment_handle",
     "vehicle_plate",
+    "vehicle_plate_cue",
     "street_any_case",
     "city_lower_note",
 )

@@ -16,6 +16,9 @@ never drop a span:
 - ``street_units``: a street keeps the unit, flat or building written with it ("1187 Calle
   Alondra, Apt 3", "Flat 2, Orchard Court", "1801 Harbor View Pkwy, Bldg C") and a street type
   left after it ("2210 Orchard Crest Dr").
+- ``street_parts``: two parts of one address with only a comma between them are one street.
+- ``code_prefixes``: an identifier keeps the one or two letters written before its digits ("PT
+  0118447", "SR 447182").
 - ``same_everywhere``: a name word detected once is masked wherever the text writes it again,
   in any case ("Bex" in every line of a pager thread, "Volkov" after "Coach Dmitri Volkov"), when
   it reads as a name: capitalized and not common in English (Zipf band below 4: not "Will",
@@ -217,6 +220,8 @@ _TITLE_INITIALS = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|MR|MRS|MS|DR)\.?[ \t]+((?:[A-Z][ \t]+)+)$"
 )
 _INITIAL_AFTER = re.compile(r"[ \t]+(?:[A-Z]\.(?![\w])|(?:Jr|Sr|Jnr|Snr)\.?(?![\w]))")
+_ENDS_INITIAL = re.compile(r"(?:(?<=[ \t])[A-Z]|\b(?:Jr|Sr|Jnr|Snr|JR|SR))$")
+_SUFFIX = re.compile(r"(?:Jr|Sr|Jnr|Snr|JR|SR|III|II|IV)\.?")
 # a particle between a given name and a father's or family name ("RAVICHANDRAN A/L MUNUSAMY",
 # "Kavitha a/p Subramaniam", "d. ap Gwynfor", "Rosnah binti Osman")
 _PARTICLE_AFTER = re.compile(
@@ -227,6 +232,9 @@ _PARTICLE_AFTER = re.compile(
 
 _OPEN = re.compile(r"[ \t]+[\"“'‘(]")
 _CLOSE = re.compile(r"[\"”'’)][ \t]+")
+# a nickname in quotes that closes a name ('THIBODEAUX, JEAN-BAPTISTE "JB"'): then no word
+_QUOTE_OPEN = re.compile(r"[ \t]+[\"“]")
+_CLOSE_END = re.compile(r"[\"”](?=[ \t]*(?:$|[\n,;:.)]|[ \t]{2}))", re.MULTILINE)
 
 
 def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -247,6 +255,8 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
         m = _INITIAL_AFTER.match(text, b)
         if m:
             b = m.end()
+        elif text[b : b + 1] == "." and _ENDS_INITIAL.search(text, a, b):
+            b += 1  # "Tendai M" + ".", "Earl Jr" + "."
         m = _PARTICLE_AFTER.match(text, b)
         if m and _name_word(m.group(1), s.text):
             b = m.end()
@@ -317,6 +327,25 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
             out.append(_grow(text, p, p.start, spans[i + 1].end))
             i += 2
         elif (
+            i + 1 < len(spans)
+            and {p.label, spans[i + 1].label} <= PERSON_LABELS
+            and (
+                _SUFFIX.fullmatch(spans[i + 1].text)
+                and text[p.end : spans[i + 1].start] in (" ", ", ")
+                or _QUOTE_OPEN.fullmatch(text, p.end, spans[i + 1].start)
+                and len(p.text.split()) > 1
+                and len(spans[i + 1].text.split()) == 1
+                and (m := _CLOSE_END.match(text, spans[i + 1].end))
+                and not (i + 2 < len(spans) and spans[i + 2].start < m.end() + 2)
+            )
+        ):
+            q = spans[i + 1]
+            end = q.end if _SUFFIX.fullmatch(q.text) else q.end + 1
+            if _SUFFIX.fullmatch(q.text) and text[end : end + 1] == ".":
+                end += 1
+            out.append(_grow(text, p, p.start, end))
+            i += 2
+        elif (
             i + 2 < len(spans)
             and (q := spans[i + 1]) is not None
             and (r := spans[i + 2]) is not None
@@ -346,6 +375,8 @@ def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
         if m and any(c.isdigit() for c in m.group()) or (m and m.group().rstrip()[-1:].isupper()):
             b = m.end()
         a = _address_start(text, a)
+        if a > 0 and text[a - 1] == "#" and text[a : a + 1].isdigit():
+            a -= 1  # "#03-44 Peninsula Plaza": the sign is written with the unit
         if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
             out[k] = _grow(text, s, a, b)
     return out
@@ -490,10 +521,56 @@ def mentions(text: str, keys: Sequence[str]) -> list[tuple[int, int]]:
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     """The rules in order: whole tokens, name words beside a name, name edges (then name words
-    again), logins in brackets after a name, street units, the same name everywhere."""
+    again), logins in brackets after a name, street units and parts, code prefixes, the same
+    name everywhere."""
     spans = name_edges(text, next_name_words(text, whole_tokens(text, spans)))
     spans = bracket_handles(text, next_name_words(text, spans))  # "RAMON V." + "AQUINO"
-    return same_everywhere(text, street_units(text, spans))
+    spans = code_prefixes(text, street_parts(text, street_units(text, spans)))
+    return same_everywhere(text, spans)
+
+
+def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Two parts of one address line found apart, with only a comma between them, are one
+    street ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street"): the comma is
+    part of the address as written."""
+    out: list[Span] = []
+    for s in sort_spans(spans):
+        p = out[-1] if out else None
+        if (
+            p is not None
+            and p.label == s.label == "STREET"
+            and re.fullmatch(r",[ \t]*", text[p.end : s.start])
+        ):
+            out[-1] = _grow(text, p, p.start, s.end)
+        else:
+            out.append(s)
+    return out
+
+
+# one or two letters written before a number ("HPCSA PT 0118447", "tag SR 447182", "MMC M 44718",
+# "card mx-0447182209", "(NI 188214)"): part of the identifier as written, unless a word or a
+# cue ("no", "id", "on")
+_CODE_PREFIX = re.compile(r"(?:^|(?<=[^\w./#-]))([A-Za-z]{1,2})[ -]$")
+_NOT_PREFIX = frozenset("no nr id on at in to of or is it by as am pm a i x ph tel mob ext".split())  # noqa: SIM905
+
+
+def code_prefixes(text: str, spans: Sequence[Span]) -> list[Span]:
+    """An identifier that starts with digits takes in the one or two letters written before it
+    with a space or a hyphen (see ``_CODE_PREFIX``), in the note's case."""
+    out = sort_spans(spans)
+    for k, s in enumerate(out):
+        if s.label not in JOINED_CODE_LABELS or not s.text[:1].isdigit():
+            continue
+        before = max(0, s.start - 4)
+        m = _CODE_PREFIX.search(text[before : s.start])
+        if not m or m.group(1).casefold() in _NOT_PREFIX or (before and m.start(1) == 0):
+            continue
+        letters = m.group(1)
+        if letters.islower() and any(c.isupper() for c in text[max(0, s.start - 200) : s.start]):
+            continue  # lower-case letters in a note with capitals: a word, not a prefix
+        if _fits(out, k, before + m.start(1), s.end):
+            out[k] = _grow(text, s, before + m.start(1), s.end)
+    return out
 
 
 _HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})\)")

@@ -10,6 +10,8 @@ Filipino, Australian notes and survey answers) leak what the CRF rarely saw in g
 - ``vehicle_plate``: capitals, digits, capitals ("ABJ 447 KW", "RSH 447 XA", "KA 05 MN 4417")
   where no letter group is a clinical abbreviation or an English word ("HR 88 BP" is two
   vitals, "BED 12 A" a bed) — ID;
+- ``vehicle_plate_cue``: a registration after "registration", "plate", "van" … ("NK19 XPD",
+  "TX NMR-4471", "umf 447k": a digit and a letter, no English word) — ID;
 - ``city_lower_note``: in a note typed all in lower case, a world city whose words are rare in
   English ("latur", "kakamega") — CITY;
 - ``ipv6_compressed``: an IPv6 address written with "::" ("2001:db8:4471::18") — IP;
@@ -67,6 +69,44 @@ class VehiclePlateRecognizer(Recognizer):
             ):
                 continue
             out.append(Span(m.start(), m.end(), self.label, m.group(), self.name, self.score))
+        return out
+
+
+@dataclass
+class CuedPlateRecognizer(Recognizer):
+    """A registration after the word that says it is one ("registration NK19 XPD", "van SV72
+    KPX", "plate TX NMR-4471", "number plate umf 447k"): letters and digits in one to three
+    groups, with a digit and a letter, no group of letters alone a common English word or a
+    clinical abbreviation ("car 2 days", "taxi at 10 am" are not)."""
+
+    _rx: re.Pattern = re.compile(
+        r"\b(?:registration|reg|rego|vrn|plate|plates|vehicle|van|car|truck|lorry|taxi|motorbike)"
+        r"\b(?:[ \t]+(?:no\.?|number|#))?(?:[ \t]*[:#][ \t]*|[ \t]+)"
+        r"((?:[A-Za-z]{2}[ \t]+)?[A-Za-z0-9]{2,4}(?:[ -][A-Za-z0-9]{1,4}){1,2})(?![\w/-]|\.\w)",
+        re.IGNORECASE,
+    )
+
+    def find(self, text: str) -> list[Span]:
+        clinical = clinical_words()
+        out = []
+        for m in self._rx.finditer(text):
+            plate = m.group(1)
+            chars = plate.replace(" ", "").replace("-", "")
+            if not (5 <= len(chars) <= 9) or not re.search(r"\d", plate) or chars.isdigit():
+                continue
+            if not re.search(r"\d[ -]?[A-Za-z]|[A-Za-z][ -]?\d", plate):
+                continue
+            # a group of letters alone must be no common word and no clinical abbreviation
+            words = [w for w in re.split(r"[ \t-]+", plate) if w.isalpha() and len(w) > 1]
+            if any(
+                w.casefold() in clinical
+                or w.casefold() in _UNITS
+                or _band(w) >= (3 if len(w) > 3 else 5)
+                for w in words
+            ):
+                continue
+            s, e = m.span(1)
+            out.append(Span(s, e, self.label, plate, self.name, self.score))
         return out
 
 
@@ -171,6 +211,7 @@ SHAPE_RECOGNIZERS: list[Recognizer] = [
         pattern=r"(?<![\w.@+-])[A-Za-z][\w.-]{1,40}@[A-Za-z]{2,20}(?![\w@-]|\.\w)",
     ),
     VehiclePlateRecognizer("vehicle_plate", "ID", PROFILE_ONLY, 0.7),
+    CuedPlateRecognizer("vehicle_plate_cue", "ID", PROFILE_ONLY, 0.7),
     StreetAnyCaseRecognizer("street_any_case", "STREET", PROFILE_ONLY, 0.7),
     LowerNoteCityRecognizer("city_lower_note", "CITY", PROFILE_ONLY, 0.7),
 ]

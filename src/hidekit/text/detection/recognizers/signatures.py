@@ -21,7 +21,8 @@ beside any model (they apply to no language: ``languages`` names the profiles, s
 - ``speaker_label``: the name that opens a line without a time stamp, with who they are in
   brackets ("Jess (Koala Air): …") or a given name opening two lines or more — NAME;
 - ``username_shape``: a handle joined by underscores ("maple_leaf_mom88") or named after
-  "posted by", "reply from" — USERNAME;
+  "posted by", "reply from", "opened by"; a handle with a dot after "@" ("@liam.s"); the
+  bold author of a thread's comment ("**lena-k** commented") — USERNAME;
 - ``letter_digit_id``: one to four letters then six or more digits, a check letter or digit
   after ("T0418872H", "F318447902", "hn19044718k", "d558214(7)") — ID;
 - ``road_number``: a numbered road ("Hwy 52", "Route 9", "Interstate 95") — STREET.
@@ -42,6 +43,8 @@ from hidekit.text.detection.recognizers.base import (
 from hidekit.text.spans import Span
 
 PROFILE_ONLY = ("hipaa", "i2b2", "strict", "general")
+# the last part of an e-mail domain: "@example.com" after a space is no handle
+_DOMAIN_ENDS = frozenset("com org net edu gov io co uk au nz ca ie in za ng ke gh sg my ph".split())  # noqa: SIM905
 _CREDENTIAL_AFTER = r"(?:rn|md|np|pa|pa-c|do|lpn|ma|cna|rph|pharmd|pt|ot|slp)"
 
 
@@ -186,6 +189,13 @@ class BracketInitialsRecognizer(_InitialsRecognizer):
 _RELATIVE_CUES = "|".join(sorted(PEOPLE_WORDS, key=len, reverse=True)) + "|ask for|in-law"
 _NAME_WORD = r"([^\W\d_]{2,}(?:['’-][^\W\d_]+)?)"
 _AND_NAME = re.compile(rf"(?:[ \t]*\(\d{{1,2}}\))?,?[ \t]+and[ \t]+{_NAME_WORD}", re.IGNORECASE)
+# the next of a list of people given with their ages ("children baraka (9), sidi (4)", "CHILDREN
+# (MUTALE 6, BWALYA 2)"): an age after the name before, a comma or "and", a name with its age
+_AGED_NEXT = re.compile(
+    rf"[ \t]*\(?\d{{1,2}}[ \t]*(?:y|yo|yrs?|m|mo)?\)?[ \t]*(?:,|&|and\b)[ \t]*{_NAME_WORD}"
+    r"(?=[ \t]*\(?\d{1,2}(?![\w/.:-]))",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -197,7 +207,7 @@ class RelativeNameRecognizer(Recognizer):
 
     _rx: re.Pattern = re.compile(
         rf"\b(?:{_RELATIVE_CUES})s?(?:[ \t]+(?:{_RELATIVE_CUES})s?)*(?:[ \t]+(?:is|named|called))?"
-        rf"[ \t,:(]+{_NAME_WORD}"
+        rf"[ \t,:(]+(?:\d[ \t]*\([ \t]*)?{_NAME_WORD}"
         rf"(?:[ \t]+{_NAME_WORD})?",
         re.IGNORECASE,
     )
@@ -213,8 +223,11 @@ class RelativeNameRecognizer(Recognizer):
             out.append(Span(s, end, self.label, text[s:end], self.name, self.score))
             more = _AND_NAME.match(text, end)
             if more and _name_in_case(more.group(1), case):
-                a, b = more.span(1)
-                out.append(Span(a, b, self.label, text[a:b], self.name, self.score))
+                a, end = more.span(1)
+                out.append(Span(a, end, self.label, text[a:end], self.name, self.score))
+            while (more := _AGED_NEXT.match(text, end)) and _name_in_case(more.group(1), case):
+                a, end = more.span(1)
+                out.append(Span(a, end, self.label, text[a:end], self.name, self.score))
         return out
 
 
@@ -235,6 +248,14 @@ def _name_in_case(word: str, case: str) -> bool:
         band = _band(word)
         return (band == 0 or (band < 4 and word.casefold() in known_names())) and _name_like(word)
     return _name_like(word)
+
+
+def _handle_like(word: str) -> bool:
+    """A login as people pick them: with a digit, "_", "." or "-", or a lower-case word rare in
+    English ("fishfingerfriday"); a capitalized word is a name, left to the model."""
+    if any(c.isdigit() or c in "_.-" for c in word):
+        return True
+    return word.islower() and _band(word) < 3
 
 
 def _name_like(word: str) -> bool:
@@ -278,6 +299,34 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         pattern=r"(?<![\w@./-])(?:[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]"
         r"|(?<=posted by )[A-Za-z][\w.-]{2,30}\d|(?<=reply from )[A-Za-z][\w.-]{2,30}\d)"
         r"(?![\w@]|\.\w)",
+    ),
+    PatternRecognizer(
+        "username_cued",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.7,
+        pattern=r"\b(?:(?:posted|opened|submitted|started|asked|replied|commented)[ \t]+by"
+        r"|reply[ \t]+from)[ \t]+@?([A-Za-z0-9][\w.-]{1,30}[A-Za-z0-9_])(?![\w@]|\.\w)",
+        group=1,
+        validate=lambda h: _handle_like(h),
+    ),
+    PatternRecognizer(
+        "username_dotted",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.7,
+        pattern=r"(?<![\w.@/])@([A-Za-z][A-Za-z0-9_]*(?:[.-][A-Za-z0-9_]+)+)(?![\w@]|[.-]\w)",
+        group=1,
+        validate=lambda h: h.rsplit(".", 1)[-1].casefold() not in _DOMAIN_ENDS,
+    ),
+    PatternRecognizer(
+        "username_bold",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.7,
+        pattern=r"\*\*@?([A-Za-z0-9][\w.-]{1,30})\*\*[ \t]+(?:commented|closed|opened|reopened|"
+        r"approved|merged|reviewed|replied|wrote|posted|edited)\b",
+        group=1,
     ),
     PatternRecognizer(
         "letter_digit_id",
