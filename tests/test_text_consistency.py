@@ -511,3 +511,37 @@ def test_address_parts_join_across_a_comma_and_codes_keep_their_letters():
         "93",
         "#03-44 Peninsula Plaza",
     ]
+
+
+def test_initials_in_lower_case_and_system_prefixes_stay_with_what_they_belong_to():
+    t = "seen by jm reyes; pt reyes ok; nurse fatima b, then Priya R: hi. Tom A and a reyes"
+    spans = [
+        _span(t, "reyes", "DOCTOR"),
+        _span(t, "reyes", "DOCTOR", nth=1),
+        _span(t, "fatima", "DOCTOR"),
+        _span(t, "Priya", "NAME"),
+        _span(t, "Tom", "NAME"),
+        _span(t, "reyes", "DOCTOR", nth=2),
+    ]
+    assert [x for _, x in _texts(t, close_leaks(t, spans))] == [
+        "jm reyes",
+        "reyes",  # "pt" is a clinical abbreviation
+        "fatima b",
+        "Priya R",
+        "Tom",  # "A and": no initial that ends the name
+        "reyes",  # "a" is a word
+    ]
+    t = "AIMS.0044718227, kdah.1044718, e.g.1234567; Blk 95 Whampoa Drive, #08-447, Singapore"
+    spans = [
+        _span(t, "0044718227", "MRN"),
+        _span(t, "1044718", "MRN"),
+        _span(t, "1234567", "ID"),
+        _span(t, "Blk 95 Whampoa Drive", "STREET"),
+        _span(t, "#08-447", "ID"),
+    ]
+    assert [x for _, x in _texts(t, close_leaks(t, spans))] == [
+        "AIMS.0044718227",
+        "kdah.1044718",
+        "1234567",
+        "Blk 95 Whampoa Drive, #08-447",
+    ]

@@ -12,13 +12,15 @@ never drop a span:
   the same case ("Lim Hui" → "Lim Hui Ling", "ANDREI" → "ANDREI POPESCU"); a word that is common
   in English, a role, a credential or a clinical word is not taken.
 - ``name_edges``: names keep their initials, particles and suffixes ("I. Okafor", "de Vries",
-  "Piotr K.", "Jr."), and a nickname in quotes between two names joins them.
+  "Piotr K.", "Jr.", "jm reyes" in lower case, "Priya R:"), and a nickname in quotes between two
+  names, or closing a name, joins them; so does a suffix found apart ("Villareal" + "Jr").
 - ``street_units``: a street keeps the unit, flat or building written with it ("1187 Calle
   Alondra, Apt 3", "Flat 2, Orchard Court", "1801 Harbor View Pkwy, Bldg C") and a street type
   left after it ("2210 Orchard Crest Dr").
-- ``street_parts``: two parts of one address with only a comma between them are one street.
+- ``street_parts``: two parts of one address with only a comma between them are one street, and
+  so are a street and its unit number ("…Whampoa Drive, #08-447").
 - ``code_prefixes``: an identifier keeps the one or two letters written before its digits ("PT
-  0118447", "SR 447182").
+  0118447", "SR 447182") and a system prefix joined by a full stop ("AIMS.0044718227").
 - ``same_everywhere``: a name word detected once is masked wherever the text writes it again,
   in any case ("Bex" in every line of a pager thread, "Volkov" after "Coach Dmitri Volkov"), when
   it reads as a name: capitalized and not common in English (Zipf band below 4: not "Will",
@@ -220,6 +222,14 @@ _TITLE_INITIALS = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|MR|MRS|MS|DR)\.?[ \t]+((?:[A-Z][ \t]+)+)$"
 )
 _INITIAL_AFTER = re.compile(r"[ \t]+(?:[A-Z]\.(?![\w])|(?:Jr|Sr|Jnr|Snr)\.?(?![\w]))")
+_LOWER_INITIALS_BEFORE = re.compile(r"(?:^|(?<=[^\w.'’-]))([a-z]{1,2})[ ]$")
+_LONE_INITIAL_AFTER = re.compile(r"[ ]([A-Za-z])(?=[:,;)]|[ \t]*$)", re.MULTILINE)
+# words of one or two letters: never initials
+_SHORT = (
+    "a i am an as at be by do go he hi if in is it me my no of oh ok on or so to up us we ye yo"
+    " mr ms dr st rn np pa md pt cc re fu hx dx rx tx sx bp hr ed er gp ref"
+)
+_SHORT_WORDS = frozenset(_SHORT.split())
 _ENDS_INITIAL = re.compile(r"(?:(?<=[ \t])[A-Z]|\b(?:Jr|Sr|Jnr|Snr|JR|SR))$")
 _SUFFIX = re.compile(r"(?:Jr|Sr|Jnr|Snr|JR|SR|III|II|IV)\.?")
 # a particle between a given name and a father's or family name ("RAVICHANDRAN A/L MUNUSAMY",
@@ -252,9 +262,19 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
         m = _TITLE_INITIALS.search(text, max(0, a - 24), a)
         if m:
             a = m.start(1)
+        m = _LOWER_INITIALS_BEFORE.search(text[max(0, a - 4) : a])
+        if (
+            m
+            and m.group(1) not in _SHORT_WORDS
+            and m.group(1) not in clinical_words()
+            and s.text[:1].islower()
+        ):
+            a -= len(m.group(1)) + 1  # "jm reyes", "t whitford" in a note typed in lower case
         m = _INITIAL_AFTER.match(text, b)
         if m:
             b = m.end()
+        elif (m := _LONE_INITIAL_AFTER.match(text, b)) and m.group(1).casefold() not in ("a", "i"):
+            b = m.end(1)  # "Priya R:", "fatima b," — an initial that ends the name
         elif text[b : b + 1] == "." and _ENDS_INITIAL.search(text, a, b):
             b += 1  # "Tendai M" + ".", "Earl Jr" + "."
         m = _PARTICLE_AFTER.match(text, b)
@@ -529,6 +549,9 @@ def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     return same_everywhere(text, spans)
 
 
+_UNIT_NUMBER = re.compile(r"#\d{1,3}-\d{1,5}[A-Za-z]?")  # "#08-447": floor and unit
+
+
 def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
     """Two parts of one address line found apart, with only a comma between them, are one
     street ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street"): the comma is
@@ -538,7 +561,8 @@ def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
         p = out[-1] if out else None
         if (
             p is not None
-            and p.label == s.label == "STREET"
+            and p.label == "STREET"
+            and (s.label == "STREET" or _UNIT_NUMBER.fullmatch(s.text))
             and re.fullmatch(r",[ \t]*", text[p.end : s.start])
         ):
             out[-1] = _grow(text, p, p.start, s.end)
@@ -551,6 +575,7 @@ def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
 # "card mx-0447182209", "(NI 188214)"): part of the identifier as written, unless a word or a
 # cue ("no", "id", "on")
 _CODE_PREFIX = re.compile(r"(?:^|(?<=[^\w./#-]))([A-Za-z]{1,2})[ -]$")
+_DOTTED_PREFIX = re.compile(r"(?:^|(?<=[^\w.@/-]))([A-Za-z]{2,6})\.$")
 _NOT_PREFIX = frozenset("no nr id on at in to of or is it by as am pm a i x ph tel mob ext".split())  # noqa: SIM905
 
 
@@ -560,6 +585,10 @@ def code_prefixes(text: str, spans: Sequence[Span]) -> list[Span]:
     out = sort_spans(spans)
     for k, s in enumerate(out):
         if s.label not in JOINED_CODE_LABELS or not s.text[:1].isdigit():
+            continue
+        d = _DOTTED_PREFIX.search(text[max(0, s.start - 8) : s.start])
+        if d and _fits(out, k, s.start - len(d.group(1)) - 1, s.end):
+            out[k] = _grow(text, s, s.start - len(d.group(1)) - 1, s.end)  # "AIMS.0044718227"
             continue
         before = max(0, s.start - 4)
         m = _CODE_PREFIX.search(text[before : s.start])
