@@ -118,3 +118,61 @@ def test_gate_on_small_patterns(pattern, flags, yes, no):
     for text in no:
         assert not rx.search(text)
         assert rec.find(text) == []
+
+
+# the case cuts as they were written before being rewritten to start with the upper-case letter
+_CASE_SPLIT_REFERENCE = re.compile(
+    r"(?<=[^\W\d_])(?=[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü])|(?<=[a-záéíóúñüº])(?=[A-ZÁÉÍÓÚÑÜ])"
+)
+
+
+def test_case_cuts_equal_the_zero_width_expression(texts):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from hidekit.text.detection.features import _CASE_SPLIT
+
+    def cuts(rx: re.Pattern, text: str) -> list[int]:
+        return [m.start() for m in rx.finditer(text)]
+
+    for text in texts:
+        assert cuts(_CASE_SPLIT, text) == cuts(_CASE_SPLIT_REFERENCE, text)
+    assert cuts(_CASE_SPLIT, "MartínezNºCol aBCd McDONALD xY ÑÚ") == [8, 10, 15, 16, 21, 29]
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.text(alphabet="aZbYºÁéÑ1_ -'.\n", max_size=30))
+    def check(text: str) -> None:
+        assert cuts(_CASE_SPLIT, text) == cuts(_CASE_SPLIT_REFERENCE, text)
+
+    check()
+
+
+def test_ascii_mode_splits_plain_ascii_texts_as_unicode_mode(texts):
+    """Words and tokens of a ``plain_ascii`` text are split with ``re.ASCII`` (faster): the same
+    split, and not used on texts with the separators only Unicode-mode ``\\s`` matches."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from hidekit.text.detection.features import _TOKEN_SPLIT, _TOKEN_SPLIT_ASCII
+    from hidekit.text.detection.recognizers.dictionaries import _SPLIT, _SPLIT_ASCII
+    from hidekit.text.detection.recognizers.scans import plain_ascii
+
+    pairs = [(_TOKEN_SPLIT, _TOKEN_SPLIT_ASCII), (_SPLIT, _SPLIT_ASCII)]
+    every = "".join(chr(c) for c in range(128))
+    assert not plain_ascii(every) and plain_ascii(every.replace("\x1c\x1d\x1e\x1f", ""))
+    assert not plain_ascii("café") and _TOKEN_SPLIT_ASCII.split("a\x1cb") != _TOKEN_SPLIT.split(
+        "a\x1cb"
+    )
+    for text in [*texts, every.replace("\x1c\x1d\x1e\x1f", "")]:
+        if plain_ascii(text):
+            for uni, asc in pairs:
+                assert asc.split(text) == uni.split(text)
+
+    @settings(max_examples=300, deadline=None)
+    @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+    def check(text: str) -> None:
+        if plain_ascii(text):
+            for uni, asc in pairs:
+                assert asc.split(text) == uni.split(text)
+
+    check()

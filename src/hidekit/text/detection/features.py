@@ -28,15 +28,23 @@ from functools import lru_cache
 from itertools import accumulate
 
 from hidekit.text.detection.recognizers import Recognizer, run_recognizers
+from hidekit.text.detection.recognizers.scans import plain_ascii
 from hidekit.text.detection.tokenize import _TOKEN, Token
 from hidekit.text.spans import Span
 
 FEATURE_VERSION = 2  # 2 adds the optional document-level and word-cluster features
 SUPPORTED_VERSIONS = (1, 2)
 _TOKEN_SPLIT = re.compile(f"({_TOKEN.pattern})")  # split: gap, token, gap, token, …, gap
+# a case cut: before an upper-case letter that follows a letter and precedes a lower-case one, or
+# that follows a lower-case letter. Written to start with the upper-case letter (a match is that
+# one letter; its start is the cut) so that ``re`` skips to candidates in C: the same cuts as
+# ``(?<=[^\W\d_])(?=[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü])|(?<=[a-záéíóúñüº])(?=[A-ZÁÉÍÓÚÑÜ])``
+# (tests/test_text_speed_equivalence.py), which ``re`` tried at every character.
 _CASE_SPLIT = re.compile(
-    r"(?<=[^\W\d_])(?=[A-ZÁÉÍÓÚÑÜ][a-záéíóúñü])|(?<=[a-záéíóúñüº])(?=[A-ZÁÉÍÓÚÑÜ])"
+    r"[A-ZÁÉÍÓÚÑÜ](?:(?<=[^\W\d_][A-ZÁÉÍÓÚÑÜ])(?=[a-záéíóúñü])|(?<=[a-záéíóúñüº][A-ZÁÉÍÓÚÑÜ]))"
 )
+# the token split compiled with re.ASCII, for ``plain_ascii`` texts (the same split there)
+_TOKEN_SPLIT_ASCII = re.compile(_TOKEN_SPLIT.pattern, re.ASCII)
 
 
 def tokens_for(text: str) -> list[Token]:
@@ -51,7 +59,7 @@ def token_lists(text: str) -> tuple[list[str], list[int], list[int]]:
     by one scan of the whole text: ``_CASE_SPLIT`` only looks at letters, and a token is a maximal
     run of letters and digits, so a cut found in the text lies inside one token, as in the token
     alone; tokens too short or in one case are not cut."""
-    parts = _TOKEN_SPLIT.split(text)
+    parts = (_TOKEN_SPLIT_ASCII if plain_ascii(text) else _TOKEN_SPLIT).split(text)
     bounds = list(accumulate(map(len, parts)))
     texts = parts[1::2]
     starts = bounds[0:-1:2]

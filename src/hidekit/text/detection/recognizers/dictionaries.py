@@ -27,10 +27,12 @@ from faker.providers.person import es_ES as person_es
 
 from hidekit.text.detection.recognizers.base import HitLists, Recognizer, register_recognizer
 from hidekit.text.detection.recognizers.patterns.occupations import job_heads
+from hidekit.text.detection.recognizers.scans import plain_ascii
 from hidekit.text.spans import Span
 
 _WORD = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 _SPLIT = re.compile(f"({_WORD.pattern})")  # split: text between words, word, text between, …
+_SPLIT_ASCII = re.compile(_SPLIT.pattern, re.ASCII)  # the same split of a ``plain_ascii`` text
 
 
 @lru_cache(maxsize=100_000)
@@ -48,7 +50,7 @@ class _Words:
     )  # fmt: skip
 
     def __init__(self, text: str):
-        parts = _SPLIT.split(text)
+        parts = (_SPLIT_ASCII if plain_ascii(text) else _SPLIT).split(text)
         bounds = list(accumulate(map(len, parts)))
         self.words = parts[1::2]
         self.starts = bounds[0:-1:2]  # where each word starts (the end of the text before it)
