@@ -17,6 +17,7 @@ from hidekit.text.detection.recognizers.scans import (
     _prefix_seq,
     _trie,
     case_variants,
+    consumes_newline,
     scan_matches,
 )
 from hidekit.text.spans import Span
@@ -279,3 +280,56 @@ def test_dictionaries_find_what_the_word_loop_finds(texts):
             ] == [
                 (h.start, h.end, h.label, h.text, h.source, h.score) for h in _old_find(rec, text)
             ]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "takes"),
+    [
+        (r"[A-Z][a-z]+[ \t]+MD", 0, False),
+        (r"\bin[ \t]+(19\d\d)(?!\s*mg)", re.I, False),  # a lookahead may see past the line
+        (r"a\s+b", 0, True),
+        (r"a[^x]b", 0, True),
+        (r"a[^\n]b", 0, False),
+        (r"a\Wb", 0, True),
+        (r"a\w\d\S.b", 0, False),
+        (r"a.b", re.S, True),
+        (r"a(?s:.)b", 0, True),
+        (r"a(?-s:.)b", re.S, False),
+        (r"(a)\1", 0, True),  # a back-reference: not understood, taken as "may"
+        (r"a[\x00-\x7f]b", 0, True),
+    ],
+)
+def test_what_can_take_a_newline(pattern, flags, takes):
+    parsed = _sre_parse.parse(pattern, flags)
+    assert consumes_newline(parsed.data, bool(flags & re.S)) is takes
+    for text in ["a\nb", "a\n\nb"]:  # where the analysis says no, no match takes one
+        if not takes:
+            assert all("\n" not in m.group() for m in re.finditer(pattern, text, flags))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "flags", "kind"),
+    [
+        (r"\b[A-Z][a-z]+,?[ \t]+(?:MD|RN)(?!\w)", 0, "first"),
+        (r"\b(?:in|by|to)[ \t]+((?:199|200)\d)(?![\w/-]|\s*mg\b)", re.I, "literal"),
+    ],
+)
+def test_patterns_scanned_by_lines(pattern, flags, kind):
+    rx = re.compile(pattern, flags)
+    scan = Scan(rx)
+    assert scan.kind == kind and scan.lines is not None
+    texts = [
+        "Ann Lee MD\nBob Roe, RN\nno degree here\nCy Poe MDx\nDee Fox RN",
+        "in 1999\nIN 2003 mg\nin 2004\n mg\nby 2010\nto\n1999 in 1998\n",
+        "Ann Lee\nMD in\n1999\n\n\nAnn Lee MD" * 3,
+        "MD RN 1999 2000\n",
+        "",
+        "\n",
+    ]
+    for text in texts:
+        assert _scanned(scan, text) == _reference(rx, text), text
+
+
+def test_patterns_that_may_cross_lines_are_scanned_whole():
+    for pattern in [r"\b[A-Z][a-z]+\s+MD", r"[A-Z][a-z]+(?=[ \t]+MD)", r"\b[A-Z]\w+"]:
+        assert Scan(re.compile(pattern)).lines is None

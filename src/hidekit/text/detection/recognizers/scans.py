@@ -10,9 +10,11 @@ from hidekit.text.detection.recognizers.gates import (
     _EMPTY,
     _FOLD_EXTRA,
     _concat,
+    _condition,
     _cost,
     _group,
     _item,
+    _seq,
     _sre,
     _sre_parse,
     _uncased,
@@ -245,6 +247,111 @@ def _trie_node(strings) -> str:
     return alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
 
 
+# ---------------------------------------------------------------- scans by lines
+# Most patterns are run over every character of a text. Some cannot consume a newline (every
+# character a match takes is outside "\n"): their matches lie each within one line. When, in
+# addition, every match contains one of a few selective literal strings (the set a gate would
+# test, taken only from what the match consumes: no lookaround may bring one), a line without
+# any of them holds no match, and finditer's matches are those it finds line by line in the
+# lines that hold one (a match never crosses into the next line, so each line starts afresh):
+# a scan "by lines" finds those lines by one literal search, then tries the pattern only at
+# the candidates (a first character, or the scan's literal) of those lines, with
+# ``rx.match(text, pos)`` on the whole text (lookarounds see what they always see).
+_LINE_MAX_COST = 0.005  # the least selective literal set scanned for by lines (``_cost``)
+_NEWLINE = 10
+_CAT_NEWLINE = {
+    getattr(_sre, "CATEGORY_NOT_DIGIT", None),
+    getattr(_sre, "CATEGORY_SPACE", None),
+    getattr(_sre, "CATEGORY_NOT_WORD", None),
+    getattr(_sre, "CATEGORY_LINEBREAK", None),
+}
+_CAT_NO_NEWLINE = {
+    getattr(_sre, "CATEGORY_DIGIT", None),
+    getattr(_sre, "CATEGORY_NOT_SPACE", None),
+    getattr(_sre, "CATEGORY_WORD", None),
+    getattr(_sre, "CATEGORY_NOT_LINEBREAK", None),
+}
+
+
+def _class_has_newline(av) -> bool:
+    negate = hit = False
+    for op, a in av:
+        if op is _sre.NEGATE:
+            negate = True
+        elif op is _sre.LITERAL:
+            hit = hit or a == _NEWLINE
+        elif op is _sre.RANGE:
+            hit = hit or a[0] <= _NEWLINE <= a[1]
+        elif op is _sre.CATEGORY and a in _CAT_NEWLINE:
+            hit = True
+        elif not (op is _sre.CATEGORY and a in _CAT_NO_NEWLINE):
+            return True  # not understood: it may
+    return hit != negate
+
+
+def consumes_newline(items, dotall: bool) -> bool:
+    """Whether a match of ``items`` (parsed) may take a newline; True when not understood.
+    Lookarounds and anchors consume nothing. Case folding maps no character to a newline."""
+    for op, av in items:
+        if op in (_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT):
+            continue
+        if op is _sre.LITERAL:
+            if av == _NEWLINE:
+                return True
+        elif op is _sre.NOT_LITERAL:
+            if av != _NEWLINE:
+                return True
+        elif op is _sre.IN:
+            if _class_has_newline(av):
+                return True
+        elif op is _sre.ANY:
+            if dotall:
+                return True
+        elif op is _sre.SUBPATTERN:
+            _, add, remove, sub = av
+            dot = (dotall or bool(add & _sre.SRE_FLAG_DOTALL)) and not (
+                remove & _sre.SRE_FLAG_DOTALL
+            )
+            if consumes_newline(sub, dot):
+                return True
+        elif op is _sre.BRANCH:
+            if any(consumes_newline(alt, dotall) for alt in av[1]):
+                return True
+        elif op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT):
+            if consumes_newline(av[2], dotall):
+                return True
+        else:  # back-references, atomic groups, …: taken as "may"
+            return True
+    return False
+
+
+def _lookaround(items) -> bool:
+    """Whether ``items`` hold a positive lookaround (its literals may lie outside the match)."""
+    for op, av in items:
+        if op is _sre.ASSERT:
+            return True
+        if op is _sre.SUBPATTERN and _lookaround(av[3]):
+            return True
+        if op is _sre.BRANCH and any(_lookaround(alt) for alt in av[1]):
+            return True
+        if op in (_sre.MAX_REPEAT, _sre.MIN_REPEAT) and _lookaround(av[2]):
+            return True
+    return False
+
+
+def line_literals(rx: re.Pattern):
+    """The literal set (as gates use) one string of which every match of ``rx`` consumes, when
+    no match can take a newline; else None."""
+    parsed = _sre_parse.parse(rx.pattern, rx.flags)
+    if consumes_newline(parsed.data, bool(rx.flags & re.DOTALL)) or _lookaround(parsed.data):
+        return None
+    exact, conditions = _seq(parsed.data, bool(rx.flags & re.IGNORECASE))
+    if _condition(exact):
+        conditions.append(exact)
+    conditions = [c for c in conditions if c[0] is not None and "" not in c[1]]
+    return min(conditions, key=_cost) if conditions else None
+
+
 _ASCII_DIFFERS = re.compile("[\x1c-\x1f]")  # ASCII characters \s matches only in Unicode mode
 
 
@@ -267,10 +374,15 @@ class Scan:
         self.folded = False
         self.finder: re.Pattern | None = None
         self.end_group = 0
+        self.first: re.Pattern | None = None  # kind "first": its first characters alone
+        self.lines: re.Pattern | None = None  # set when scanned by lines: their literals
+        self.lines_folded = False
         try:
             self._plan()
+            self._plan_lines()
         except Exception:  # an unexpected pattern (bytes, global inline flags, …): plain finditer
             self.kind, self.folded, self.finder, self.end_group = "plain", False, None, 0
+            self.first, self.lines = None, None
 
     def _plan(self) -> None:
         rx = self.rx
@@ -288,6 +400,7 @@ class Scan:
             self.kind = "literal"
             self.folded = lits[0] == "fold"
             self.finder = re.compile(_trie(lits[1]))
+            self._cost = _cost(lits)
             return
         first, nullable = _first_seq(parsed.data, ignorecase)
         if first is None or nullable:
@@ -298,9 +411,57 @@ class Scan:
         self.kind = "first"
         self.finder = re.compile(rf"(?-i:[{cls}])(?<=(?=(?:{rx.pattern})())(?s:.))", rx.flags)
         self.end_group = self.finder.groups
+        self.first = re.compile(rf"(?-i:[{cls}])", rx.flags)
+
+    def _plan_lines(self) -> None:
+        """Scan by lines when the pattern allows and its line literals are selective enough
+        (for a literal scan: far more than the literals it starts with)."""
+        if self.kind == "plain" or not isinstance(self.rx.pattern, str):
+            return
+        lits = line_literals(self.rx)
+        if lits is None or min(map(len, lits[1])) < 1:
+            return
+        cost = _cost(lits)
+        if cost > _LINE_MAX_COST or (self.kind == "literal" and cost * 10 > self._cost):
+            return
+        self.lines = re.compile(_trie(lits[1]))
+        self.lines_folded = lits[0] == "fold"
+
+    def _by_lines(self, text: str) -> list | None:
+        """``matches`` for a scan by lines (None: not usable on this text)."""
+        lines = self.lines
+        assert lines is not None
+        hay = fold(text) if self.lines_folded else text
+        starts = fold(text) if self.folded else text
+        if len(hay) != len(text) or len(starts) != len(text):
+            return None
+        find, match, out, pos, n = lines.search, self.rx.match, [], 0, len(text)
+        if self.kind == "first":
+            assert self.first is not None
+            cand, starts = self.first.search, text
+        else:
+            assert self.finder is not None
+            cand = self.finder.search
+        while pos < n and (c := find(hay, pos)) is not None:
+            at = text.rfind("\n", 0, c.start()) + 1  # the line's start (after the last match)
+            end = text.find("\n", c.start())
+            end = n if end < 0 else end
+            at = max(at, pos)
+            while (c := cand(starts, at, end)) is not None:
+                at = c.start()
+                m = match(text, at)
+                if m is None:
+                    at += 1
+                else:
+                    at = m.end()
+                    out.append((m, m.start(), at))
+            pos = end + 1
+        return out
 
     def matches(self, text: str) -> list:
         """[(match, start, end)]: as ``rx.finditer(text)``; ``match.span(g)`` for groups g > 0."""
+        if self.lines is not None and (got := self._by_lines(text)) is not None:
+            return got
         finder = self.finder  # None for kind "plain"
         if self.kind == "first" and finder is not None:
             search, g, out, pos = finder.search, self.end_group, [], 0
