@@ -545,3 +545,28 @@ def test_initials_in_lower_case_and_system_prefixes_stay_with_what_they_belong_t
         "1234567",
         "Blk 95 Whampoa Drive, #08-447",
     ]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab Cd'’-_1\n\t.é²Σ", max_size=60), st.data())
+def test_the_word_before_a_name_is_found_as_the_window_search_finds_it(text, data):
+    """``_prev_word`` searches from where a match can start; the window search is the reference."""
+    from hidekit.text.detection.consistency import _PREV_WORD, _prev_word
+
+    a = data.draw(st.integers(0, len(text)))
+    ref = _PREV_WORD.search(text, max(0, a - 40), a)
+    got = _prev_word(text, a)
+    assert (ref and (ref.span(), ref.span(1))) == (got and (got.span(), got.span(1)))
+
+
+def test_the_word_before_a_name_by_hand():
+    from hidekit.text.detection.consistency import _prev_word
+
+    text = "Syed Akhtar Jafri\nseen by x-ray Dr \nAnn"
+    assert _prev_word(text, 5).group(1) == "Syed"  # "Syed " before "Akhtar"
+    assert _prev_word(text, 12).group(1) == "Akhtar"
+    assert _prev_word(text, 4) is None  # no space before the end
+    assert _prev_word(text, text.index("Dr") + 2) is None
+    at = text.index("Ann")  # "Dr \n" then the name: $ before the newline
+    assert _prev_word(text, at).span(1) == (text.index("Dr"), text.index("Dr") + 2)
+    assert _prev_word(text, text.index("Dr")).group(1) == "ray"  # a word starts with two letters

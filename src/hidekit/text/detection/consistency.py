@@ -287,6 +287,32 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
 
 _NEXT_WORD = re.compile(r"[ \t]([^\W\d_]{2,}(?:['’-][^\W\d_]+)*)")
 _PREV_WORD = re.compile(r"([^\W\d_]{2,}(?:['’-][^\W\d_]+)*)[ \t]$")
+_WORD_PART = re.compile(r"[^\W\d_]|['’-]")
+_WORD_PART_CHARS: dict[str, bool] = {}
+
+
+def _prev_word(text: str, a: int) -> re.Match | None:
+    """``_PREV_WORD.search(text, max(0, a - 40), a)``, searched only from where it can start.
+
+    With ``endpos`` a, ``$`` matches at a, or at a - 1 before a newline there: a match ends with
+    a space or tab at one of those, and consumes nothing but word parts (letters, ' ’ -) before
+    it, so it starts no earlier than the run of word parts that ends there; the search from the
+    run's start finds the leftmost match, as the search over the whole window does."""
+    lo = max(0, a - 40)
+    end = a - 1 if a > lo and text[a - 1] == "\n" else a
+    if end <= lo or text[end - 1] not in " \t":
+        return None
+    j = end - 1
+    parts = _WORD_PART_CHARS
+    while j > lo:
+        ch = text[j - 1]
+        inside = parts.get(ch)
+        if inside is None:
+            inside = parts[ch] = _WORD_PART.fullmatch(ch) is not None
+        if not inside:
+            break
+        j -= 1
+    return _PREV_WORD.search(text, j, a)
 
 
 def _same_case(word: str, span_text: str) -> bool:
@@ -322,7 +348,7 @@ def next_name_words(text: str, spans: Sequence[Span]) -> list[Span]:
                 break
             b = m.end()
         for _ in range(2):
-            m = _PREV_WORD.search(text, max(0, a - 40), a)
+            m = _prev_word(text, a)
             if not (m and _name_word(m.group(1), s.text)):
                 break
             a = m.start()
