@@ -127,7 +127,7 @@ def fit_scan(con, source: DirectSource, read: list[str], sets, pairs, rows: int)
         types.see(batch)
         for s in sets:
             parts[s].append(batch_counts(batch, s, start))
-            if len(parts[s]) >= 16:
+            if _merge_due(parts[s]):
                 parts[s] = [arrow_counts(parts[s], s)]
         for lat, lon in pairs:
             gone = pa.compute.or_(batch.column(lat).is_null(), batch.column(lon).is_null())
@@ -135,6 +135,15 @@ def fit_scan(con, source: DirectSource, read: list[str], sets, pairs, rows: int)
         start += batch.num_rows
     tables = {s: arrow_counts(p, s) for s, p in parts.items() if p}
     return Scan(types.kinds(), tables, start, no_point)
+
+
+def _merge_due(parts: list[pa.Table]) -> bool:
+    """Whether to merge a set's partial count tables now: every 16 parts, once the new parts
+    hold as many rows as the merged table (a table with one row per record, as record IDs
+    give, would otherwise be regrouped whole every 16 parts: quadratic in the records)."""
+    if len(parts) < 16:
+        return False
+    return sum(p.num_rows for p in parts[1:]) >= parts[0].num_rows
 
 
 def fitted_table(scan: Scan, steps: list[StreamStep], cols: tuple[str, ...], upto: int):
