@@ -79,13 +79,13 @@ def test_demo_plan_by_chunks_is_the_in_memory_release(tmp_path):
     assert small.loss == mem.loss and small.after == mem.after and small.before == mem.before
 
 
-def test_adult_plan_with_a_hierarchy_and_suppression_by_chunks(tmp_path):
-    # k = 5 on Adult's first 4,000 records: the search splits classes (records taken by rank)
-    frame = pd.read_csv(ADULT / "adult.csv", sep=";").head(4000)
+def _adult_plan(tmp_path: Path, records: int) -> str:
+    """A plan over Adult's first ``records`` records (written as adult.csv): a hierarchy, age
+    bands and k = 5 local suppression."""
+    frame = pd.read_csv(ADULT / "adult.csv", sep=";").head(records)
     frame.to_csv(tmp_path / "adult.csv", index=False)
     keys = ["sex", "age", "race", "marital-status", "education"]
-    (tmp_path / "plan.toml").write_text(
-        f"""
+    return f"""
 [input]
 path = "adult.csv"
 [output]
@@ -109,9 +109,51 @@ use = "suppress"
 keys = {json.dumps(keys)}
 k = 5
 """
-    )
+
+
+def test_adult_plan_with_a_hierarchy_and_suppression_by_chunks(tmp_path):
+    # k = 5 on Adult's first 4,000 records: the search splits classes (records taken by rank)
+    (tmp_path / "plan.toml").write_text(_adult_plan(tmp_path, 4000))
     mem, *_ = _same_release(tmp_path / "plan.toml", tmp_path, [1, 333, 4000])
     assert sum(mem.steps[-1].cells_changed.values()) > 0
+
+
+def test_two_processes_release_what_one_releases(tmp_path, monkeypatch):
+    # the second half in a forked process (its suppression started from the first half's
+    # class counts: k = 5 splits classes across the halves), and when that process fails, the
+    # second half released by this one: the same files each time
+    from hidekit.release import stream
+
+    (tmp_path / "plan.toml").write_text(_adult_plan(tmp_path, 4000))
+    runs = {}
+    for name, workers in (("one", 1), ("two", 2), ("failed", 2)):
+        monkeypatch.setattr(stream, "WORKERS", workers)
+        if name == "failed":
+            monkeypatch.setattr(stream, "_second_half_start", lambda *a: 1 / 0)
+        res = run_plan(tmp_path / "plan.toml", output=tmp_path / name, chunk_rows=333)
+        assert res.chunks == 13
+        runs[name] = res
+    want = (tmp_path / "one" / "adult.csv").read_bytes()
+    for name in ("two", "failed"):
+        assert (tmp_path / name / "adult.csv").read_bytes() == want
+        assert _audit(tmp_path / name) == _audit(tmp_path / "one")
+        assert not list((tmp_path / name).glob("*.part"))
+    assert runs["two"].steps[-1].cells_changed == runs["one"].steps[-1].cells_changed
+    assert sum(runs["one"].steps[-1].cells_changed.values()) > 0
+
+
+def test_batches_come_in_the_size_asked():
+    import pyarrow as pa
+
+    from hidekit.release.stream_source import rebatched
+
+    parts = [pa.record_batch({"a": list(range(i, i + n))}) for i, n in ((0, 5), (5, 1), (6, 7))]
+    for rows in (1, 3, 4, 13, 20):
+        got = list(rebatched(iter(parts), rows))
+        assert [b.num_rows for b in got] == [rows] * (13 // rows) + (
+            [13 % rows] if 13 % rows else []
+        )
+        assert [v for b in got for v in b.column("a").to_pylist()] == list(range(13))
 
 
 def test_a_plan_that_needs_the_whole_table_runs_in_memory(tmp_path):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
@@ -150,7 +151,22 @@ class ChunkedCSV:
         if self._header is None:
             self._header = [str(c) for c in frame.columns]
             self._handle.write(header_line(frame.columns, self.sep))
-        self._handle.write(csv_rows(frame, self.sep, neutralize=self.neutralize))
+        self._handle.write(self.rows(frame))
+
+    def rows(self, frame: pd.DataFrame) -> bytes:
+        """``frame``'s rows as this file writes them (no header): for a part written apart."""
+        return csv_rows(frame, self.sep, neutralize=self.neutralize)
+
+    def append_file(self, part: Path) -> None:
+        """The rows of the file ``part`` (written with ``rows``) appended, then ``part``
+        deleted."""
+        with open(part, "rb") as src:
+            shutil.copyfileobj(src, self._handle, 16 << 20)
+        Path(part).unlink()
+
+    def part_path(self) -> Path:
+        """A path beside the file being written, for a part written by another process."""
+        return Path(str(self._handle.name) + ".part")
 
 
 @contextlib.contextmanager

@@ -147,7 +147,7 @@ def _run_streamed(
         ) as out:
             result, crosswalks = stream_plan(
                 plan, source, out.write, chunk_rows=chunk_rows or CHUNK_ROWS, scan=scan,
-                progress=progress,
+                progress=progress, split=(out.rows, out.append_file, out.part_path()),
             )  # fmt: skip
         result.files["data"] = name
         _write_rest(plan, tmp, result, crosswalks, overwrite, passphrase)

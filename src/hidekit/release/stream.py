@@ -19,6 +19,9 @@ individual risk, ...) raises ``StreamUnsupported`` before reading: the job runs 
 
 from __future__ import annotations
 
+import gc
+import multiprocessing as mp
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,6 +55,10 @@ from hidekit.secrets import public_params
 from hidekit.transforms.loss import VariableLoss, loss_warnings, same_cells
 
 CHUNK_ROWS = 1_000_000
+# Each chunk's count table of a suppress step's columns is kept (for the second half's start)
+# while all of them hold at most this many rows; beyond, the chunks run in one process.
+KEEP_ROWS = 4_000_000
+WORKERS: int | None = None  # processes for the chunk pass (None: 2 when there are 2 cores)
 
 
 def plan_source(plan: Plan) -> DirectSource:
@@ -114,19 +121,30 @@ class Scan:
     tables: dict[tuple[str, ...], pa.Table]
     records: int
     no_point: dict[tuple[str, str], int] = field(default_factory=dict)
+    # the count tables of each chunk for the sets of ``keep`` (None: more rows than KEEP_ROWS)
+    chunk_parts: dict[tuple[str, ...], list[pa.Table]] | None = None
 
 
-def fit_scan(con, source: DirectSource, read: list[str], sets, pairs, rows: int) -> Scan:
+def fit_scan(con, source: DirectSource, read: list[str], sets, pairs, rows: int, keep=()) -> Scan:
     """One pass over the file: types of ``read``, the count table of each column set of
-    ``sets``, the records missing either coordinate of each pair of ``pairs``."""
+    ``sets``, the records missing either coordinate of each pair of ``pairs``; for the sets
+    of ``keep``, each chunk's own count table too (while they stay small: ``KEEP_ROWS``)."""
     types = ColumnTypes(read)
     parts: dict[tuple[str, ...], list[pa.Table]] = {s: [] for s in sets}
+    kept: dict[tuple[str, ...], list[pa.Table]] | None = {s: [] for s in keep}
+    held = 0
     no_point = dict.fromkeys(pairs, 0)
     start = 0
     for batch in batches(con, source, read, rows):
         types.see(batch)
         for s in sets:
-            parts[s].append(batch_counts(batch, s, start))
+            part = batch_counts(batch, s, start)
+            parts[s].append(part)
+            if kept is not None and s in kept:
+                kept[s].append(part)
+                held += part.num_rows
+                if held > KEEP_ROWS:
+                    kept = None
             if _merge_due(parts[s]):
                 parts[s] = [arrow_counts(parts[s], s)]
         for lat, lon in pairs:
@@ -134,7 +152,7 @@ def fit_scan(con, source: DirectSource, read: list[str], sets, pairs, rows: int)
             no_point[(lat, lon)] += int(pa.compute.sum(gone).as_py() or 0)
         start += batch.num_rows
     tables = {s: arrow_counts(p, s) for s, p in parts.items() if p}
-    return Scan(types.kinds(), tables, start, no_point)
+    return Scan(types.kinds(), tables, start, no_point, kept)
 
 
 def _merge_due(parts: list[pa.Table]) -> bool:
@@ -146,13 +164,17 @@ def _merge_due(parts: list[pa.Table]) -> bool:
     return sum(p.num_rows for p in parts[1:]) >= parts[0].num_rows
 
 
-def fitted_table(scan: Scan, steps: list[StreamStep], cols: tuple[str, ...], upto: int):
-    """The count table of ``cols`` as the data stand before step ``upto``."""
-    if cols not in scan.tables:
+def fitted_table(
+    scan: Scan, steps: list[StreamStep], cols: tuple[str, ...], upto: int, raw=None
+) -> CountTable:
+    """The count table of ``cols`` as the data stand before step ``upto`` (of the whole file,
+    or of the Arrow count table ``raw``)."""
+    raw = scan.tables.get(cols) if raw is None else raw
+    if raw is None:
         return CountTable(
             pd.DataFrame({c: [] for c in cols}), np.zeros(0, np.int64), np.zeros(0, np.int64)
         )
-    table = typed_counts(scan.tables[cols], cols, scan.kinds)
+    table = typed_counts(raw, cols, scan.kinds)
     for s in steps[:upto]:
         if s.writes() & set(table.frame.columns):
             table = s.apply_table(table)
@@ -194,14 +216,23 @@ def _lost(before: pd.Series, after: pd.Series) -> tuple[int, int]:
 
 
 def apply_chunks(
-    con, source: DirectSource, scan: Scan, steps: list[StreamStep], rows: int, write, measured
+    con,
+    source: DirectSource,
+    scan: Scan,
+    steps: list[StreamStep],
+    rows: int,
+    write,
+    measured,
+    first: int = 0,
+    stop: int | None = None,
 ) -> Chunked:
-    """The second pass: each chunk through the fitted steps, to ``write``."""
+    """The second pass: each chunk of records ``first`` to ``stop`` through the fitted steps,
+    to ``write``."""
     read = list(scan.kinds)
     picks = scan_rows(scan.records)
     out = Chunked()
-    start = 0
-    for batch in batches(con, source, read, rows):
+    start = first
+    for batch in batches(con, source, read, rows, first, stop):
         frame = typed_frame(batch, scan.kinds, start)
         before = frame
         for s in steps:
@@ -220,6 +251,111 @@ def apply_chunks(
         start += batch.num_rows
         out.chunks += 1
     return out
+
+
+def _workers() -> int:
+    """Processes for the chunk pass: two where two cores or more are ours and fork exists."""
+    if WORKERS is not None:
+        return WORKERS
+    if "fork" not in mp.get_all_start_methods():
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    return 2 if cores >= 2 else 1
+
+
+def _split_at(scan: Scan, rows: int) -> int | None:
+    """The first record of the second half (a chunk boundary), None when there is one chunk or
+    the first half's start for suppression was not kept."""
+    chunks = -(-scan.records // rows)
+    if chunks < 2 or scan.chunk_parts is None:
+        return None
+    return rows * (-(-chunks // 2))
+
+
+def _second_half_start(scan: Scan, steps: list[StreamStep], sets: dict, at: int, rows: int):
+    """Suppress steps set as they stand after the records before ``at``: each class's records
+    seen so far, from the first half's chunk count tables."""
+    assert scan.chunk_parts is not None
+    for i, s in enumerate(steps):
+        if isinstance(s, SuppressStep):
+            cols = sets[i]
+            raw = arrow_counts(scan.chunk_parts[cols][: at // rows], cols)
+            s.start_after(fitted_table(scan, steps, cols, i, raw))
+
+
+def _second_half(send, con_args, steps: list[StreamStep], sets: dict, at: int, part: Path, rows_of):
+    """In the forked process: records ``at`` onwards released into ``part``; what the chunk
+    pass gathered and each step's cells and seconds sent back (or the error's text)."""
+    source, scan, rows, measured = con_args
+    from hidekit.engines.connection import connect
+
+    try:
+        before = [(dict(s.cells), s.seconds) for s in steps]
+        _second_half_start(scan, steps, sets, at, rows)
+        with connect() as con, open(part, "wb") as fh:
+            got = apply_chunks(
+                con, source, scan, steps, rows, lambda f: fh.write(rows_of(f)), measured, at
+            )
+        cells = [
+            {c: n - old.get(c, 0) for c, n in s.cells.items()}
+            for s, (old, _) in zip(steps, before, strict=True)
+        ]
+        seconds = [s.seconds - t for s, (_, t) in zip(steps, before, strict=True)]
+        send.send(("ok", got, cells, seconds))
+    except BaseException as exc:  # noqa: BLE001 - the parent runs the half itself
+        send.send(("error", f"{type(exc).__name__}: {exc}", None, None))
+    finally:
+        send.close()
+
+
+def _merged(a: Chunked, b: Chunked) -> Chunked:
+    for c, (blank, changed) in b.lost.items():
+        acc = a.lost.setdefault(c, [0, 0])
+        acc[0] += blank
+        acc[1] += changed
+    a.sample += b.sample
+    a.chunks += b.chunks
+    return a
+
+
+def apply_halves(con, source, scan, steps, rows, writers, measured, where) -> Chunked:
+    """The chunk pass in two processes: a forked one releases the records from ``at`` on into
+    a part file (its suppress steps started from the first half's count tables) while this one
+    releases those before ``at``; the part is then appended. Same bytes as one process. If the
+    second process fails, this one releases the second half itself."""
+    write, rows_of, append, part = writers
+    at, sets = where
+    ctx = mp.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    gc.freeze()  # the child shares the fitted steps' objects instead of copying them
+    child = ctx.Process(
+        target=_second_half,
+        args=(send, (source, scan, rows, measured), steps, sets, at, part, rows_of),
+        daemon=True,
+    )
+    try:
+        child.start()
+    finally:
+        gc.unfreeze()
+    send.close()
+    out = apply_chunks(con, source, scan, steps, rows, write, measured, 0, at)
+    try:
+        status, got, cells, seconds = recv.recv()
+    except EOFError:
+        status, got, cells, seconds = "error", None, None, None
+    child.join()
+    if status != "ok":
+        Path(part).unlink(missing_ok=True)
+        return _merged(out, apply_chunks(con, source, scan, steps, rows, write, measured, at))
+    for s, more, t in zip(steps, cells, seconds, strict=True):
+        for c, n in more.items():
+            s.cells[c] = s.cells.get(c, 0) + n
+        s.seconds += t
+    append(part)
+    return _merged(out, got)
 
 
 def _skipped(steps: list[StreamStep], columns) -> set[str]:
@@ -322,11 +458,17 @@ def stream_plan(
     chunk_rows: int = CHUNK_ROWS,
     scan: bool = True,
     progress: Callable[..., None] | None = None,
+    split: tuple[Callable[[pd.DataFrame], bytes], Callable[[Path], None], Path] | None = None,
 ) -> tuple[ReleaseResult, list]:
     """Run ``plan`` on ``source`` (``plan_source``) by chunks, each released chunk handed to
-    ``write`` (in record order); the result and the crosswalks. Raises StreamUnsupported before writing when the
-    plan or the file needs the in-memory run, PolicyError (after writing: the caller discards
-    the output) when the release does not pass."""
+    ``write`` (in record order); the result and the crosswalks. Raises StreamUnsupported before
+    writing when the plan or the file needs the in-memory run, PolicyError (after writing: the
+    caller discards the output) when the release does not pass.
+
+    ``split`` (how a chunk's rows are written as bytes, how a file of such rows is appended to
+    the output, and a free path for that file) lets a second process release the second half of
+    the records while this one releases the first (``apply_halves``), on a machine with two
+    cores or more."""
     from hidekit.engines.connection import connect
     from hidekit.errors import PolicyError
 
@@ -339,9 +481,11 @@ def stream_plan(
     skipped = _skipped(steps, columns)
     read = [c for c in columns if c not in skipped]
     needed = sorted({*sets.values(), risk_cols})
+    halves = split is not None and _workers() > 1
+    keep = [sets[i] for i, s in enumerate(steps) if isinstance(s, SuppressStep)] if halves else []
     with connect() as con:
         t0 = time.perf_counter()
-        fitting = fit_scan(con, source, read, needed, pairs, chunk_rows)
+        fitting = fit_scan(con, source, read, needed, pairs, chunk_rows, keep)
         if fitting.records == 0:
             raise StreamUnsupported("an empty table is released in memory")
         fitting.kinds = {c: fitting.kinds[c] for c in read}
@@ -360,7 +504,13 @@ def stream_plan(
         def measured(cols: list[str]) -> list[str]:
             return [c for c in cols if c not in handled and c not in plan.direct]
 
-        chunked = apply_chunks(con, source, fitting, steps, chunk_rows, write, measured)
+        at = _split_at(fitting, chunk_rows) if halves else None
+        if at is None or split is None:
+            chunked = apply_chunks(con, source, fitting, steps, chunk_rows, write, measured)
+        else:
+            chunked = apply_halves(
+                con, source, fitting, steps, chunk_rows, (write, *split), measured, (at, sets)
+            )
     result = ReleaseResult(plan, False, [], before, None, records=fitting.records)
     final = after[-1] if after else read
     result.steps = _records(plan, steps, after, trail, columns)

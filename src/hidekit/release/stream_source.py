@@ -144,11 +144,22 @@ def typed_frame(batch: pa.RecordBatch, kinds: dict[str, str], start: int) -> pd.
 
 
 def batches(
-    con: duckdb.DuckDBPyConnection, source: DirectSource, columns: Sequence[str], rows: int
+    con: duckdb.DuckDBPyConnection,
+    source: DirectSource,
+    columns: Sequence[str],
+    rows: int,
+    first: int = 0,
+    stop: int | None = None,
 ) -> Iterator[pa.RecordBatch]:
-    """The file's ``columns`` (all text) in record order, ``rows`` records at a time."""
+    """The file's ``columns`` (all text) in record order, ``rows`` records at a time: records
+    ``first`` to ``stop`` (exclusive; None: the end)."""
     cols = ", ".join(quote(c) for c in columns) if columns else "NULL AS __hk_none"
-    reader = con.sql(f"SELECT {cols} FROM {source.relation}").to_arrow_reader(rows)
+    sql = f"SELECT {cols} FROM {source.relation}"
+    if stop is not None:
+        sql += f" LIMIT {int(stop) - int(first)}"
+    if first:
+        sql += f" OFFSET {int(first)}"
+    reader = con.sql(sql).to_arrow_reader(rows)
     yield from rebatched(reader, rows)
 
 

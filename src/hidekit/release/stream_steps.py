@@ -178,6 +178,14 @@ class SuppressStep(StreamStep):
             self._start, self._live, self._bstart = start, live[order], bstart[order]
         self.seconds += time.perf_counter() - t0
 
+    def start_after(self, before: CountTable) -> None:
+        """Set as after the records of the count table ``before`` (the records before a later
+        start): each class's records seen."""
+        self.seen = np.zeros(len(self.counts), np.int64)
+        grouped = before.regroup(self.reads)
+        if len(grouped.counts):
+            np.add.at(self.seen, self.lookup.rows(grouped.frame), grouped.counts)
+
     def _block_codes(self, cls: np.ndarray) -> np.ndarray:
         """Each record's key codes after the search, from its class and rank in the class."""
         n = len(cls)
