@@ -271,6 +271,14 @@ def test_encode_fast_crosswalk_is_the_general_one(monkeypatch):
     slow = Encode(["id", "name", "f"], key=key).fit(frame)
     pd.testing.assert_frame_equal(fast.crosswalk_, slow.crosswalk_)
     pd.testing.assert_frame_equal(fast.transform(frame), slow.transform(frame))
+    # fit_transform takes each value's code from the rows fit found (no second lookup)
+    both = Encode(["id", "name", "f"], key=key).fit_transform(frame)
+    pd.testing.assert_frame_equal(both, slow.transform(frame))
+    monkeypatch.undo()
+    pd.testing.assert_frame_equal(
+        Encode(["f", "id"], key=key).fit_transform(frame),
+        Encode(["f", "id"], key=key).fit(frame).transform(frame),
+    )
 
 
 def test_jitter_tags_and_urban_categories_are_the_per_value_ones():
@@ -336,3 +344,15 @@ def test_a_refused_release_by_chunks_says_what_in_memory_says_and_leaves_nothing
         run_plan(plan, output=tmp_path / "chunks", chunk_rows=64)
     assert str(chunked.value) == str(mem.value)
     assert not (tmp_path / "chunks").exists() and not (tmp_path / "chunks.private").exists()
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.integers(-(10**18) + 1, 10**18 - 1), max_size=40))
+def test_integers_in_text_order_by_numbers(values):
+    from hidekit.transforms.identifiers import text_order
+
+    ints = np.array(sorted(values, key=hash), dtype=np.int64)
+    order = text_order(ints)
+    assert order is not None
+    assert [str(v) for v in ints[order]] == sorted(str(v) for v in values)
+    assert text_order(np.array([10**18, 1])) is None

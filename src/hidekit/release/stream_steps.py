@@ -79,13 +79,15 @@ class ValuesStep(StreamStep):
     def fit(self, table: CountTable) -> None:
         """Fit and run the transform on the distinct combinations of its columns."""
         t0 = time.perf_counter()
-        grouped = table.regroup(self.reads)
+        # a table of exactly these columns is grouped already (regroup would give it back)
+        same = list(table.frame.columns) == list(self.reads)
+        grouped = table if same else table.regroup(self.reads)
         distinct = grouped.frame
         if self.step.use in FIT_ON_DISTINCT:
-            self.transform.fit(distinct)
+            out = self.transform.fit_transform(distinct)
         else:
             self.transform.fit_counts(distinct, grouped.counts)
-        out = self.transform.transform(distinct)
+            out = self.transform.transform(distinct)
         if len(out) != len(distinct):
             raise StreamUnsupported(f"step {self.step.use} changed the number of records")
         self.inputs, self.outputs = distinct, out.reset_index(drop=True)

@@ -68,24 +68,41 @@ def _hash_safe(s: pd.Series) -> bool:
     return not present.str.contains("\x00", regex=False).any()
 
 
+def _key_array(s: pd.Series) -> pa.Array:
+    """``value_keys`` of a column without missing values as an Arrow string array (whole
+    numbers written by Arrow straight away, without a Python text per value)."""
+    if pd.api.types.is_integer_dtype(s.dtype) or (
+        pd.api.types.is_float_dtype(s.dtype) and bool(((s % 1) == 0).all())
+    ):
+        return pc.cast(pa.array(s.astype("Int64").array, type=pa.int64()), pa.string())
+    return pa.array(value_keys(s).to_numpy(dtype=object), pa.string())
+
+
 def _flat_crosswalk(
     frame: pd.DataFrame, columns: list[str], width, prefixes
-) -> pd.DataFrame | None:
+) -> tuple[pd.DataFrame, dict] | None:
     """``Encode.fit``'s crosswalk for flat columns and no earlier crosswalk, the same frame built
-    by Arrow (unique values, zero-padding) instead of per value in Python; None when a value is
-    not plain text Arrow can hold (then the general path runs)."""
-    parts = []
+    by Arrow (unique values, zero-padding) instead of per value in Python, and for each column
+    the crosswalk row of each present value of ``frame`` (``Encode.fit_transform``); None when a
+    value is not plain text Arrow can hold (then the general path runs)."""
+    parts: list[pd.DataFrame] = []
+    rows = {}
+    done = 0  # crosswalk rows of the columns before
     for col in columns:
-        keys = value_keys(frame[col].dropna())
         try:
-            arr = pa.array(keys.to_numpy(dtype=object), pa.string())
+            encoded = pc.dictionary_encode(_key_array(frame[col].dropna()))
         except (pa.ArrowException, UnicodeEncodeError):
             return None
-        uniq = pc.unique(arr)
+        uniq = encoded.dictionary  # the distinct values in order of first record
         n = len(uniq)
         w = _width_for(n, width, None, col)
         check_capacity(n, 0, w)
         order = keyed_order(uniq.to_numpy(zero_copy_only=False), prefixes[col])
+        at = np.empty(n, np.int64)  # crosswalk row (in this column's block) of each distinct
+        at[order] = np.arange(n)
+        hit = encoded.indices.to_numpy(zero_copy_only=False)
+        rows[col] = (frame[col].notna().to_numpy(), done + at[hit])
+        done += n
         text = pc.utf8_lpad(pc.cast(pa.array(np.arange(1, n + 1)), pa.string()), w, "0")
         parts.append(
             pd.DataFrame(
@@ -100,7 +117,7 @@ def _flat_crosswalk(
         )
     if not parts:
         return None
-    return pd.concat(parts, ignore_index=True).reindex(columns=CROSSWALK_COLUMNS)
+    return pd.concat(parts, ignore_index=True).reindex(columns=CROSSWALK_COLUMNS), rows
 
 
 def code_prefix(random, column: str) -> str:
@@ -256,10 +273,11 @@ class Encode(Transform):
         prior = _check_crosswalk(self._prior)
         rng = self._random.rng("encode", *self.columns, "|", *self.hierarchy)
         prefixes = {c: code_prefix(self._random, c) for c in self.columns}
+        self._fitted_rows = None
         if not self.hierarchy and not len(prior):
             fast = _flat_crosswalk(frame, self.columns, self.width, prefixes)
             if fast is not None:
-                self.crosswalk_ = fast
+                self.crosswalk_, self._fitted_rows = fast
                 return self
         rows = [prior]
         for col in self.columns:
@@ -394,6 +412,22 @@ class Encode(Transform):
         from hidekit.transforms.spark_encode import spark_encode
 
         return spark_encode(self, table, fit)
+
+    def fit_transform(self, frame: pd.DataFrame) -> pd.DataFrame:
+        """``fit`` then ``transform`` on the same frame; on the Arrow path of flat columns, each
+        value's code is taken from the rows ``fit`` found for it (no second lookup)."""
+        self.fit(frame)
+        rows, self._fitted_rows = self._fitted_rows, None
+        if rows is None:
+            return self.transform(frame)
+        codes = self.crosswalk_["code"].to_numpy(dtype=object)
+        out = frame.copy()
+        for col in self.columns:
+            present, at = rows[col]
+            column = np.full(len(frame), None, dtype=object)
+            column[present] = codes[at]
+            out[col] = pd.Series(column, index=frame.index, dtype=object)
+        return out
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
         if not hasattr(self, "crosswalk_"):
