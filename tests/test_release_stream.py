@@ -356,3 +356,20 @@ def test_integers_in_text_order_by_numbers(values):
     assert order is not None
     assert [str(v) for v in ints[order]] == sorted(str(v) for v in values)
     assert text_order(np.array([10**18, 1])) is None
+
+
+def test_jitter_draws_are_keyed_blake2b_of_the_tags():
+    # the keyed state copied per tag gives each tag's BLAKE2b under the step's subkey
+    import hashlib
+
+    from hidekit.transforms.geo import Jitter
+
+    j = Jitter("lat", "lon", key=b"k" * 32)
+    tags = ["r0", "r17", "c\u00e9", ""]
+    sub = j._random.subkey("jitter", "lat", "lon")
+    raw = b"".join(
+        hashlib.blake2b(f"3:{t}".encode(), key=sub, digest_size=32).digest() for t in tags
+    )
+    words = np.frombuffer(raw, "<u8").reshape(len(tags), 4)
+    want = (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
+    assert np.array_equal(j._uniforms(tags, 3), want)

@@ -232,6 +232,7 @@ def apply_chunks(
     picks = scan_rows(scan.records)
     out = Chunked()
     start = first
+    written = set().union(*(s.writes() for s in steps))  # other columns pass unchanged
     for batch in batches(con, source, read, rows, first, stop):
         frame = typed_frame(batch, scan.kinds, start)
         before = frame
@@ -241,8 +242,10 @@ def apply_chunks(
                 out.columns.append(list(frame.columns))
         write(frame)
         for c in measured(list(frame.columns)):
-            blank, changed = _lost(before[c], frame[c])
             acc = out.lost.setdefault(c, [0, 0])
+            if c not in written:
+                continue
+            blank, changed = _lost(before[c], frame[c])
             acc[0] += blank
             acc[1] += changed
         lo, hi = np.searchsorted(picks, [start, start + batch.num_rows])

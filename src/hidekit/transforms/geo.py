@@ -336,11 +336,16 @@ class Jitter(Transform):
     def _uniforms(self, tags: list[str], draw: int) -> np.ndarray:
         """Four uniforms in [0, 1) per cluster for its ``draw``-th try: a keyed BLAKE2b of the
         cluster's name, so they depend on the key and the cluster only (not on the others)."""
-        subkey = self._random.subkey("jitter", self.lat, self.lon)
-        blake = hashlib.blake2b
-        raw = b"".join(
-            blake(f"{draw}:{t}".encode(), key=subkey, digest_size=32).digest() for t in tags
+        keyed = hashlib.blake2b(
+            key=self._random.subkey("jitter", self.lat, self.lon), digest_size=32
         )
+
+        def digest(tag: str) -> bytes:  # the keyed state copied: the key block hashed once
+            h = keyed.copy()
+            h.update(f"{draw}:{tag}".encode())
+            return h.digest()
+
+        raw = b"".join(map(digest, tags))
         words = np.frombuffer(raw, dtype="<u8").reshape(len(tags), 4)
         return (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
