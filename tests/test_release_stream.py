@@ -5,6 +5,7 @@ changes nothing. Plans that cannot be chunked run in memory."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -126,10 +127,21 @@ def test_two_processes_release_what_one_releases(tmp_path, monkeypatch):
 
     (tmp_path / "plan.toml").write_text(_adult_plan(tmp_path, 4000))
     runs = {}
+    parent = os.getpid()
+
+    def in_parent_only(task):
+        def run(*args):
+            if os.getpid() != parent:
+                raise RuntimeError("the forked process fails")
+            return task(*args)
+
+        return run
+
     for name, workers in (("one", 1), ("two", 2), ("failed", 2)):
         monkeypatch.setattr(stream, "WORKERS", workers)
-        if name == "failed":
-            monkeypatch.setattr(stream, "_second_half_start", lambda *a: 1 / 0)
+        if name == "failed":  # both forked halves (scan and release) fail
+            monkeypatch.setattr(stream, "_scan_range", in_parent_only(stream._scan_range))
+            monkeypatch.setattr(stream, "_second_half", in_parent_only(stream._second_half))
         res = run_plan(tmp_path / "plan.toml", output=tmp_path / name, chunk_rows=333)
         assert res.chunks == 13
         runs[name] = res
@@ -139,6 +151,7 @@ def test_two_processes_release_what_one_releases(tmp_path, monkeypatch):
         assert _audit(tmp_path / name) == _audit(tmp_path / "one")
         assert not list((tmp_path / name).glob("*.part"))
     assert runs["two"].steps[-1].cells_changed == runs["one"].steps[-1].cells_changed
+    assert runs["two"].loss == runs["one"].loss and runs["two"].after == runs["one"].after
     assert sum(runs["one"].steps[-1].cells_changed.values()) > 0
 
 

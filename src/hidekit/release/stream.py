@@ -123,19 +123,29 @@ class Scan:
     no_point: dict[tuple[str, str], int] = field(default_factory=dict)
     # the count tables of each chunk for the sets of ``keep`` (None: more rows than KEEP_ROWS)
     chunk_parts: dict[tuple[str, ...], list[pa.Table]] | None = None
+    split: int | None = None  # where the second process's range began (both held records)
 
 
-def fit_scan(con, source: DirectSource, read: list[str], sets, pairs, rows: int, keep=()) -> Scan:
-    """One pass over the file: types of ``read``, the count table of each column set of
-    ``sets``, the records missing either coordinate of each pair of ``pairs``; for the sets
-    of ``keep``, each chunk's own count table too (while they stay small: ``KEEP_ROWS``)."""
+@dataclass
+class _Found:
+    """What the scan of a range of records found (``fit_scan`` joins two ranges')."""
+
+    types: ColumnTypes
+    tables: dict[tuple[str, ...], pa.Table]
+    records: int
+    no_point: dict[tuple[str, str], int]
+    kept: dict[tuple[str, ...], list[pa.Table]] | None
+
+
+def _scan_range(con, source, read, sets, pairs, rows, keep, first=0, stop=None) -> _Found:
+    """The fitting scan of records ``first`` to ``stop`` (None: the end)."""
     types = ColumnTypes(read)
     parts: dict[tuple[str, ...], list[pa.Table]] = {s: [] for s in sets}
     kept: dict[tuple[str, ...], list[pa.Table]] | None = {s: [] for s in keep}
     held = 0
     no_point = dict.fromkeys(pairs, 0)
-    start = 0
-    for batch in batches(con, source, read, rows):
+    start = first
+    for batch in batches(con, source, read, rows, first, stop):
         types.see(batch)
         for s in sets:
             part = batch_counts(batch, s, start)
@@ -152,7 +162,102 @@ def fit_scan(con, source: DirectSource, read: list[str], sets, pairs, rows: int,
             no_point[(lat, lon)] += int(pa.compute.sum(gone).as_py() or 0)
         start += batch.num_rows
     tables = {s: arrow_counts(p, s) for s, p in parts.items() if p}
-    return Scan(types.kinds(), tables, start, no_point, kept)
+    return _Found(types, tables, start - first, no_point, kept)
+
+
+def _joined_found(a: _Found, b: _Found) -> _Found:
+    """Two consecutive ranges' findings as one range's."""
+    a.types.merge(b.types)
+    for s, table in b.tables.items():
+        a.tables[s] = arrow_counts([a.tables[s], table], s) if s in a.tables else table
+    for pair, n in b.no_point.items():
+        a.no_point[pair] += n
+    if a.kept is not None and b.kept is not None:
+        for s, parts in b.kept.items():
+            a.kept[s] += parts
+    else:
+        a.kept = None
+    a.records += b.records
+    return a
+
+
+def fit_scan(
+    con, source: DirectSource, read: list[str], sets, pairs, rows: int, keep=(), at=None
+) -> Scan:
+    """One pass over the file: types of ``read``, the count table of each column set of
+    ``sets``, the records missing either coordinate of each pair of ``pairs``; for the sets
+    of ``keep``, each chunk's own count table too (while they stay small: ``KEEP_ROWS``).
+    With ``at`` (a chunk boundary), a forked process scans the records from ``at`` on while
+    this one scans those before (if it fails, this one scans them after)."""
+    args = (source, read, sets, pairs, rows, keep)
+    split = None
+    if at is None:
+        found = _scan_range(con, *args)
+    else:
+        wait = _forked(lambda: _in_new_connection(_scan_range, *args, at))
+        found = _scan_range(con, *args, 0, at)
+        rest = wait()
+        if rest is None:
+            rest = _scan_range(con, *args, at)
+        split = at if found.records == at and rest.records else None
+        found = _joined_found(found, rest)
+    scan = Scan(found.types.kinds(), found.tables, found.records, found.no_point, found.kept)
+    scan.split = split
+    return scan
+
+
+def _in_new_connection(task, *args):
+    """``task(con, *args)`` on a DuckDB connection of its own (a forked process's)."""
+    from hidekit.engines.connection import connect
+
+    with connect() as con:
+        return task(con, *args)
+
+
+def _forked(task: Callable[[], object]) -> Callable[[], object]:
+    """``task`` started in a forked process; returns the function that waits for its result
+    (None when it failed: the caller does the work itself)."""
+    ctx = mp.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def run() -> None:
+        try:
+            send.send(("ok", task()))
+        except BaseException as exc:  # noqa: BLE001 - the parent does the work instead
+            send.send(("error", f"{type(exc).__name__}: {exc}"))
+        finally:
+            send.close()
+
+    gc.freeze()  # the child shares the parent's objects instead of copying their pages
+    child = ctx.Process(target=run, daemon=True)
+    try:
+        child.start()
+    finally:
+        gc.unfreeze()
+    send.close()
+
+    def wait():
+        try:
+            status, got = recv.recv()
+        except EOFError:
+            status, got = "error", None
+        child.join()
+        return got if status == "ok" else None
+
+    return wait
+
+
+def half_way(source: DirectSource, rows: int) -> int | None:
+    """A chunk boundary near the middle of the file's records (estimated from its size and
+    its first lines), None when the file seems to hold fewer than two chunks."""
+    path = Path(source.path)
+    with open(path, "rb") as fh:
+        head = fh.read(1 << 20)
+    lines = head.count(b"\n")
+    if lines < 2:
+        return None
+    chunks = round(path.stat().st_size * lines / len(head) / rows)
+    return rows * ((chunks + 1) // 2) if chunks >= 2 else None
 
 
 def _merge_due(parts: list[pa.Table]) -> bool:
@@ -270,12 +375,13 @@ def _workers() -> int:
 
 
 def _split_at(scan: Scan, rows: int) -> int | None:
-    """The first record of the second half (a chunk boundary), None when there is one chunk or
-    the first half's start for suppression was not kept."""
+    """The first record of the second half (the fitting scan's split, a chunk boundary; else
+    half the chunks), None when there is one chunk or the first half's start for suppression
+    was not kept."""
     chunks = -(-scan.records // rows)
     if chunks < 2 or scan.chunk_parts is None:
         return None
-    return rows * (-(-chunks // 2))
+    return scan.split or rows * (-(-chunks // 2))
 
 
 def _second_half_start(scan: Scan, steps: list[StreamStep], sets: dict, at: int, rows: int):
@@ -289,29 +395,24 @@ def _second_half_start(scan: Scan, steps: list[StreamStep], sets: dict, at: int,
             s.start_after(fitted_table(scan, steps, cols, i, raw))
 
 
-def _second_half(send, con_args, steps: list[StreamStep], sets: dict, at: int, part: Path, rows_of):
+def _second_half(source, scan, steps: list[StreamStep], rows, measured, where, rows_of):
     """In the forked process: records ``at`` onwards released into ``part``; what the chunk
-    pass gathered and each step's cells and seconds sent back (or the error's text)."""
-    source, scan, rows, measured = con_args
+    pass gathered and each step's cells and seconds (what this process added)."""
+    at, sets, part = where
     from hidekit.engines.connection import connect
 
-    try:
-        before = [(dict(s.cells), s.seconds) for s in steps]
-        _second_half_start(scan, steps, sets, at, rows)
-        with connect() as con, open(part, "wb") as fh:
-            got = apply_chunks(
-                con, source, scan, steps, rows, lambda f: fh.write(rows_of(f)), measured, at
-            )
-        cells = [
-            {c: n - old.get(c, 0) for c, n in s.cells.items()}
-            for s, (old, _) in zip(steps, before, strict=True)
-        ]
-        seconds = [s.seconds - t for s, (_, t) in zip(steps, before, strict=True)]
-        send.send(("ok", got, cells, seconds))
-    except BaseException as exc:  # noqa: BLE001 - the parent runs the half itself
-        send.send(("error", f"{type(exc).__name__}: {exc}", None, None))
-    finally:
-        send.close()
+    before = [(dict(s.cells), s.seconds) for s in steps]
+    _second_half_start(scan, steps, sets, at, rows)
+    with connect() as con, open(part, "wb") as fh:
+        got = apply_chunks(
+            con, source, scan, steps, rows, lambda f: fh.write(rows_of(f)), measured, at
+        )
+    cells = [
+        {c: n - old.get(c, 0) for c, n in s.cells.items()}
+        for s, (old, _) in zip(steps, before, strict=True)
+    ]
+    seconds = [s.seconds - t for s, (_, t) in zip(steps, before, strict=True)]
+    return got, cells, seconds
 
 
 def _merged(a: Chunked, b: Chunked) -> Chunked:
@@ -331,34 +432,21 @@ def apply_halves(con, source, scan, steps, rows, writers, measured, where) -> Ch
     second process fails, this one releases the second half itself."""
     write, rows_of, append, part = writers
     at, sets = where
-    ctx = mp.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-    gc.freeze()  # the child shares the fitted steps' objects instead of copying them
-    child = ctx.Process(
-        target=_second_half,
-        args=(send, (source, scan, rows, measured), steps, sets, at, part, rows_of),
-        daemon=True,
+    wait = _forked(
+        lambda: _second_half(source, scan, steps, rows, measured, (at, sets, part), rows_of)
     )
-    try:
-        child.start()
-    finally:
-        gc.unfreeze()
-    send.close()
     out = apply_chunks(con, source, scan, steps, rows, write, measured, 0, at)
-    try:
-        status, got, cells, seconds = recv.recv()
-    except EOFError:
-        status, got, cells, seconds = "error", None, None, None
-    child.join()
-    if status != "ok":
+    got = wait()
+    if got is None:
         Path(part).unlink(missing_ok=True)
         return _merged(out, apply_chunks(con, source, scan, steps, rows, write, measured, at))
+    rest, cells, seconds = got
     for s, more, t in zip(steps, cells, seconds, strict=True):
         for c, n in more.items():
             s.cells[c] = s.cells.get(c, 0) + n
         s.seconds += t
     append(part)
-    return _merged(out, got)
+    return _merged(out, rest)
 
 
 def _skipped(steps: list[StreamStep], columns) -> set[str]:
@@ -484,11 +572,13 @@ def stream_plan(
     skipped = _skipped(steps, columns)
     read = [c for c in columns if c not in skipped]
     needed = sorted({*sets.values(), risk_cols})
-    halves = split is not None and _workers() > 1
+    two = _workers() > 1
+    halves = split is not None and two
     keep = [sets[i] for i, s in enumerate(steps) if isinstance(s, SuppressStep)] if halves else []
+    at = half_way(source, chunk_rows) if two else None
     with connect() as con:
         t0 = time.perf_counter()
-        fitting = fit_scan(con, source, read, needed, pairs, chunk_rows, keep)
+        fitting = fit_scan(con, source, read, needed, pairs, chunk_rows, keep, at)
         if fitting.records == 0:
             raise StreamUnsupported("an empty table is released in memory")
         fitting.kinds = {c: fitting.kinds[c] for c in read}

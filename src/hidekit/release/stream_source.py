@@ -64,6 +64,16 @@ class _Verdict:
         if not ints:  # integers are decimal numbers: the second pattern only for the others
             self.all_number = pc.all(pc.match_substring_regex(values, _DECIMAL)).as_py()
 
+    def merge(self, other: _Verdict) -> None:
+        """What ``other`` saw of the records after these, added (as if ``see`` had met them:
+        the verdicts that stop looking only ever say text)."""
+        self.present |= other.present
+        self.leading_zero |= other.leading_zero
+        self.all_int &= other.all_int
+        self.all_number &= other.all_number
+        self.wide |= other.wide
+        self.odd += other.odd
+
     def kind(self) -> str:
         if self.odd:  # the same rules on the odd values, by Python's own patterns
             judged = infer_values(pd.Series(sorted(set(self.odd)), dtype=object))
@@ -87,6 +97,11 @@ class ColumnTypes:
     def see(self, batch: pa.RecordBatch) -> None:
         for name, verdict in self._verdicts.items():
             verdict.see(pc.unique(batch.column(name)))
+
+    def merge(self, other: ColumnTypes) -> None:
+        """The verdicts of ``other`` (a scan of later records) joined to these."""
+        for name, verdict in self._verdicts.items():
+            verdict.merge(other._verdicts[name])
 
     def kinds(self) -> dict[str, str]:
         return {c: v.kind() for c, v in self._verdicts.items()}
