@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -54,6 +55,7 @@ from hidekit.scan.scanner import DEFAULT_SAMPLE, sample_rows
 from hidekit.secrets import public_params
 from hidekit.transforms.loss import VariableLoss, loss_warnings, same_cells
 
+T = TypeVar("T")
 CHUNK_ROWS = 1_000_000
 # Each chunk's count table of a suppress step's columns is kept (for the second half's start)
 # while all of them hold at most this many rows; beyond, the chunks run in one process.
@@ -214,7 +216,7 @@ def _in_new_connection(task, *args):
         return task(con, *args)
 
 
-def _forked(task: Callable[[], object]) -> Callable[[], object]:
+def _forked(task: Callable[[], T]) -> Callable[[], T | None]:
     """``task`` started in a forked process; returns the function that waits for its result
     (None when it failed: the caller does the work itself)."""
     ctx = mp.get_context("fork")
@@ -236,7 +238,7 @@ def _forked(task: Callable[[], object]) -> Callable[[], object]:
         gc.unfreeze()
     send.close()
 
-    def wait():
+    def wait() -> T | None:
         try:
             status, got = recv.recv()
         except EOFError:
