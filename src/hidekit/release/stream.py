@@ -56,7 +56,7 @@ from hidekit.secrets import public_params
 from hidekit.transforms.loss import VariableLoss, loss_warnings, same_cells
 
 T = TypeVar("T")
-CHUNK_ROWS = 1_000_000
+CHUNK_ROWS = 250_000
 # Each chunk's count table of a suppress step's columns is kept (for the second half's start)
 # while all of them hold at most this many rows; beyond, the chunks run in one process.
 KEEP_ROWS = 4_000_000
@@ -137,6 +137,33 @@ class _Found:
     records: int
     no_point: dict[tuple[str, str], int]
     kept: dict[tuple[str, ...], list[pa.Table]] | None
+
+    def __getstate__(self) -> dict:
+        """Tables as Arrow IPC streams for the trip between processes: a pickled Arrow array
+        carries whole buffers it is a slice of (16 times the record IDs' table)."""
+        kept = None if self.kept is None else {s: _ipc(p) for s, p in self.kept.items()}
+        tables = {s: _ipc([t]) for s, t in self.tables.items()}
+        return {**self.__dict__, "tables": tables, "kept": kept}
+
+    def __setstate__(self, state: dict) -> None:
+        kept = state["kept"]
+        state["kept"] = None if kept is None else {s: _tables(b) for s, b in kept.items()}
+        state["tables"] = {s: _tables(b)[0] for s, b in state["tables"].items()}
+        self.__dict__.update(state)
+
+
+def _ipc(tables: list[pa.Table]) -> list[bytes]:
+    out = []
+    for table in tables:
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        out.append(sink.getvalue().to_pybytes())
+    return out
+
+
+def _tables(streams: list[bytes]) -> list[pa.Table]:
+    return [pa.ipc.open_stream(pa.py_buffer(b)).read_all() for b in streams]
 
 
 def _scan_range(con, source, read, sets, pairs, rows, keep, first=0, stop=None) -> _Found:
