@@ -249,6 +249,19 @@ def scratch_dir(target) -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def part_writer(path) -> Iterator[Callable[[bytes], int]]:
+    """``write(bytes)`` into a part file of the caller's scratch folder (``scratch_dir``), which
+    the caller appends to its output (``concatenate_files``) or discards (``discard_part``)."""
+    with open(path, "wb") as fh:
+        yield fh.write
+
+
+def discard_part(path) -> None:
+    """Remove a part file that will not be appended (its writer failed)."""
+    Path(path).unlink(missing_ok=True)
+
+
 def concatenate_files(target, head: bytes, folder, prefix: str = "part-") -> None:
     """``head``, then the files of ``folder`` named ``prefix``… in name order, as ``target`` (a
     path inside the caller's atomic output: this write itself is not atomic)."""

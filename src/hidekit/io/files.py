@@ -55,6 +55,12 @@ def read_file_bytes(path) -> bytes:
     return Path(path).read_bytes()
 
 
+def read_head_bytes(path, size: int = 1 << 20) -> bytes:
+    """The first ``size`` bytes of a file: enough to estimate its lines from its size."""
+    with open(path, "rb") as fh:
+        return fh.read(size)
+
+
 def read_head_text(
     path, chars: int = 65536, encoding: str = "utf-8", newline: str | None = None
 ) -> str:

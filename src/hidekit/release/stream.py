@@ -32,7 +32,9 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from hidekit.io.atomic import discard_part, part_writer
 from hidekit.io.direct import DirectSource, direct_source
+from hidekit.io.files import read_head_bytes
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan
 from hidekit.release.runner import ReleaseResult, StepRecord, _problems, _risk_dict
 from hidekit.release.stream_source import ColumnTypes, batches, typed_frame
@@ -157,7 +159,7 @@ def _ipc(tables: list[pa.Table]) -> list[bytes]:
     for table in tables:
         sink = pa.BufferOutputStream()
         with pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
+            writer.write(table)
         out.append(sink.getvalue().to_pybytes())
     return out
 
@@ -280,8 +282,7 @@ def half_way(source: DirectSource, rows: int) -> int | None:
     """A chunk boundary near the middle of the file's records (estimated from its size and
     its first lines), None when the file seems to hold fewer than two chunks."""
     path = Path(source.path)
-    with open(path, "rb") as fh:
-        head = fh.read(1 << 20)
+    head = read_head_bytes(path)
     lines = head.count(b"\n")
     if lines < 2:
         return None
@@ -432,9 +433,9 @@ def _second_half(source, scan, steps: list[StreamStep], rows, measured, where, r
 
     before = [(dict(s.cells), s.seconds) for s in steps]
     _second_half_start(scan, steps, sets, at, rows)
-    with connect() as con, open(part, "wb") as fh:
+    with connect() as con, part_writer(part) as write:
         got = apply_chunks(
-            con, source, scan, steps, rows, lambda f: fh.write(rows_of(f)), measured, at
+            con, source, scan, steps, rows, lambda f: write(rows_of(f)), measured, at
         )
     cells = [
         {c: n - old.get(c, 0) for c, n in s.cells.items()}
@@ -467,7 +468,7 @@ def apply_halves(con, source, scan, steps, rows, writers, measured, where) -> Ch
     out = apply_chunks(con, source, scan, steps, rows, write, measured, 0, at)
     got = wait()
     if got is None:
-        Path(part).unlink(missing_ok=True)
+        discard_part(part)
         return _merged(out, apply_chunks(con, source, scan, steps, rows, write, measured, at))
     rest, cells, seconds = got
     for s, more, t in zip(steps, cells, seconds, strict=True):
