@@ -95,6 +95,11 @@ def anonymize(
         help="Replace every span, even clinical terms (AFib, E. coli, BP 120/80).",
     ),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace an existing output folder."),
+    engine: str = typer.Option(
+        "local",
+        "--engine",
+        help="local, or spark: notes from JSONL or Parquet over Spark, texts and audit as Parquet.",
+    ),
     json: bool = JsonOpt,
     secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
@@ -105,7 +110,8 @@ def anonymize(
     total = None
     if model is not None:
         total = sum(1 for _ in source.glob("*.txt")) if source.is_dir() else None
-    with progress_bar("detecting PHI", total, enabled=model is not None) as advance:
+    detecting = model is not None and engine == "local"
+    with progress_bar("detecting PHI", total, enabled=detecting) as advance:
         result = jobs.anonymize_text(
             source,
             out_dir,
@@ -122,6 +128,7 @@ def anonymize(
             secrets=secrets,
             overwrite=overwrite,
             progress=advance,
+            engine=engine,
         )
     show(result, json, lambda r: _print_anonymized(r, out_dir))
 

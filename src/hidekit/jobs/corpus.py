@@ -63,13 +63,8 @@ def save_anonymized(
     left at ``out``."""
     if fmt not in ("brat", "jsonl"):
         raise OptionError(f"unknown output format {fmt!r} (brat or jsonl)")
-    if passphrase is not None and key_file is not None:
-        raise OptionError("give only one of a passphrase or a key file")
+    given = _mapping_secret(passphrase, key_file)
     out = Path(out)
-    folder = private_dir_for(out, private) if result.mapping else None
-    given = {"passphrase": passphrase} if passphrase is not None else {}
-    if key_file is not None:
-        given = {"key_file": key_file}
     files = {
         "texts": str(out if fmt == "brat" else out / "documents.jsonl"),
         "audit": str(out / "replacements.jsonl"),
@@ -83,13 +78,32 @@ def save_anonymized(
             json.dumps(r.to_dict(), ensure_ascii=False) + "\n" for r in result.replacements
         )
         write_text_atomic(tmp / "replacements.jsonl", audit)
-        if folder is not None:
-            with atomic_dir(folder, overwrite=overwrite, private=True, protect=protect) as ptmp:
-                secret, new_key = secret_or_new_key(given, ptmp)
-                name = write_private_frame(mapping_frame(result.mapping), ptmp, "mapping", secret)
-            files["mapping"] = str(folder / name)
-            if new_key:
-                files["mapping_key"] = str(folder / new_key)
+        if result.mapping:
+            files.update(save_mapping(result.mapping, out, given, private, overwrite, protect))
+    return files
+
+
+def _mapping_secret(passphrase, key_file) -> dict:
+    if passphrase is not None and key_file is not None:
+        raise OptionError("give only one of a passphrase or a key file")
+    if key_file is not None:
+        return {"key_file": key_file}
+    return {"passphrase": passphrase} if passphrase is not None else {}
+
+
+def save_mapping(
+    records: list[dict], out, given: dict, private=None, overwrite: bool = False, protect=()
+) -> dict:
+    """The surrogate mapping ``records``, encrypted (``mapping.hkcw``), into the private folder
+    of ``out`` (``private``, default ``OUT.private``), owner-only and built atomically: under
+    the passphrase or key ``given``, else under a fresh key written there as ``mapping.key``."""
+    folder = private_dir_for(Path(out), private)
+    with atomic_dir(folder, overwrite=overwrite, private=True, protect=protect) as ptmp:
+        secret, new_key = secret_or_new_key(given, ptmp)
+        name = write_private_frame(mapping_frame(records), ptmp, "mapping", secret)
+    files = {"mapping": str(folder / name)}
+    if new_key:
+        files["mapping_key"] = str(folder / new_key)
     return files
 
 
@@ -114,6 +128,7 @@ def anonymize_corpus(
     insecure_seed: bool = False,
     private=None,
     profile: str | None = None,
+    engine: str = "local",
 ) -> dict:
     """Read texts, find PHI (``model``) or take it (``spans``), rewrite, write; a summary dict.
 
@@ -121,9 +136,15 @@ def anonymize_corpus(
     spans; ``safelist``: the clinical safe-list (default) or None; ``profile``: hipaa, i2b2 or
     strict (``hidekit.text.profiles``), what counts as PHI. Surrogates and date shifts
     are keyed by ``key_file`` (a path or the key's bytes) when given, else fresh; ``seed`` needs
-    ``insecure_seed``. The mapping goes, encrypted, to the private folder."""
+    ``insecure_seed``. The mapping goes, encrypted, to the private folder.
+    ``engine="spark"``: notes from JSONL or Parquet over a Spark DataFrame, the texts and the
+    audit to Parquet, the same output as the local path for the same key (``anonymize_spark``)."""
     from hidekit.text.detection.detector import find_phi  # loads the CRF: only when needed
 
+    if engine not in ("local", "spark"):
+        raise OptionError(f"--engine must be local or spark, got {engine!r}")
+    if engine == "spark" and fmt not in (None, "parquet"):
+        raise OptionError("--engine spark writes Parquet: leave out --format")
     source, out_dir = Path(source), Path(out_dir)
     if (model is None) == (spans is None):
         raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
@@ -134,6 +155,29 @@ def anonymize_corpus(
     if key_file is not None and seed is None:
         key = as_randomness(key_file if isinstance(key_file, bytes) else load_key(key_file))
     op = get_operator(operator, seed=seed, insecure_seed=insecure_seed, key=key)
+    rand = getattr(op, "_random", None)
+    keyed = {"randomness": rand.describe()} if rand is not None else {}
+    if engine == "spark":
+        from hidekit.jobs.text_spark import anonymize_spark
+
+        given = _mapping_secret(passphrase, key_file)
+        summary = anonymize_spark(
+            source,
+            out_dir,
+            op,
+            model=model,
+            spans=spans,
+            patient_pattern=patient_pattern,
+            propagate=propagate,
+            allow=allow,
+            deny=deny,
+            safelist=safelist,
+            profile=profile,
+            overwrite=overwrite,
+            protect=protect,
+            save=lambda records: save_mapping(records, out_dir, given, private, overwrite, protect),
+        )
+        return {**summary, **keyed, "profile": profile, "renamed_ids": []}
     docs, in_fmt = read_documents(source, annotations=True)
     if patient_pattern:
         assign_patients(docs, patient_pattern)
@@ -155,8 +199,6 @@ def anonymize_corpus(
         private=private,
     )
     renamed = brat_names(result.documents)[1] if (fmt or in_fmt) == "brat" else []
-    rand = getattr(op, "_random", None)
-    keyed = {"randomness": rand.describe()} if rand is not None else {}
     return {
         **result.summary(),
         **keyed,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hidekit.errors import InputError, OptionError
+from hidekit.errors import OptionError
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.jobs.secrets import SecretOptions
 
@@ -141,6 +141,7 @@ def detect_corpus_spark(
 
     from hidekit.engines.spark_engine import get_spark
     from hidekit.io.atomic import OWNER_ONLY, atomic_dir, check_output_dir
+    from hidekit.jobs.text_spark import read_spark_notes
     from hidekit.text.detection.detector import load_model
     from hidekit.text.spark_detect import detect_notes
 
@@ -291,10 +292,13 @@ def anonymize(
     overwrite: bool = False,
     n_jobs: int = 2,
     progress: Callable[..., None] | None = None,
+    engine: str = "local",
 ) -> JobResult:
     """Redact, tag or replace by consistent surrogates the PHI of ``source`` (found by ``model``
     or given as ``spans``); the texts and an audit into ``out``, the surrogate mapping encrypted
-    into the private folder (``secrets.private``, default ``OUT.private``)."""
+    into the private folder (``secrets.private``, default ``OUT.private``). ``engine="spark"``:
+    notes from JSONL or Parquet over a Spark DataFrame, texts and audit as Parquet, the local
+    engine's output for the same key (``anonymize_spark``)."""
     from hidekit.jobs.corpus import anonymize_corpus
     from hidekit.text.anonymization.operators import CLINICAL
     from hidekit.text.detection.termlists import read_terms
@@ -322,6 +326,7 @@ def anonymize(
         insecure_seed=secrets.insecure_seed,
         private=secrets.private,
         profile=profile,
+        engine=engine,
     )
     warnings = secrets.insecure_warnings(used=operator == "surrogate")
     return JobResult(
@@ -383,32 +388,4 @@ def text_risk(
         save_report(text_risk_report(result, title), report, protect=(gold, pred))
     return JobResult(
         "text risk", {"gold": gold, "pred": pred}, {"report": report}, result.to_dict()
-    )
-
-
-SPARK_NOTE_FORMATS = (".jsonl", ".json", ".parquet", ".pq")
-
-
-def read_spark_notes(spark, path, text_column: str = "text", id_column: str = "id"):
-    """A Spark DataFrame (id, text, patient) of the notes in a JSONL or Parquet file or folder."""
-    from pyspark.sql import functions as F
-
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
-    suffix = path.suffix.lower() if path.is_file() else ".parquet"
-    if suffix not in SPARK_NOTE_FORMATS:
-        raise OptionError(f"{path}: the Spark engine reads notes from JSONL or Parquet")
-    if suffix in (".jsonl", ".json"):
-        sdf = spark.read.option("mode", "FAILFAST").json(str(path))
-    else:
-        sdf = spark.read.parquet(str(path))
-    missing = [c for c in (id_column, text_column) if c not in sdf.columns]
-    if missing:
-        raise InputError(f"{path}: the notes have no {' or '.join(map(repr, missing))} field")
-    patient = F.col("patient").cast("string") if "patient" in sdf.columns else F.lit(None)
-    return sdf.select(
-        F.col(id_column).cast("string").alias("id"),
-        F.col(text_column).cast("string").alias("text"),
-        patient.cast("string").alias("patient"),
     )

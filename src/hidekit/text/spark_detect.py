@@ -15,11 +15,13 @@ from collections.abc import Iterator
 import pandas as pd
 
 SPAN_FIELDS = "start:int,end:int,label:string,text:string,source:string"
+BASE = ("id", "text", "patient")
 OUTPUT_SCHEMA = f"id string, text string, patient string, spans array<struct<{SPAN_FIELDS}>>"
 
 
 def detect_notes(sdf, detector, spark=None):
-    """``sdf`` (id, text, patient) with the spans ``detector`` finds in each note."""
+    """``sdf`` (id, text, patient) with the spans ``detector`` finds in each note. Other columns
+    of ``sdf`` come through after those three (the anonymize job's document order)."""
     from hidekit.engines.spark_engine import get_spark
     from hidekit.text.detection.detector import Detector
 
@@ -41,9 +43,11 @@ def detect_notes(sdf, detector, spark=None):
             ):
                 doc = worker.detect_document(Document(note_id, text or "", [], patient))
                 spans.append([_span_row(s) for s in sorted(doc.spans)])
-            yield part[["id", "text", "patient"]].assign(spans=spans)
+            yield part[columns].assign(spans=spans)
 
-    return sdf.mapInPandas(run, OUTPUT_SCHEMA)
+    columns = [*BASE, *(c for c in sdf.columns if c not in BASE)]
+    extra = "".join(f"`{c}` {sdf.schema[c].dataType.simpleString()}, " for c in columns[3:])
+    return sdf.mapInPandas(run, OUTPUT_SCHEMA.replace("spans array", f"{extra}spans array"))
 
 
 def _span_row(span) -> dict:

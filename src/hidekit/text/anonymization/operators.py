@@ -55,6 +55,10 @@ class Operator(ABC):
         """Original → replacement pairs that must be protected like a crosswalk (default none)."""
         return []
 
+    def pop_mapping(self, patient: str) -> list[dict]:
+        """The ``mapping_records`` of ``patient``, forgotten by the operator (default none)."""
+        return []
+
 
 @register_operator("redact")
 class Redact(Operator):
@@ -118,6 +122,9 @@ class Surrogate(Operator):
 
     def mapping_records(self) -> list[dict]:
         return self.generator.mapping_records()
+
+    def pop_mapping(self, patient: str) -> list[dict]:
+        return self.generator.pop_mapping(patient)
 
 
 # ---------------------------------------------------------------------------------------------

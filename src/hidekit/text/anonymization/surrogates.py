@@ -289,6 +289,10 @@ class SurrogateGenerator:
         self._last_set = {n.casefold() for n in last}
         self.mapping: dict[str, dict[tuple[str, str], tuple[str, str]]] = {}
         self._parts: dict[str, dict[tuple[str, str], str]] = {}  # patient -> (role, part) -> new
+        # (patient, text) -> a name's surrogate worked out beforehand: names are the one kind
+        # whose draws depend on the names met before (roles, no two alike), so a run split over
+        # workers (``hidekit.text.spark_anonymize``) gets them from one pass in document order
+        self.names: dict[tuple[str, str], str] | None = None
 
     # -- public ------------------------------------------------------------------------------
     def shift_days(self, patient: str) -> int:
@@ -303,7 +307,10 @@ class SurrogateGenerator:
         if key in book:
             return book[key][1]
         scope = patient if kind == "date" else CORPUS  # one entity, one surrogate per corpus
-        new = getattr(self, f"_{kind}")(text, label, scope)
+        if kind == "name" and self.names is not None:
+            new = self.names[(patient, text)]
+        else:
+            new = getattr(self, f"_{kind}")(text, label, scope)
         book[key] = (label, new)
         return new
 
@@ -496,8 +503,15 @@ class SurrogateGenerator:
 
     def mapping_records(self) -> list[dict]:
         """Every original → replacement pair, per patient: what a crosswalk must protect."""
-        return [
-            {"patient": p, "label": label, "original": orig, "replacement": new}
-            for p, book in sorted(self.mapping.items())
-            for (_, orig), (label, new) in book.items()
-        ]
+        return [r for p in sorted(self.mapping) for r in _records(p, self.mapping[p])]
+
+    def pop_mapping(self, patient: str) -> list[dict]:
+        """The mapping records of ``patient`` (as ``mapping_records`` gives them), forgotten."""
+        return _records(patient, self.mapping.pop(patient, {}))
+
+
+def _records(patient: str, book: dict[tuple[str, str], tuple[str, str]]) -> list[dict]:
+    return [
+        {"patient": patient, "label": label, "original": orig, "replacement": new}
+        for (_, orig), (label, new) in book.items()
+    ]
