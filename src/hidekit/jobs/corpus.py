@@ -92,9 +92,9 @@ def _mapping_secret(passphrase, key_file) -> dict:
 
 
 def save_mapping(
-    records: list[dict], out, given: dict, private=None, overwrite: bool = False, protect=()
+    records, out, given: dict, private=None, overwrite: bool = False, protect=()
 ) -> dict:
-    """The surrogate mapping ``records``, encrypted (``mapping.hkcw``), into the private folder
+    """The surrogate mapping ``records`` (dicts, or a frame of their columns), encrypted (``mapping.hkcw``), into the private folder
     of ``out`` (``private``, default ``OUT.private``), owner-only and built atomically: under
     the passphrase or key ``given``, else under a fresh key written there as ``mapping.key``."""
     folder = private_dir_for(Path(out), private)

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from hidekit.errors import InputError, OptionError
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 SPARK_NOTE_FORMATS = (".jsonl", ".json", ".parquet", ".pq")
 
@@ -90,13 +94,14 @@ def anonymize_spark(
     profile: str | None,
     overwrite: bool,
     protect: tuple,
-    save: Callable[[list[dict]], dict],
+    save: Callable[[pd.DataFrame], dict],
 ) -> dict:
     """``hidekit text anonymize --engine spark`` (``hidekit.jobs.corpus.anonymize_corpus`` checks
     the options and makes ``operator``; ``hidekit.text.spark_anonymize`` does the work): notes
     from JSONL or Parquet, ``out_dir/documents.parquet`` (id, text, patient, spans) and
     ``out_dir/replacements.parquet`` (the audit, one row per replaced span) in document order,
-    the mapping records handed to ``save`` (which encrypts them into the private folder)."""
+    the mapping records (a frame) handed to ``save`` (which encrypts them into the private
+    folder)."""
     from pyspark import StorageLevel
     from pyspark.sql import functions as F
 
@@ -158,10 +163,9 @@ def anonymize_spark(
             audit = rewritten.select("order", F.posexplode("replacements").alias("pos", "r"))
             audit = audit.orderBy("order", "pos").select("r.*")
             audit.write.parquet(str(tmp / "replacements.parquet"))
-            mapping = rewritten.select(F.explode("mapping").alias("m")).select("m.*").collect()
-            if mapping:  # sorted by patient as the local path writes it (stable: book order)
-                records = sorted((r.asDict() for r in mapping), key=lambda r: r["patient"])
-                files.update(save(records))
+            mapping = rewritten.select(F.explode("mapping").alias("m")).select("m.*").toPandas()
+            if len(mapping):  # sorted by patient as the local path writes it (stable: book order)
+                files.update(save(mapping.sort_values("patient", kind="stable", ignore_index=True)))
         summary = sa.summarize(rewritten, operator.name)
     finally:
         prepared.unpersist()
