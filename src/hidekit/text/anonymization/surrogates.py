@@ -95,6 +95,12 @@ def us_places() -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]]:
 
 
 @lru_cache(maxsize=1)
+def us_city_names() -> tuple[str, ...]:
+    """The names of ``us_places``'s cities, in its order."""
+    return tuple(c for c, _ in us_places()[0])
+
+
+@lru_cache(maxsize=1)
 def first_name_sexes() -> dict[str, str]:
     """First name (casefolded, and folded to ASCII) -> "F" or "M", from the female and male
     first-name lists of every Faker locale that has both: the sex most locales give the name
@@ -289,6 +295,10 @@ class SurrogateGenerator:
         self._last_set = {n.casefold() for n in last}
         self.mapping: dict[str, dict[tuple[str, str], tuple[str, str]]] = {}
         self._parts: dict[str, dict[tuple[str, str], str]] = {}  # patient -> (role, part) -> new
+        # kept beside _parts, so a new name costs the same at the millionth note as at the first:
+        # the surrogates given out, and per initial the first name (least in sort order) it starts
+        self._used: dict[str, set[str]] = {}
+        self._initials: dict[str, dict[str, tuple[str, str]]] = {}
         # (patient, text) -> a name's surrogate worked out beforehand: names are the one kind
         # whose draws depend on the names met before (roles, no two alike), so a run split over
         # workers (``hidekit.text.spark_anonymize``) gets them from one pass in document order
@@ -382,7 +392,7 @@ class SurrogateGenerator:
 
     def _city(self, text: str, label: str, patient: str) -> str:
         rng = self._rng(patient, "city", entity_key(text))
-        return _case_like(text, _other(rng, [c for c, _ in us_places()[0]], text))
+        return _case_like(text, _other(rng, us_city_names(), text))
 
     def _state(self, text: str, label: str, patient: str) -> str:
         from faker.providers.address.en_US import Provider as A
@@ -476,10 +486,10 @@ class SurrogateGenerator:
         parts = self._parts.setdefault(patient, {})
         key = word.casefold()
         if role in ("initial", "middle"):
-            if role == "initial":  # "J. Smith": the initial of John's surrogate, if John is known
-                for (r, orig), new in sorted(parts.items()):
-                    if r == "first" and orig[:1] == key:
-                        return _case_like(word, new[:1]) if word.islower() else new[:1].upper()
+            known = self._initials.get(patient, {}).get(key)
+            if role == "initial" and known is not None:  # "J. Smith": John's surrogate's initial
+                new = known[1]
+                return _case_like(word, new[:1]) if word.islower() else new[:1].upper()
             rng = self._rng(patient, "initial", key)
             letter = chr(65 + rng.randrange(25))
             letter = "Z" if letter.casefold() == key else letter  # never the original letter
@@ -492,13 +502,18 @@ class SurrogateGenerator:
             pool = {"F": self._female, "M": self._male}.get(sex or "", self._female + self._male)
         else:
             pool = self._last
-        used = set(parts.values())
+        used = self._used.setdefault(patient, set())
         new = rng.choice(pool)
         for _ in range(10):
             if new.casefold() != key and new not in used:
                 break
             new = rng.choice(pool)
         parts[(role, key)] = new
+        used.add(new)
+        if role == "first":
+            initials = self._initials.setdefault(patient, {})
+            if key[:1] not in initials or key < initials[key[:1]][0]:
+                initials[key[:1]] = (key, new)
         return _case_like(word, new)
 
     def mapping_records(self) -> list[dict]:
