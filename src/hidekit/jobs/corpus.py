@@ -107,6 +107,31 @@ def save_mapping(
     return files
 
 
+def _checked_options(source, out_dir, model, spans, key_file, overwrite, engine, fmt) -> tuple:
+    """One-line errors for options that do not go together, the output folder checked; the
+    inputs the output must not overwrite."""
+    if engine not in ("local", "spark"):
+        raise OptionError(f"--engine must be local or spark, got {engine!r}")
+    if engine == "spark" and fmt not in (None, "parquet"):
+        raise OptionError("--engine spark writes Parquet: leave out --format")
+    if (model is None) == (spans is None):
+        raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
+    key_path = key_file if not isinstance(key_file, (bytes, bytearray)) else None
+    protect = (source, spans, key_path, model if model and Path(model).exists() else None)
+    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
+    return protect
+
+
+def _keyed_operator(operator: str, seed, insecure_seed: bool, key_file) -> tuple:
+    """The operator, its randomness from the key (or the seed) when given; how it was drawn."""
+    key = None
+    if key_file is not None and seed is None:
+        key = as_randomness(key_file if isinstance(key_file, bytes) else load_key(key_file))
+    op = get_operator(operator, seed=seed, insecure_seed=insecure_seed, key=key)
+    rand = getattr(op, "_random", None)
+    return op, ({"randomness": rand.describe()} if rand is not None else {})
+
+
 def anonymize_corpus(
     source,
     out_dir,
@@ -141,22 +166,9 @@ def anonymize_corpus(
     audit to Parquet, the same output as the local path for the same key (``anonymize_spark``)."""
     from hidekit.text.detection.detector import find_phi  # loads the CRF: only when needed
 
-    if engine not in ("local", "spark"):
-        raise OptionError(f"--engine must be local or spark, got {engine!r}")
-    if engine == "spark" and fmt not in (None, "parquet"):
-        raise OptionError("--engine spark writes Parquet: leave out --format")
     source, out_dir = Path(source), Path(out_dir)
-    if (model is None) == (spans is None):
-        raise OptionError("give exactly one of --model (detect PHI) or --spans (use annotations)")
-    key_path = key_file if not isinstance(key_file, (bytes, bytearray)) else None
-    protect = (source, spans, key_path, model if model and Path(model).exists() else None)
-    check_output_dir(out_dir, overwrite=overwrite, protect=protect)
-    key = None
-    if key_file is not None and seed is None:
-        key = as_randomness(key_file if isinstance(key_file, bytes) else load_key(key_file))
-    op = get_operator(operator, seed=seed, insecure_seed=insecure_seed, key=key)
-    rand = getattr(op, "_random", None)
-    keyed = {"randomness": rand.describe()} if rand is not None else {}
+    protect = _checked_options(source, out_dir, model, spans, key_file, overwrite, engine, fmt)
+    op, keyed = _keyed_operator(operator, seed, insecure_seed, key_file)
     if engine == "spark":
         from hidekit.jobs.text_spark import anonymize_spark
 
@@ -199,13 +211,7 @@ def anonymize_corpus(
         private=private,
     )
     renamed = brat_names(result.documents)[1] if (fmt or in_fmt) == "brat" else []
-    return {
-        **result.summary(),
-        **keyed,
-        "profile": profile,
-        "files": files,
-        "renamed_ids": renamed,
-    }
+    return {**result.summary(), **keyed, "profile": profile, "files": files, "renamed_ids": renamed}
 
 
 def write_synthetic_corpus(

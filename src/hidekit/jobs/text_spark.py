@@ -79,6 +79,36 @@ def read_spark_spans(spark, path):
     )
 
 
+def _prepared_notes(spark, notes, spans, detection: tuple, patient_pattern: str | None):
+    """The notes with their spans: detected (``detection``: model, allow, deny, profile) or
+    given (``spans``: a file of them), ready for ``spark_anonymize.rewrite_notes``."""
+    from hidekit.text import spark_anonymize as sa
+    from hidekit.text.detection.detector import load_model
+    from hidekit.text.detection.termlists import TermLists
+    from hidekit.text.spark_detect import detect_notes
+
+    model, allow, deny, profile = detection
+    if spans is None:
+        det = load_model(model or "en", allow=allow, deny=deny, profile=profile)
+        prepared = sa.prepare_notes(
+            detect_notes(notes, det, spark), patient_pattern=patient_pattern
+        )
+    else:
+        given = read_spark_spans(spark, spans)
+        stray = given.join(notes, "id", "left_anti").select("id").limit(5).collect()
+        if stray:
+            ids = ", ".join(r["id"] for r in stray)
+            raise InputError(f"{spans}: spans of documents not among the notes: {ids}")
+        prepared = sa.prepare_notes(
+            notes.join(given, "id", "left"),
+            patient_pattern=patient_pattern,
+            given=True,
+            profile=profile,
+            terms=TermLists(allow, deny),
+        )
+    return prepared
+
+
 def anonymize_spark(
     source,
     out_dir,
@@ -110,9 +140,6 @@ def anonymize_spark(
     from hidekit.text import spark_anonymize as sa
     from hidekit.text.anonymization.operators import assign_patients
     from hidekit.text.anonymization.surrogates import SurrogateGenerator
-    from hidekit.text.detection.detector import load_model
-    from hidekit.text.detection.termlists import TermLists
-    from hidekit.text.spark_detect import detect_notes
 
     out_dir = Path(out_dir)
     if patient_pattern:
@@ -122,24 +149,7 @@ def anonymize_spark(
     parallel = spark.sparkContext.defaultParallelism
     if notes.rdd.getNumPartitions() < parallel:  # one small file is one partition: spread it
         notes = notes.repartition(parallel)
-    if spans is None:
-        det = load_model(model or "en", allow=allow, deny=deny, profile=profile)
-        prepared = sa.prepare_notes(
-            detect_notes(notes, det, spark), patient_pattern=patient_pattern
-        )
-    else:
-        given = read_spark_spans(spark, spans)
-        stray = given.join(notes, "id", "left_anti").select("id").limit(5).collect()
-        if stray:
-            ids = ", ".join(r["id"] for r in stray)
-            raise InputError(f"{spans}: spans of documents not among the notes: {ids}")
-        prepared = sa.prepare_notes(
-            notes.join(given, "id", "left"),
-            patient_pattern=patient_pattern,
-            given=True,
-            profile=profile,
-            terms=TermLists(allow, deny),
-        )
+    prepared = _prepared_notes(spark, notes, spans, (model, allow, deny, profile), patient_pattern)
     prepared = prepared.persist(StorageLevel.MEMORY_AND_DISK)
     rewritten = None
     try:

@@ -19,14 +19,12 @@ individual risk, ...) raises ``StreamUnsupported`` before reading: the job runs 
 
 from __future__ import annotations
 
-import gc
 import multiprocessing as mp
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
 
 import numpy as np
 import pandas as pd
@@ -34,9 +32,9 @@ import pyarrow as pa
 
 from hidekit.io.atomic import discard_part, part_writer
 from hidekit.io.direct import DirectSource, direct_source
-from hidekit.io.files import read_head_bytes
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan
 from hidekit.release.runner import ReleaseResult, StepRecord, _problems, _risk_dict
+from hidekit.release.stream_fork import forked, in_new_connection, half_way
 from hidekit.release.stream_source import ColumnTypes, batches, typed_frame
 from hidekit.release.stream_steps import (
     JitterStep,
@@ -57,7 +55,6 @@ from hidekit.scan.scanner import DEFAULT_SAMPLE, sample_rows
 from hidekit.secrets import public_params
 from hidekit.transforms.loss import VariableLoss, loss_warnings, same_cells
 
-T = TypeVar("T")
 CHUNK_ROWS = 250_000
 # Each chunk's count table of a suppress step's columns is kept (for the second half's start)
 # while all of them hold at most this many rows; beyond, the chunks run in one process.
@@ -225,7 +222,7 @@ def fit_scan(
     if at is None:
         found = _scan_range(con, *args)
     else:
-        wait = _forked(lambda: _in_new_connection(_scan_range, *args, at))
+        wait = forked(lambda: in_new_connection(_scan_range, *args, at))
         found = _scan_range(con, *args, 0, at)
         rest = wait()
         if rest is None:
@@ -235,59 +232,6 @@ def fit_scan(
     scan = Scan(found.types.kinds(), found.tables, found.records, found.no_point, found.kept)
     scan.split = split
     return scan
-
-
-def _in_new_connection(task, *args):
-    """``task(con, *args)`` on a DuckDB connection of its own (a forked process's)."""
-    from hidekit.engines.connection import connect
-
-    with connect() as con:
-        return task(con, *args)
-
-
-def _forked(task: Callable[[], T]) -> Callable[[], T | None]:
-    """``task`` started in a forked process; returns the function that waits for its result
-    (None when it failed: the caller does the work itself)."""
-    ctx = mp.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
-
-    def run() -> None:
-        try:
-            send.send(("ok", task()))
-        except BaseException as exc:  # noqa: BLE001 - the parent does the work instead
-            send.send(("error", f"{type(exc).__name__}: {exc}"))
-        finally:
-            send.close()
-
-    gc.freeze()  # the child shares the parent's objects instead of copying their pages
-    child = ctx.Process(target=run, daemon=True)
-    try:
-        child.start()
-    finally:
-        gc.unfreeze()
-    send.close()
-
-    def wait() -> T | None:
-        try:
-            status, got = recv.recv()
-        except EOFError:
-            status, got = "error", None
-        child.join()
-        return got if status == "ok" else None
-
-    return wait
-
-
-def half_way(source: DirectSource, rows: int) -> int | None:
-    """A chunk boundary near the middle of the file's records (estimated from its size and
-    its first lines), None when the file seems to hold fewer than two chunks."""
-    path = Path(source.path)
-    head = read_head_bytes(path)
-    lines = head.count(b"\n")
-    if lines < 2:
-        return None
-    chunks = round(path.stat().st_size * lines / len(head) / rows)
-    return rows * ((chunks + 1) // 2) if chunks >= 2 else None
 
 
 def _merge_due(parts: list[pa.Table]) -> bool:
@@ -462,7 +406,7 @@ def apply_halves(con, source, scan, steps, rows, writers, measured, where) -> Ch
     second process fails, this one releases the second half itself."""
     write, rows_of, append, part = writers
     at, sets = where
-    wait = _forked(
+    wait = forked(
         lambda: _second_half(source, scan, steps, rows, measured, (at, sets, part), rows_of)
     )
     out = apply_chunks(con, source, scan, steps, rows, write, measured, 0, at)
@@ -584,12 +528,9 @@ def stream_plan(
     """Run ``plan`` on ``source`` (``plan_source``) by chunks, each released chunk handed to
     ``write`` (in record order); the result and the crosswalks. Raises StreamUnsupported before
     writing when the plan or the file needs the in-memory run, PolicyError (after writing: the
-    caller discards the output) when the release does not pass.
-
-    ``split`` (how a chunk's rows are written as bytes, how a file of such rows is appended to
-    the output, and a free path for that file) lets a second process release the second half of
-    the records while this one releases the first (``apply_halves``), on a machine with two
-    cores or more."""
+    caller discards the output) when the release does not pass. ``split`` (a chunk's rows as
+    bytes, how a file of them is appended, a free path for it) lets a second process release
+    the second half of the records (``apply_halves``) on two cores or more."""
     from hidekit.engines.connection import connect
     from hidekit.errors import PolicyError
 

@@ -38,13 +38,20 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from hidekit.text.detection.boundaries import CREDENTIALS, NAME_PARTICLES, ROLE_WORDS
+from hidekit.text.detection.consistency_parts import (
+    JOINED_CODE_LABELS,
+    PERSON_LABELS,
+    WORD_RE,
+    bracket_handles,
+    code_prefixes,
+    fits_at,
+    grown,
+    street_parts,
+)
 from hidekit.text.detection.recognizers.gates import fold
 from hidekit.text.spans import Span, sort_spans
 
-PERSON_LABELS = frozenset({"NAME", "DOCTOR"})
 CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN", "PHONE", "FAX"})
-# codes that run on across "-" and "/" (a phone number stops at "/": "555-0128/9" is two)
-JOINED_CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN"})
 # labels whose strings are masked wherever the note repeats them
 REPEATED_LABELS = PERSON_LABELS
 # the recall pass's guesses are repeated only when they read as a rare capitalized name
@@ -105,7 +112,6 @@ _STREET_TYPE_END = re.compile(
     r"avenue|lane|drive|court|place|crescent|terrace|boulevard|parkway|highway)\.?$",
     re.IGNORECASE,
 )
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 @lru_cache(maxsize=1)
@@ -120,7 +126,7 @@ def clinical_words() -> frozenset[str]:
         raw = (resources.files("hidekit") / "data" / f"safelist-{name}.txt").read_text("utf-8")
         for line in raw.splitlines():
             if line.strip() and not line.startswith("#"):
-                words.update(w.casefold() for w in _WORD.findall(line))
+                words.update(w.casefold() for w in WORD_RE.findall(line))
     return frozenset(words)
 
 
@@ -129,15 +135,6 @@ def _bands() -> dict[str, int]:
     from hidekit.text.detection.recognizers.gazetteers import word_bands
 
     return word_bands()
-
-
-def _fits(out: Sequence[Span], k: int, start: int, end: int) -> bool:
-    """Whether span ``k`` of the sorted, disjoint ``out`` can grow to ``start:end``."""
-    return (k == 0 or out[k - 1].end <= start) and (k + 1 == len(out) or end <= out[k + 1].start)
-
-
-def _grow(text: str, s: Span, start: int, end: int) -> Span:
-    return Span(start, end, s.label, text[start:end], s.source, s.score)
 
 
 def _inside_token(text: str, i: int, person: bool) -> bool:
@@ -181,8 +178,8 @@ def _whole_handle(text: str, out: list[Span], k: int) -> None:
         b -= 1
     while a < s.start and text[a] in ".-":
         a += 1
-    if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
-        out[k] = _grow(text, s, a, b)
+    if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
+        out[k] = grown(text, s, a, b)
 
 
 def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -207,8 +204,8 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
             a, b = _joined_code(text, a, b)
         if a > 0 and text[a - 1] == "#" and (a < 2 or not text[a - 2].isalnum()):
             a -= 1  # "#1184720093", "#KYC-2025-0881742": the sign is written with the code
-        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
-            out[k] = _grow(text, s, a, b)
+        if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
+            out[k] = grown(text, s, a, b)
     return out
 
 
@@ -280,8 +277,8 @@ def name_edges(text: str, spans: Sequence[Span]) -> list[Span]:
         m = _PARTICLE_AFTER.match(text, b)
         if m and _name_word(m.group(1), s.text):
             b = m.end()
-        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
-            out[k] = _grow(text, s, a, b)
+        if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
+            out[k] = grown(text, s, a, b)
     return _join_nicknames(text, out)
 
 
@@ -352,8 +349,8 @@ def next_name_words(text: str, spans: Sequence[Span]) -> list[Span]:
             if not (m and _name_word(m.group(1), s.text)):
                 break
             a = m.start()
-        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
-            out[k] = _grow(text, s, a, b)
+        if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
+            out[k] = grown(text, s, a, b)
     return out
 
 
@@ -370,7 +367,7 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
             and (m := _PARTICLE_AFTER.match(text, p.end))
             and m.start(1) == spans[i + 1].start
         ):
-            out.append(_grow(text, p, p.start, spans[i + 1].end))
+            out.append(grown(text, p, p.start, spans[i + 1].end))
             i += 2
         elif (
             i + 1 < len(spans)
@@ -389,7 +386,7 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
             end = q.end if _SUFFIX.fullmatch(q.text) else q.end + 1
             if _SUFFIX.fullmatch(q.text) and text[end : end + 1] == ".":
                 end += 1
-            out.append(_grow(text, p, p.start, end))
+            out.append(grown(text, p, p.start, end))
             i += 2
         elif (
             i + 2 < len(spans)
@@ -399,7 +396,7 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
             and _OPEN.fullmatch(text, p.end, q.start)
             and _CLOSE.fullmatch(text, q.end, r.start)
         ):
-            out.append(_grow(text, p, p.start, r.end))
+            out.append(grown(text, p, p.start, r.end))
             i += 3
         else:
             out.append(p)
@@ -423,8 +420,8 @@ def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
         a = _address_start(text, a)
         if a > 0 and text[a - 1] == "#" and text[a : a + 1].isdigit():
             a -= 1  # "#03-44 Peninsula Plaza": the sign is written with the unit
-        if (a, b) != (s.start, s.end) and _fits(out, k, a, b):
-            out[k] = _grow(text, s, a, b)
+        if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
+            out[k] = grown(text, s, a, b)
     return out
 
 
@@ -456,7 +453,7 @@ def _keys(text: str, s: Span) -> list[str]:
     capitalized and not common in English, in lower case and not an English word at all, or (in
     a note written all in one case) a given name or surname of the gazetteers."""
     out = []
-    for m in _WORD.finditer(text[s.start : s.end]):
+    for m in WORD_RE.finditer(text[s.start : s.end]):
         w = m.group()
         fold = w.casefold()
         if len(w) < 3 or fold in ROLE_WORDS or w in CREDENTIALS or fold in NAME_PARTICLES:
@@ -498,7 +495,7 @@ def same_everywhere(text: str, spans: Sequence[Span]) -> list[Span]:
     clinical = clinical_words()
     for s in spans:
         if s.label in REPEATED_LABELS:
-            words = _WORD.findall(s.text)
+            words = WORD_RE.findall(s.text)
             if any(len(w) > 2 and _possessive_free(w) in clinical for w in words):
                 continue
             for key in _keys(text, s):
@@ -573,77 +570,3 @@ def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     spans = bracket_handles(text, next_name_words(text, spans))  # "RAMON V." + "AQUINO"
     spans = code_prefixes(text, street_parts(text, street_units(text, spans)))
     return same_everywhere(text, spans)
-
-
-_UNIT_NUMBER = re.compile(r"#\d{1,3}-\d{1,5}[A-Za-z]?")  # "#08-447": floor and unit
-
-
-def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Two parts of one address line found apart, with only a comma between them, are one
-    street ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street"): the comma is
-    part of the address as written."""
-    out: list[Span] = []
-    for s in sort_spans(spans):
-        p = out[-1] if out else None
-        if (
-            p is not None
-            and p.label == "STREET"
-            and (s.label == "STREET" or _UNIT_NUMBER.fullmatch(s.text))
-            and re.fullmatch(r",[ \t]*", text[p.end : s.start])
-        ):
-            out[-1] = _grow(text, p, p.start, s.end)
-        else:
-            out.append(s)
-    return out
-
-
-# one or two letters written before a number ("HPCSA PT 0118447", "tag SR 447182", "MMC M 44718",
-# "card mx-0447182209", "(NI 188214)"): part of the identifier as written, unless a word or a
-# cue ("no", "id", "on")
-_CODE_PREFIX = re.compile(r"(?:^|(?<=[^\w./#-]))([A-Za-z]{1,2})[ -]$")
-_DOTTED_PREFIX = re.compile(r"(?:^|(?<=[^\w.@/-]))([A-Za-z]{2,6})\.$")
-_NOT_PREFIX = frozenset("no nr id on at in to of or is it by as am pm a i x ph tel mob ext".split())  # noqa: SIM905
-
-
-def code_prefixes(text: str, spans: Sequence[Span]) -> list[Span]:
-    """An identifier that starts with digits takes in the one or two letters written before it
-    with a space or a hyphen (see ``_CODE_PREFIX``), in the note's case."""
-    out = sort_spans(spans)
-    for k, s in enumerate(out):
-        if s.label not in JOINED_CODE_LABELS or not s.text[:1].isdigit():
-            continue
-        d = _DOTTED_PREFIX.search(text[max(0, s.start - 8) : s.start])
-        if d and _fits(out, k, s.start - len(d.group(1)) - 1, s.end):
-            out[k] = _grow(text, s, s.start - len(d.group(1)) - 1, s.end)  # "AIMS.0044718227"
-            continue
-        before = max(0, s.start - 4)
-        m = _CODE_PREFIX.search(text[before : s.start])
-        if not m or m.group(1).casefold() in _NOT_PREFIX or (before and m.start(1) == 0):
-            continue
-        letters = m.group(1)
-        if letters.islower() and any(c.isupper() for c in text[max(0, s.start - 200) : s.start]):
-            continue  # lower-case letters in a note with capitals: a word, not a prefix
-        if _fits(out, k, before + m.start(1), s.end):
-            out[k] = _grow(text, s, before + m.start(1), s.end)
-    return out
-
-
-_HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})\)")
-
-
-def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
-    """A login in brackets after a name, made of it ("Rosa Villalobos (rvillalobos)",
-    "K. Lindqvist (klindqvist)", "Ingrid (ingrid.s)"), is a USERNAME."""
-    out = sort_spans(spans)
-    added = []
-    for k, s in enumerate(out):
-        m = _HANDLE_AFTER.match(text, s.end)
-        if s.label not in PERSON_LABELS or not m:
-            continue
-        handle = m.group(1)
-        if not any(len(w) >= 4 and w.casefold() in handle for w in _WORD.findall(s.text)):
-            continue
-        a, b = m.span(1)
-        if k + 1 == len(out) or out[k + 1].start >= b:
-            added.append(Span(a, b, "USERNAME", handle, "bracket_handle", s.score))
-    return sort_spans(out + added) if added else out

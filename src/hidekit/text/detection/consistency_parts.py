@@ -1,0 +1,98 @@
+"""Leak-closing rules on address parts, code prefixes and logins (``consistency.close_leaks``
+runs them): a street written in two parts, the letters before an identifier, a login in
+brackets after a name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from hidekit.text.spans import Span, sort_spans
+
+PERSON_LABELS = frozenset({"NAME", "DOCTOR"})
+# codes that run on across "-" and "/" (a phone number stops at "/": "555-0128/9" is two)
+JOINED_CODE_LABELS = frozenset({"ID", "MRN", "ACCOUNT", "SSN"})
+WORD_RE = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
+
+
+def fits_at(out: Sequence[Span], k: int, start: int, end: int) -> bool:
+    """Whether span ``k`` of the sorted, disjoint ``out`` can grow to ``start:end``."""
+    return (k == 0 or out[k - 1].end <= start) and (k + 1 == len(out) or end <= out[k + 1].start)
+
+
+def grown(text: str, s: Span, start: int, end: int) -> Span:
+    return Span(start, end, s.label, text[start:end], s.source, s.score)
+
+
+_UNIT_NUMBER = re.compile(r"#\d{1,3}-\d{1,5}[A-Za-z]?")  # "#08-447": floor and unit
+
+
+def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Two parts of one address line found apart, with only a comma between them, are one
+    street ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street"): the comma is
+    part of the address as written."""
+    out: list[Span] = []
+    for s in sort_spans(spans):
+        p = out[-1] if out else None
+        if (
+            p is not None
+            and p.label == "STREET"
+            and (s.label == "STREET" or _UNIT_NUMBER.fullmatch(s.text))
+            and re.fullmatch(r",[ \t]*", text[p.end : s.start])
+        ):
+            out[-1] = grown(text, p, p.start, s.end)
+        else:
+            out.append(s)
+    return out
+
+
+# one or two letters written before a number ("HPCSA PT 0118447", "tag SR 447182", "MMC M 44718",
+# "card mx-0447182209", "(NI 188214)"): part of the identifier as written, unless a word or a
+# cue ("no", "id", "on")
+_CODE_PREFIX = re.compile(r"(?:^|(?<=[^\w./#-]))([A-Za-z]{1,2})[ -]$")
+_DOTTED_PREFIX = re.compile(r"(?:^|(?<=[^\w.@/-]))([A-Za-z]{2,6})\.$")
+_NOT_PREFIX = frozenset("no nr id on at in to of or is it by as am pm a i x ph tel mob ext".split())  # noqa: SIM905
+
+
+def code_prefixes(text: str, spans: Sequence[Span]) -> list[Span]:
+    """An identifier that starts with digits takes in the one or two letters written before it
+    with a space or a hyphen (see ``_CODE_PREFIX``), in the note's case."""
+    out = sort_spans(spans)
+    for k, s in enumerate(out):
+        if s.label not in JOINED_CODE_LABELS or not s.text[:1].isdigit():
+            continue
+        d = _DOTTED_PREFIX.search(text[max(0, s.start - 8) : s.start])
+        if d and fits_at(out, k, s.start - len(d.group(1)) - 1, s.end):
+            out[k] = grown(text, s, s.start - len(d.group(1)) - 1, s.end)  # "AIMS.0044718227"
+            continue
+        before = max(0, s.start - 4)
+        m = _CODE_PREFIX.search(text[before : s.start])
+        if not m or m.group(1).casefold() in _NOT_PREFIX or (before and m.start(1) == 0):
+            continue
+        letters = m.group(1)
+        if letters.islower() and any(c.isupper() for c in text[max(0, s.start - 200) : s.start]):
+            continue  # lower-case letters in a note with capitals: a word, not a prefix
+        if fits_at(out, k, before + m.start(1), s.end):
+            out[k] = grown(text, s, before + m.start(1), s.end)
+    return out
+
+
+_HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})\)")
+
+
+def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A login in brackets after a name, made of it ("Rosa Villalobos (rvillalobos)",
+    "K. Lindqvist (klindqvist)", "Ingrid (ingrid.s)"), is a USERNAME."""
+    out = sort_spans(spans)
+    added = []
+    for k, s in enumerate(out):
+        m = _HANDLE_AFTER.match(text, s.end)
+        if s.label not in PERSON_LABELS or not m:
+            continue
+        handle = m.group(1)
+        if not any(len(w) >= 4 and w.casefold() in handle for w in WORD_RE.findall(s.text)):
+            continue
+        a, b = m.span(1)
+        if k + 1 == len(out) or out[k + 1].start >= b:
+            added.append(Span(a, b, "USERNAME", handle, "bracket_handle", s.score))
+    return sort_spans(out + added) if added else out
