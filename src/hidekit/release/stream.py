@@ -34,7 +34,7 @@ from hidekit.io.atomic import discard_part, part_writer
 from hidekit.io.direct import DirectSource, direct_source
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan
 from hidekit.release.runner import ReleaseResult, StepRecord, _problems, _risk_dict
-from hidekit.release.stream_fork import forked, in_new_connection, half_way
+from hidekit.release.stream_fork import forked, half_way, in_new_connection
 from hidekit.release.stream_source import ColumnTypes, batches, typed_frame
 from hidekit.release.stream_steps import (
     JitterStep,
