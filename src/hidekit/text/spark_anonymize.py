@@ -127,6 +127,15 @@ def _documents(pdf: pd.DataFrame) -> list:
     ]
 
 
+def _notes_to_rewrite(pdf: pd.DataFrame, safelist, propagate: bool) -> tuple:
+    """The safe-list and the notes of ``pdf`` as documents, spans propagated across a patient's
+    notes when asked: what both passes over the notes start from."""
+    from hidekit.text.anonymization.operators import _safelist, propagate_spans
+
+    docs = _documents(pdf)
+    return _safelist(safelist), propagate_spans(docs) if propagate else docs
+
+
 def keeps_patient_state(operator) -> bool:
     """Whether ``operator``'s replacements depend on what it replaced before in the patient's
     notes (surrogates, numbered tags, plug-ins we cannot tell): then a patient's notes go to one
@@ -159,18 +168,10 @@ def name_surrogates(prepared, operator, safelist, propagate: bool) -> dict[tuple
     from pyspark.sql import functions as F
 
     def firsts(pdf: pd.DataFrame) -> pd.DataFrame:
-        from hidekit.text.anonymization.operators import (
-            _safelist,
-            patient_of,
-            propagate_spans,
-            spans_to_replace,
-        )
+        from hidekit.text.anonymization.operators import patient_of, spans_to_replace
         from hidekit.text.anonymization.surrogates import KINDS
 
-        safe = _safelist(safelist)
-        docs = _documents(pdf)
-        if propagate:
-            docs = propagate_spans(docs)
+        safe, docs = _notes_to_rewrite(pdf, safelist, propagate)
         rows = []
         for order, doc in zip(pdf["order"], docs, strict=True):
             key = patient_of(doc)
@@ -201,18 +202,11 @@ def rewrite_notes(prepared, operator, safelist, propagate: bool, spark, names=No
     shared = spark.sparkContext.broadcast(names) if names is not None else None
 
     def rewrite(pdf: pd.DataFrame) -> pd.DataFrame:
-        from hidekit.text.anonymization.operators import (
-            _safelist,
-            anonymize_document,
-            propagate_spans,
-        )
+        from hidekit.text.anonymization.operators import anonymize_document
 
         if shared is not None and operator.generator.names is None:
             operator.generator.names = shared.value  # once per task
-        safe = _safelist(safelist)
-        docs = _documents(pdf)
-        if propagate:
-            docs = propagate_spans(docs)
+        safe, docs = _notes_to_rewrite(pdf, safelist, propagate)
         rows = []
         for order, doc in zip(pdf["order"], docs, strict=True):
             kept: list = []
