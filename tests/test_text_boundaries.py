@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
+    drop_safe_recall,
     drop_shapeless,
     plausible_recall,
     split_names,
@@ -102,6 +103,25 @@ def test_recall_spans_must_look_like_phi():
     assert not plausible_recall(_span("LBBB", "DOCTOR"))
     assert not plausible_recall(_span("overnite", "NAME"))
     assert not plausible_recall(_span("),", "NAME"))
+
+
+def test_recall_spans_the_safelist_keeps_are_dropped():
+    text = "Ventolin 2 puffs; Brudzinski sign negative; Klebsiella grown; seen by Kaczmarek."
+    recall = [
+        _span(w, lab, text.index(w), "crf-recall")
+        for w, lab in (
+            ("Ventolin", "NAME"),
+            ("Brudzinski", "DOCTOR"),
+            ("Klebsiella", "ORGANIZATION"),
+            ("Kaczmarek", "NAME"),
+        )
+    ]
+    assert _texts(drop_safe_recall(text, recall)) == ["Kaczmarek"]
+    # an eponym is kept only before its head word: "Mr Brudzinski" alone may be a person
+    text = "reviewed by Brudzinski today"
+    assert _texts(drop_safe_recall(text, [_span("Brudzinski", "NAME", 12, "crf-recall")])) == [
+        "Brudzinski"
+    ]
 
 
 def test_languages_are_not_phi():

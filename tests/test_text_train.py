@@ -14,7 +14,14 @@ from hidekit.text.corpus import read_brat_dir
 from hidekit.text.detection.cross_validation import cross_validate, fold_indices
 from hidekit.text.detection.detector import load_model
 from hidekit.text.detection.tokenize import Token
-from hidekit.text.detection.training import bio_tags, learn_direct, prepare, train_model
+from hidekit.text.detection.training import (
+    Prepared,
+    bio_tags,
+    learn_direct,
+    learn_fill,
+    prepare,
+    train_model,
+)
 from hidekit.text.spans import Document, Span
 
 runner = CliRunner()
@@ -77,6 +84,27 @@ def test_learn_direct_maps_only_precise_recognizers():
     ]
     direct = learn_direct([prepare(d, recs) for d in docs])
     assert direct == {"email": "MAIL"}  # 'year' hits never match a gold span
+
+
+def _hits_doc(k: int, hits: list[tuple[str, bool]]) -> Prepared:
+    """A document of len(hits) words "w": gold on the words whose hit is marked True."""
+    text = " ".join("w" * 3 for _ in hits)
+    gold = [Span(4 * i, 4 * i + 3, "ORG") for i, (_, on_gold) in enumerate(hits) if on_gold]
+    spans = [Span(4 * i, 4 * i + 3, "X", "www", src) for i, (src, _) in enumerate(hits)]
+    return Prepared(Document(str(k), text, gold), [], [], spans)
+
+
+def test_learn_fill_is_vetoed_by_texts_written_by_people():
+    scores = {"r": 0.9, "q": 0.9}
+    generated = [_hits_doc(0, [("r", True)] * 6 + [("q", True)] * 6)]
+    assert learn_fill(generated, 0.8, scores=scores) == {"q": "ORG", "r": "ORG"}
+    # by people: r overlaps gold 7 times in 10 (< 0.8), q 0 times in 4 (< DIRECT_MIN_HITS hits:
+    # too few to judge), so only r loses its fill
+    people = [_hits_doc(1, [("r", True)] * 7 + [("r", False)] * 3 + [("q", False)] * 4)]
+    assert learn_fill(generated, 0.8, scores=scores, judged_on=people) == {"q": "ORG"}
+    # 8 in 10 holds
+    people = [_hits_doc(1, [("r", True)] * 8 + [("r", False)] * 2)]
+    assert learn_fill(generated, 0.8, scores=scores, judged_on=people) == {"q": "ORG", "r": "ORG"}
 
 
 def test_fold_indices_partition_and_seed():

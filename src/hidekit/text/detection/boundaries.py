@@ -176,6 +176,17 @@ def plausible_recall(span: Span) -> bool:
     return span.label == "PROFESSION" or any(c.isupper() or c.isdigit() for c in text)
 
 
+def drop_safe_recall(text: str, recall: Sequence[Span]) -> list[Span]:
+    """Recall spans (runs the CRF tagged O) without those the clinical safe-list would leave as
+    written (``hidekit.text.anonymization.safelist``: drug names, organisms, named terms,
+    eponyms before their head word, measurements): an unsure run that is "Seretide",
+    "Klebsiella" or "Brudzinski's sign" is not PHI. Spans the CRF itself tagged stay."""
+    from hidekit.text.anonymization.safelist import load_safelist
+
+    safe = load_safelist()
+    return [r for r in recall if safe.reason(text, r.start, r.end, r.label) is None]
+
+
 @lru_cache(maxsize=1)
 def language_names() -> frozenset[str]:
     """Language names (Faker's ISO 639 list) that are not also country names ("Tonga")."""

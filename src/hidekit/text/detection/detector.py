@@ -19,7 +19,8 @@ label at least 90% of the time is mapped to that label), (4) "fill" recognizers 
 model (their hits overlapped gold PHI at least ``fill_precision`` of the time in training), (5) when
 the model sets ``phi_threshold``, runs of tokens the CRF tagged O whose marginal probability of
 being PHI reaches it and that look like PHI on their face (``boundaries.plausible_recall``: no
-lone acronyms, no lower-case words except occupations). A candidate is kept only if it overlaps no span
+lone acronyms, no lower-case words except occupations; for English, nothing the clinical
+safe-list keeps: ``boundaries.drop_safe_recall``). A candidate is kept only if it overlaps no span
 kept before it; within one source, higher score first, then longer, then earlier. The allow-list
 removes any candidate (other than a deny-list term) whose text equals an allowed term
 (case-insensitive, whitespace collapsed) or lies inside an occurrence of one, before overlaps are
@@ -61,6 +62,7 @@ from hidekit.text.detection import crf_decode
 from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
+    drop_safe_recall,
     drop_shapeless,
     plausible_recall,
     split_names,
@@ -288,6 +290,8 @@ class Detector:
         deny = self.terms.denied(text)
         crf = widen_to_direct(crf, direct)
         recall = [r for r in recall if plausible_recall(r)]
+        if self.language == "en" and recall:
+            recall = drop_safe_recall(text, recall)
         if self.allow:
             crf, direct, fill, recall = (
                 [s for s in group if not self.terms.is_allowed(text, s)]
