@@ -124,6 +124,27 @@ def test_recall_spans_the_safelist_keeps_are_dropped():
     ]
 
 
+def test_titles_of_other_countries_stay_outside_names():
+    spans = [
+        _span("Mdm Lee Siew Chin", "NAME"),
+        _span("WHAEA ROSE", "NAME"),
+        _span("Alhaji Musa Bello", "DOCTOR"),
+        _span("psw grace osei", "NAME"),
+        _span("khala shireen", "NAME"),
+        _span("psw", "NAME"),  # a title alone stays (it is not trimmed to nothing)
+        _span("will jones", "NAME"),  # a lower-case word that is no title stays
+    ]
+    assert _texts(trim_edges(spans)) == [
+        "Lee Siew Chin",
+        "ROSE",
+        "Musa Bello",
+        "grace osei",
+        "shireen",
+        "psw",
+        "will jones",
+    ]
+
+
 def test_languages_are_not_phi():
     spans = [
         _span("Swedish", "NAME"),

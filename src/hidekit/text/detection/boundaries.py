@@ -55,6 +55,9 @@ ROLE_WORDS = frozenset(
     uncle niece nephew cousin grandson granddaughter grandmother grandfather grandma grandpa
     nan nana friend neighbour neighbor teacher landlord boss roommate fiance fiancé fiancée
     guardian patient client peer recovery charge staff cc
+    mdm madam mme madame mlle herr frau sir dame hon cllr councillor chief engr sgt ssgt cpl spc
+    lt capt maj col cmdr fr bro sis nee née shri smt mma rra whaea matua puan encik alhaji
+    alhaja hajia hajiya mallam khala baji ate kuya tita tito lola lolo aunty auntie psw rpn ssw
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 CREDENTIALS = frozenset(
@@ -105,8 +108,8 @@ def _outside(word: str, first: bool, person: bool) -> bool:
 def trim_edges(spans: Sequence[Span]) -> list[Span]:
     """Drop words at the edges of name-like spans that the conventions leave outside.
 
-    A NAME or DOCTOR span does not start with a role or title ("daughter", "Doula", "MA") nor
-    end with a credential ("LADC", "BSN"); a name-like span that has a capitalized word does
+    A NAME or DOCTOR span does not start with a role or title ("daughter", "Doula", "MA",
+    "Mdm", "Whaea", "Alhaji"; in lower case too: "psw grace osei") nor end with a credential ("LADC", "BSN"); a name-like span that has a capitalized word does
     not start or end with a lower-case word ("Bashir here", "the YMCA", "at Hargrove") — name
     particles such as "van" or "de" excepted at the start. Punctuation left at the edges goes too.
     """
@@ -116,10 +119,14 @@ def trim_edges(spans: Sequence[Span]) -> list[Span]:
             out.append(s)
             continue
         words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(s.text)]
+        person = s.label in ("NAME", "DOCTOR")
+        if words and person and not any(w[2][:1].isupper() for w in words):
+            s = _lower_title_trimmed(s, words)  # "psw grace osei", "khala shireen"
+            out.append(s)
+            continue
         if not words or not any(w[2][:1].isupper() for w in words):
             out.append(s)
             continue
-        person = s.label in ("NAME", "DOCTOR")
         i, j = 0, len(words)
         while i < j - 1 and _outside(words[i][2], True, person):
             i += 1
@@ -133,6 +140,18 @@ def trim_edges(spans: Sequence[Span]) -> list[Span]:
             b -= 1  # a sentence stop, not an initial's
         out.append(Span(s.start + a, s.start + b, s.label, s.text[a:b], s.source, s.score))
     return out
+
+
+def _lower_title_trimmed(s: Span, words: list[tuple[int, int, str]]) -> Span:
+    """A name in lower case without the titles and roles it starts with (only those: any
+    other lower-case word may be part of it)."""
+    i = 0
+    while i < len(words) - 1 and words[i][2].rstrip(".").casefold() in ROLE_WORDS:
+        i += 1
+    if i == 0:
+        return s
+    a = words[i][0]
+    return Span(s.start + a, s.end, s.label, s.text[a:], s.source, s.score)
 
 
 _JOB_MODIFIERS = frozenset(
