@@ -570,3 +570,33 @@ def test_the_word_before_a_name_by_hand():
     at = text.index("Ann")  # "Dr \n" then the name: $ before the newline
     assert _prev_word(text, at).span(1) == (text.index("Dr"), text.index("Dr") + 2)
     assert _prev_word(text, text.index("Dr")).group(1) == "ray"  # a word starts with two letters
+
+
+def test_an_organization_takes_in_the_word_that_closes_its_name():
+    from hidekit.text.detection.consistency_parts import org_heads
+
+    t = (
+        "Nana is at Cuan Mhuire nursing home; worked for Northern Lights Mining Corp. until "
+        "May; KALAHARI DIAMOND SERVICES (PTY) LTD - payroll; Ikusasa Trust committee met; "
+        "seen at Kibera clinic) and at Fade Kings on MLK; Hollins Park care plan"
+    )
+    spans = [
+        _span(t, "Cuan Mhuire", "HOSPITAL"),
+        _span(t, "Northern Lights Mining Corp", "ORGANIZATION"),
+        _span(t, "KALAHARI DIAMOND SERVICES", "ORGANIZATION"),
+        _span(t, "Ikusasa Trust", "ORGANIZATION"),
+        _span(t, "Kibera", "HOSPITAL"),
+        _span(t, "Fade Kings", "ORGANIZATION"),
+        _span(t, "Hollins Park", "ORGANIZATION"),
+        _span(t, "Nana", "NAME"),
+    ]
+    assert [x for _, x in _texts(t, org_heads(t, spans))] == [
+        "Nana",
+        "Cuan Mhuire nursing home",
+        "Northern Lights Mining Corp.",
+        "KALAHARI DIAMOND SERVICES (PTY) LTD",
+        "Ikusasa Trust",  # closed already: "committee" is not taken
+        "Kibera",  # "clinic)" closes an aside
+        "Fade Kings",
+        "Hollins Park",  # a modifier without a head is not taken
+    ]

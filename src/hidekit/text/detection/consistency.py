@@ -21,6 +21,8 @@ never drop a span:
   so are a street and its unit number ("…Whampoa Drive, #08-447").
 - ``code_prefixes``: an identifier keeps the one or two letters written before its digits ("PT
   0118447", "SR 447182") and a system prefix joined by a full stop ("AIMS.0044718227").
+- ``org_heads``: an organization or place of care takes in the word that closes its name
+  ("Gapuwiyak" + " school", "Cuan Mhuire" + " nursing home", "Mining Corp" + ".").
 - ``same_everywhere``: a name word detected once is masked wherever the text writes it again,
   in any case ("Bex" in every line of a pager thread, "Volkov" after "Coach Dmitri Volkov"), when
   it reads as a name: capitalized and not common in English (Zipf band below 4: not "Will",
@@ -46,6 +48,7 @@ from hidekit.text.detection.consistency_parts import (
     code_prefixes,
     fits_at,
     grown,
+    org_heads,
     street_parts,
 )
 from hidekit.text.detection.recognizers.gates import fold
@@ -564,9 +567,9 @@ def mentions(text: str, keys: Sequence[str]) -> list[tuple[int, int]]:
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     """The rules in order: whole tokens, name words beside a name, name edges (then name words
-    again), logins in brackets after a name, street units and parts, code prefixes, the same
-    name everywhere."""
+    again), logins in brackets after a name, street units and parts, code prefixes, the heads
+    of organizations, the same name everywhere."""
     spans = name_edges(text, next_name_words(text, whole_tokens(text, spans)))
     spans = bracket_handles(text, next_name_words(text, spans))  # "RAMON V." + "AQUINO"
     spans = code_prefixes(text, street_parts(text, street_units(text, spans)))
-    return same_everywhere(text, spans)
+    return same_everywhere(text, org_heads(text, spans))

@@ -96,3 +96,66 @@ def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
         if k + 1 == len(out) or out[k + 1].start >= b:
             added.append(Span(a, b, "USERNAME", handle, "bracket_handle", s.score))
     return sort_spans(out + added) if added else out
+
+
+# words that close the name of an organization or a place of care ("Gapuwiyak school", "Cuan
+# Mhuire nursing home", "CANADIAN TIRE CORPORATION"): in the en-dev annotations a span of these
+# labels ends on such a word hundreds of times and stops right before one a handful of times
+ORG_LABELS = frozenset({"ORGANIZATION", "HOSPITAL"})
+_ORG_HEADS = frozenset(
+    """
+    hospital hospitals centre center clinic clinics polyclinic infirmary hospice dispensary
+    surgery practice pharmacy chemist chemists laboratory laboratories lab labs school schools
+    college university academy institute nursery kindergarten preschool library church mosque
+    temple chapel cathedral parish market supermarket mall bank trust foundation fund society
+    association union council commission committee authority agency network group holdings
+    company corporation corp co ltd limited inc llc plc bhd services service home homes house
+    lodge hotel motel club nightclub stadium airport station terminal works mine factory plant
+    logistics estate hub court tribunal
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+# words that may stand between the name and its head ("Hollins Park care home", "Vaishali metro
+# station"): taken only when a head follows
+_ORG_MODIFIERS = frozenset(
+    """
+    medical general primary elementary secondary high care nursing community dental health
+    public private memorial day business post bus metro surf regional district national
+    central teaching children's women's men's family rest aged mental eye sports youth
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+_ABBREVIATED_HEAD = frozenset({"corp", "co", "inc", "ltd", "bhd", "pty", "b.v", "llc", "plc"})
+_LEGAL_FORMS = _ABBREVIATED_HEAD | {"(pty)", "limited", "sdn", "corporation"}
+_AFTER_WORD = re.compile(r"[ \t]+(\(?[^\W\d_][\w'’]*(?:\.[^\W\d_]+)*\)?)")
+
+
+def org_heads(text: str, spans: Sequence[Span]) -> list[Span]:
+    """An organization or place of care found without the word that closes its name takes it
+    in, with the modifiers before it ("Cuan Mhuire" + " nursing home"), and keeps the full stop
+    of an abbreviated head ("Mining Corp."), "(Pty) Ltd" included."""
+    out = sort_spans(spans)
+    for k, s in enumerate(out):
+        if s.label not in ORG_LABELS:
+            continue
+        end, pos = s.end, s.end
+        own = WORD_RE.findall(s.text)
+        # a name closed already takes only its legal form ("… Trust", not "… Trust committee";
+        # "… SERVICES (PTY) LTD")
+        closed = bool(own) and own[-1].casefold() in _ORG_HEADS
+        while m := _AFTER_WORD.match(text, pos):
+            word = m.group(1).casefold()
+            if word in _LEGAL_FORMS:
+                end = pos = m.end(1)
+            elif closed or "(" in word or ")" in word:
+                break  # "(school", "clinic)": an aside, not the name
+            elif word in _ORG_HEADS:
+                end = pos = m.end(1)
+            elif word in _ORG_MODIFIERS:
+                pos = m.end(1)
+            else:
+                break
+        last = WORD_RE.findall(text[s.start : end])[-1:] or [""]
+        if last[0].casefold() in _ABBREVIATED_HEAD and text[end : end + 1] == ".":
+            end += 1
+        if end > s.end and fits_at(out, k, s.start, end):
+            out[k] = grown(text, s, s.start, end)
+    return out
