@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from hidekit.text.detection.recognizers import literal_index
 from hidekit.text.detection.recognizers.gates import (
     _EMPTY,
     _FOLD_EXTRA,
@@ -225,13 +226,17 @@ def _class_letters(parts) -> int:
     return sum(c.isalpha() for c in chars)
 
 
-def _trie(strings) -> str:
-    """A regex that matches where one of ``strings`` starts (of each string only its first
-    ``_TRIE_PREFIX`` characters, and no string that starts with another one): alternatives
-    factored by first character, so ``re`` tries a few literal characters per position."""
+def _heads(strings) -> list[str]:
+    """Of each string only its first ``_TRIE_PREFIX`` characters, and no string that starts
+    with another one: a match starts where one of ``strings`` starts iff one of these does."""
     heads = sorted({s[:_TRIE_PREFIX] for s in strings})
-    kept = [s for i, s in enumerate(heads) if not any(s.startswith(t) for t in heads[:i])]
-    return _trie_node(kept)
+    return [s for i, s in enumerate(heads) if not any(s.startswith(t) for t in heads[:i])]
+
+
+def _trie(strings) -> str:
+    """A regex that matches where one of ``strings`` starts (``_heads``): alternatives
+    factored by first character, so ``re`` tries a few literal characters per position."""
+    return _trie_node(_heads(strings))
 
 
 def _trie_node(strings) -> str:
@@ -377,12 +382,16 @@ class Scan:
         self.first: re.Pattern | None = None  # kind "first": its first characters alone
         self.lines: re.Pattern | None = None  # set when scanned by lines: their literals
         self.lines_folded = False
+        self.heads: list[str] = []  # kind "literal": where a match can start (``_heads``)
+        self.head_id = -1  # its number in ``literal_index`` (scanned there, not by ``finder``)
         try:
             self._plan()
             self._plan_lines()
         except Exception:  # an unexpected pattern (bytes, global inline flags, …): plain finditer
             self.kind, self.folded, self.finder, self.end_group = "plain", False, None, 0
             self.first, self.lines = None, None
+        if self.kind == "literal" and self.lines is None and self.heads:
+            self.head_id = literal_index.register(self.heads)
 
     def _plan(self) -> None:
         rx = self.rx
@@ -399,7 +408,8 @@ class Scan:
         ):
             self.kind = "literal"
             self.folded = lits[0] == "fold"
-            self.finder = re.compile(_trie(lits[1]))
+            self.heads = _heads(lits[1])
+            self.finder = re.compile(_trie_node(self.heads))
             self._cost = _cost(lits)
             return
         first, nullable = _first_seq(parsed.data, ignorecase)
@@ -471,6 +481,14 @@ class Scan:
             return out
         if self.kind == "literal" and finder is not None:
             hay = fold(text) if self.folded else text
+            if len(hay) == len(text) and self.head_id >= 0:
+                # finder.search's positions, found with every other literal scan's at once
+                match, out, pos = self.rx.match, [], 0
+                for at in literal_index.head_starts(hay, self.head_id):
+                    if at >= pos and (m := match(text, at)) is not None:
+                        pos = m.end()
+                        out.append((m, m.start(), pos))
+                return out
             if len(hay) == len(text):
                 search, match, out, pos = finder.search, self.rx.match, [], 0
                 while (c := search(hay, pos)) is not None:
