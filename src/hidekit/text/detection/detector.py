@@ -74,7 +74,7 @@ from hidekit.text.detection.boundaries import (
 from hidekit.text.detection.consistency import close_leaks
 from hidekit.text.detection.crf_decode import HitArrays
 from hidekit.text.detection.features import FEATURE_VERSION, SUPPORTED_VERSIONS
-from hidekit.text.detection.recognizers import get_recognizers
+from hidekit.text.detection.recognizers import get_recognizers, literal_index
 from hidekit.text.detection.recognizers.hits import HitRunner
 from hidekit.text.detection.termlists import TermLists
 from hidekit.text.detection.tokenize import Token
@@ -332,6 +332,7 @@ class Detector:
                 advance(1)
             return out
         crf_decode.warm_up()  # compile once here: forked workers inherit the compiled code
+        literal_index.warm_up()
         profile = self.profile.name if self.profile else None
         state = (self.crf_model, self.config, sorted(self.allow), self.deny, profile)
         texts = [

@@ -149,3 +149,8 @@ def head_starts(hay: str, scan_id: int) -> list[int]:
             _INDEX[0] = None
         index = _index()
     return _starts(hay, index)[scan_id]
+
+
+def warm_up() -> None:
+    """Compile the pass now (or load it from numba's cache): forked workers inherit it."""
+    HeadIndex([("ab",)]).starts("xab")
