@@ -49,6 +49,13 @@ def test_index_makes_room_for_many_starts():
     assert index.starts("a") == [[], [], []]
 
 
+def test_scans_with_few_first_characters_keep_their_own_search():
+    scan = Scan(re.compile(r"(?<![\w/.,-])(?:1[89]\d\d|2[01]\d\d)(?![\w/-])"))
+    assert scan.kind == "literal" and scan.head_id == -1
+    text = "in 1999, 2019/20 and 2101 x1999"
+    assert [(s, e) for _, s, e in scan.matches(text)] == [(3, 7), (21, 25)]
+
+
 def test_heads_must_be_two_characters():
     try:
         literal_index.HeadIndex([("a",)])
@@ -57,10 +64,10 @@ def test_heads_must_be_two_characters():
     raise AssertionError("a one-character head was accepted")
 
 
-_PATTERNS = [
-    (r"\b(?:licen[cs]e|permit|ref)\s*(?:no\.?|#)?\s*([A-Z0-9]{2,8})", re.IGNORECASE),
-    (r"(?<![\w])(?:Dr|Mrs?)\.?\s+([A-Z][a-z]+)", 0),
-    (r"\b(?:aged|age:?|age of)\s+(\d{1,3})\b", re.IGNORECASE),
+_PATTERNS = [  # literal scans whose heads start with five characters or more: indexed
+    (r"\b(?:licen[cs]e|permit|ref|badge|order|serial)\s*(?:no\.?|#)?\s*([A-Z0-9]{2,8})", re.I),
+    (r"(?<![\w])(?:Dr|Mrs?|Prof|Sister|Nurse|Father)\.?\s+([A-Z][a-z]+)", 0),
+    (r"\b(?:aged|age:?|age of|born|turned|now|since|was)\s+(\d{1,3})\b", re.IGNORECASE),
 ]
 
 

@@ -31,10 +31,11 @@ def _jit(fn):
 
 
 @_jit
-def _head_starts(cp, first_ok, keys, h_ptr, h_cp, h_scan_ptr, h_scans, out_scan, out_pos):
+def _head_starts(cp, first_ok, pair_lo, keys, h_ptr, h_cp, h_scan_ptr, h_scans, out_scan, out_pos):
     """(scan, position) for every position of ``cp`` where a head starts, for each scan owning
     that head, in position order; returns how many (more than ``out_scan`` holds: call again
-    with more room)."""
+    with more room). ``pair_lo``: for two ASCII characters, where their heads start in ``keys``
+    (they end where the next pair's start)."""
     n = cp.shape[0]
     cap = out_scan.shape[0]
     got = 0
@@ -42,9 +43,15 @@ def _head_starts(cp, first_ok, keys, h_ptr, h_cp, h_scan_ptr, h_scans, out_scan,
         c0 = cp[p]
         if c0 < _BMP and not first_ok[c0]:
             continue
-        key = np.int64(c0) * _KEY + cp[p + 1]
-        k = np.searchsorted(keys, key)
-        while k < keys.shape[0] and keys[k] == key:
+        c1 = cp[p + 1]
+        key = c0 * _KEY + c1
+        if c0 < 128 and c1 < 128:
+            k = pair_lo[c0 * 128 + c1]
+            k_end = pair_lo[c0 * 128 + c1 + 1]
+        else:
+            k = np.searchsorted(keys, key)
+            k_end = keys.shape[0]
+        while k < k_end and keys[k] == key:
             a, b = h_ptr[k], h_ptr[k + 1]
             if b - a <= n - p:
                 same = True
@@ -86,6 +93,10 @@ class HeadIndex:
             if ord(h[0]) < _BMP:
                 self.first_ok[ord(h[0])] = True
         self.keys = np.array([ord(h[0]) * _KEY + ord(h[1]) for h in heads], np.int64)
+        # ASCII pairs c0, c1 as c0 * 128 + c1 sort as their keys do, before every other pair
+        self.pair_lo = np.searchsorted(
+            self.keys, [(c >> 7) * _KEY + (c & 127) for c in range(128 * 128 + 1)]
+        ).astype(np.int64)
         self.h_ptr = np.array([0, *np.cumsum([len(h) for h in heads])], np.int64)
         self.h_cp = np.array([ord(c) for h in heads for c in h], np.int64)
         self.h_scan_ptr = np.array([0, *np.cumsum([len(owners[h]) for h in heads])], np.int64)
@@ -93,24 +104,24 @@ class HeadIndex:
 
     def starts(self, hay: str) -> list[list[int]]:
         """Per scan, the sorted positions of ``hay`` where one of its heads starts."""
-        out: list[list[int]] = [[] for _ in range(self.n_scans)]
         if len(hay) < 2 or not self.keys.shape[0]:
-            return out
+            return [[] for _ in range(self.n_scans)]
         cp = code_points(hay)
         room = max(64, len(hay) // 8)
         while True:
             o_scan = np.empty(room, np.int64)
             o_pos = np.empty(room, np.int64)
             got = _head_starts(
-                cp, self.first_ok, self.keys, self.h_ptr, self.h_cp,
+                cp, self.first_ok, self.pair_lo, self.keys, self.h_ptr, self.h_cp,
                 self.h_scan_ptr, self.h_scans, o_scan, o_pos,
             )  # fmt: skip
             if got <= room:
                 break
             room = got
-        for s, p in zip(o_scan[:got].tolist(), o_pos[:got].tolist(), strict=True):
-            out[s].append(p)
-        return out
+        order = np.argsort(o_scan[:got], kind="stable")  # by scan, each in position order
+        at = o_pos[:got][order].tolist()
+        cut = np.searchsorted(o_scan[:got][order], np.arange(self.n_scans + 1)).tolist()
+        return [at[cut[i] : cut[i + 1]] for i in range(self.n_scans)]
 
 
 # ---------------------------------------------------------------- the registry of literal scans

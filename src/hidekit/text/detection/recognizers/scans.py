@@ -212,6 +212,9 @@ _SCAN_MAX_COST = 0.02  # the least selective literal set searched for (``_cost``
 
 _FIRST_MAX_LETTERS = 40  # a first-character set with more letters than this is not used
 _TRIE_PREFIX = 6  # literals are searched for by their first characters only
+# literal scans whose heads start with this many different characters or more are scanned in the
+# shared compiled pass (``literal_index``): with fewer, ``re`` skips to candidates about as fast
+_INDEX_MIN_FIRSTS = 5
 
 
 def _class_letters(parts) -> int:
@@ -390,7 +393,11 @@ class Scan:
         except Exception:  # an unexpected pattern (bytes, global inline flags, …): plain finditer
             self.kind, self.folded, self.finder, self.end_group = "plain", False, None, 0
             self.first, self.lines = None, None
-        if self.kind == "literal" and self.lines is None and self.heads:
+        if (
+            self.kind == "literal"
+            and self.lines is None
+            and len({h[0] for h in self.heads}) >= _INDEX_MIN_FIRSTS
+        ):
             self.head_id = literal_index.register(self.heads)
 
     def _plan(self) -> None:
