@@ -107,3 +107,30 @@ def test_literal_scans_match_finditer(text):
         got = [(s, e, m.groups()) for m, s, e in scan.matches(text)]
         want = [(m.start(), m.end(), m.groups()) for m in scan.rx.finditer(text)]
         assert got == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text("abAB1 ,\n\u0130\u017f\u212ae", max_size=40))
+def test_indexed_gates_pass_as_gates_do(text):
+    from hidekit.text.detection.recognizers.gates import (
+        _gate_passes,
+        indexed_gate,
+        indexed_gate_passes,
+    )
+
+    gates = [
+        ((True, ("ab", "b1", "1 a", "ka", "se"), object()),),  # many strings: indexed
+        ((False, ("AB", "B,"), None), (True, ("a,",), None)),  # few: substring checks
+        ((True, ("ab", "e,", "ba", "a a"), object()), (False, (",", "\n"), None)),
+    ]
+    for gate in gates:
+        plan = indexed_gate(gate)
+        assert [c[3] >= 0 for c in plan] == [c[2] is not None for c in gate]
+        # the matcher of an indexed condition is never called (here it is not callable)
+        want = all(
+            any(s in (fold(text) if folded else text) for s in strings)
+            for folded, strings, _ in gate
+        )
+        assert indexed_gate_passes(plan, text) == want
+        if all(c[2] is None for c in gate):
+            assert _gate_passes(gate, text) == want

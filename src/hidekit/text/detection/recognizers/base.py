@@ -15,7 +15,12 @@ from typing import TypeAlias
 
 from hidekit.errors import OptionError
 from hidekit.registry import RECOGNIZERS
-from hidekit.text.detection.recognizers.gates import _gate_passes, regex_gate
+from hidekit.text.detection.recognizers.gates import (
+    _gate_passes,
+    indexed_gate,
+    indexed_gate_passes,
+    regex_gate,
+)
 from hidekit.text.detection.recognizers.scans import Scan, scan_for, scan_matches
 from hidekit.text.spans import Span
 
@@ -84,6 +89,7 @@ class PatternRecognizer(Recognizer):
     _ctx: re.Pattern | None = field(default=None, repr=False, compare=False)
 
     _gate: tuple | None = field(default=None, repr=False, compare=False)
+    _gate_plan: tuple | None = field(default=None, repr=False, compare=False)  # indexed_gate
     _scan: Scan | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self):
@@ -97,6 +103,7 @@ class PatternRecognizer(Recognizer):
             # a literal scan is itself a search for strings: only substring checks pay before it
             gate = tuple(c for c in gate if c[2] is None) or None
         self._gate = gate
+        self._gate_plan = indexed_gate(gate)
 
     def gate_passes(self, text: str) -> bool:
         """False only when the pattern cannot match anywhere in ``text`` (see ``regex_gate``)."""
@@ -106,7 +113,7 @@ class PatternRecognizer(Recognizer):
         return self.spans_of(text, self.find_arrays(text))
 
     def find_arrays(self, text: str) -> HitLists:
-        if self._gate is not None and not _gate_passes(self._gate, text):
+        if self._gate_plan is not None and not indexed_gate_passes(self._gate_plan, text):
             return [], [], self.label
         found = scan_matches(self._scan, text)
         group, validate, ctx = self.group, self.validate, self._ctx

@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from hidekit.text.detection.recognizers import literal_index
+
 # ---------------------------------------------------------------- gates
 # A gate is a cheap test that every text a pattern matches in must pass: sets of literal strings
 # of which the text must contain at least one (one set per condition, all must hold), derived
@@ -257,6 +259,45 @@ def regex_gate(rx: re.Pattern, max_conditions: int = 2, context: Iterable[str] =
             matcher = re.compile("|".join(re.escape(s) for s in strings)).search
         kept.append((lits[0] == "fold", strings, matcher))
     return tuple(kept) or None
+
+
+def indexed_gate(gate):
+    """The same gate with each condition of many strings (two characters or more each) answered
+    by the shared literal index (``literal_index``: one compiled pass finds every registered
+    string) instead of its own search: (folded, strings, matcher, index number or -1)."""
+    if gate is None:
+        return None
+    return tuple(
+        (
+            folded,
+            strings,
+            matcher,
+            literal_index.register(strings)
+            if matcher is not None and min(map(len, strings)) >= 2
+            else -1,
+        )
+        for folded, strings, matcher in gate
+    )
+
+
+def indexed_gate_passes(plan, text: str) -> bool:
+    """``_gate_passes`` of the gate ``plan`` was made from (``indexed_gate``)."""
+    for folded, strings, matcher, head_id in plan:
+        hay = fold(text) if folded else text
+        if head_id >= 0:
+            if not literal_index.head_starts(hay, head_id):
+                return False
+            continue
+        if matcher is not None:
+            if matcher(hay) is None:
+                return False
+            continue
+        for s in strings:
+            if s in hay:
+                break
+        else:
+            return False
+    return True
 
 
 def _gate_passes(gate, text: str) -> bool:

@@ -133,7 +133,7 @@ _INDEX: list[HeadIndex | None] = [None]
 def register(heads) -> int:
     """Register a scan's heads; returns its number in the shared index."""
     with _LOCK:
-        _HEADS.append(tuple(sorted(heads)))
+        _HEADS.append(tuple(sorted(set(heads))))
         _INDEX[0] = None
         return len(_HEADS) - 1
 
