@@ -56,6 +56,13 @@ def test_scans_with_few_first_characters_keep_their_own_search():
     assert [(s, e) for _, s, e in scan.matches(text)] == [(3, 7), (21, 25)]
 
 
+def test_the_same_heads_are_registered_once():
+    first = literal_index.register(["zq", "qz"])
+    assert literal_index.register(("qz", "zq", "qz")) == first
+    assert literal_index.register(["zq"]) != first
+    assert literal_index.head_starts("zqz", first) == [0, 1]
+
+
 def test_heads_must_be_two_characters():
     try:
         literal_index.HeadIndex([("a",)])

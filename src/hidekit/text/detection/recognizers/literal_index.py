@@ -130,12 +130,20 @@ _HEADS: list[tuple[str, ...]] = []
 _INDEX: list[HeadIndex | None] = [None]
 
 
+_IDS: dict[tuple[str, ...], int] = {}
+
+
 def register(heads) -> int:
-    """Register a scan's heads; returns its number in the shared index."""
+    """Register a scan's heads; returns its number in the shared index (the same number for the
+    same heads, so scans built again and again do not grow the index)."""
+    key = tuple(sorted(set(heads)))
     with _LOCK:
-        _HEADS.append(tuple(sorted(set(heads))))
-        _INDEX[0] = None
-        return len(_HEADS) - 1
+        got = _IDS.get(key)
+        if got is None:
+            _HEADS.append(key)
+            got = _IDS[key] = len(_HEADS) - 1
+            _INDEX[0] = None
+        return got
 
 
 def _index() -> HeadIndex:
