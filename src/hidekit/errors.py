@@ -89,3 +89,17 @@ def require_fraction(name, value):
         return
     if not (0.0 <= float(value) <= 1.0):
         raise OptionError(f"{name} must be between 0 and 1, got {value}")
+
+
+def require_chunk_rows(value, name: str = "--chunk-rows") -> int | None:
+    """Records per chunk of a run by chunks: None (the default: by chunks only for a large file)
+    or a whole number of at least 1, else an OptionError naming it."""
+    import numbers
+
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise OptionError(f"{name} must be a whole number of records, got {value!r}")
+    if int(value) < 1:
+        raise OptionError(f"{name} must be at least 1 record, got {value!r}")
+    return int(value)

@@ -27,6 +27,7 @@ from hidekit.cli.optimal_cmd import (
     run_optimal,
 )
 from hidekit.cli.options import (
+    ChunkRowsOpt,
     DataArg,
     EngineOpt,
     FormulasOpt,
@@ -130,6 +131,7 @@ def anonymize(
     cell_min: int = CellMinOpt,
     report: Path = ReportOpt,
     max_loss: float = MaxLossOpt,
+    chunk_rows: int = ChunkRowsOpt,
     secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """De-identify a table: drop identifiers, generalize keys by Mondrian (k, l-diversity), or
@@ -168,6 +170,7 @@ def anonymize(
             sampling_fraction=sampling_fraction,
             cell_min=cell_min,
             max_loss=max_loss,
+            chunk_rows=chunk_rows,
         )
         return
     if method != "mondrian":
@@ -194,6 +197,7 @@ def anonymize(
             progress=advance,
             report=report,
             max_loss=max_loss,
+            chunk_rows=chunk_rows,
         )
     show(
         result,

@@ -40,3 +40,9 @@ DenyOpt = typer.Option(
     "--deny",
     help="Deny-list file: terms always PHI, one a line (TERM<TAB>LABEL gives the type).",
 )
+ChunkRowsOpt = typer.Option(
+    None,
+    "--chunk-rows",
+    help="Read and write a CSV by chunks of this many records (default: by chunks of 250,000 "
+    "only when the file is 64 MB or more).",
+)

@@ -25,6 +25,7 @@ from hidekit.cli.common import (
 )
 from hidekit.cli.optimal_cmd import MetricOpt, SuppressedOpt, SuppressionOpt, run_optimal
 from hidekit.cli.options import (
+    ChunkRowsOpt,
     DataArg,
     EngineOpt,
     FormulasOpt,
@@ -91,6 +92,7 @@ def release(
     ),
     engine: str = EngineOpt,
     json: bool = JsonOpt,
+    chunk_rows: int = ChunkRowsOpt,
     secrets: SecretOptions = SecretOptions(),  # filled by @secret_options
 ):
     """Run a release plan: steps in order, then write data, crosswalk, audit log and report,
@@ -107,6 +109,7 @@ def release(
             secrets=secrets,
             progress=advance,
             engine=engine,
+            chunk_rows=chunk_rows,
         )
     show(result, json, _print_release)
 
@@ -376,6 +379,7 @@ def suppress(
     sep: str = SepOpt,
     neutralize: bool = FormulasOpt,
     json: bool = JsonOpt,
+    chunk_rows: int = ChunkRowsOpt,
 ):
     """Local suppression to k-anonymity, as few cells as possible; counts per variable and
     the share of cells lost, with a warning above --max-loss. With --risk-threshold, suppression
@@ -404,6 +408,7 @@ def suppress(
         sep=sep,
         neutralize=neutralize,
         max_loss=max_loss,
+        chunk_rows=chunk_rows,
     )
     show(result, json, _print_suppressed)
 

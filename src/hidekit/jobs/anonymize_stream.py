@@ -126,7 +126,7 @@ def anonymize_by_chunks(
         with chunked_csv(
             target, sep=source.options["sep"], neutralize=neutralize, protect=protect
         ) as out:
-            writer = _Writer(out.write, n, release.columns)
+            writer = SampleWriter(out.write, n, release.columns)
             if order is None:
                 _in_order(scan, typed, release, combos, writer)
             else:
@@ -154,7 +154,7 @@ def _count_scan(con, source: DirectSource, read: list[str], cols: list[str], row
     return types.kinds(), arrow_counts(parts, cols) if parts else None, start
 
 
-class _Writer:
+class SampleWriter:
     """Released chunks, in output order, to the file; the PII scan's rows kept on the way."""
 
     def __init__(self, write: Callable[[pd.DataFrame], None], n: int, columns: list[str]):
@@ -223,7 +223,7 @@ class _Combos:
         return self.order[pos]
 
 
-def _in_order(scan: tuple, typed: list[str], release, combos, writer: _Writer) -> None:
+def _in_order(scan: tuple, typed: list[str], release, combos, writer: SampleWriter) -> None:
     from hidekit.release.stream_source import batches, typed_frame
 
     con, source, read, kinds, rows = scan

@@ -11,11 +11,12 @@ import pandas as pd
 
 from hidekit.anonymize.optimal.api import optimal_generalization
 from hidekit.anonymize.optimal.report import optimal_report
-from hidekit.errors import PolicyError
+from hidekit.errors import InputError, PolicyError, require_chunk_rows
 from hidekit.io import read_table, write_table
 from hidekit.io.atomic import check_output_file
 from hidekit.jobs.checks import identifiers_left
 from hidekit.jobs.files import save_report
+from hidekit.jobs.frame_stream import FrameSource, frame_source
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.transforms.loss import (
     DEFAULT_MAX_LOSS,
@@ -45,14 +46,20 @@ def anonymize_optimal(
     neutralize: bool = True,
     progress: Callable[..., None] | None = None,
     max_loss: float = DEFAULT_MAX_LOSS,
+    chunk_rows: int | None = None,
     **options,
 ) -> JobResult:
     """Release ``data`` into ``out`` under the least-loss generalization; figures are
     ``transformation``, ``information_loss``, ``suppressed``, ``classes``,
     ``transformations_checked``, ``lattice_size`` … (``options``: k, l, t, suppression, metric
-    and the rest of :func:`hidekit.anonymize.optimal.api.optimal_generalization`)."""
+    and the rest of :func:`hidekit.anonymize.optimal.api.optimal_generalization`).
+
+    A CSV, Parquet, Stata, SPSS or SAS file of 64 MB or more (any, given ``chunk_rows``)
+    released to a CSV is read and written by chunks of ``chunk_rows`` records
+    (``hidekit.jobs.frame_stream``): the same file and figures, one chunk in memory."""
     data = Path(data)
     max_loss = require_max_loss(max_loss)
+    chunk_rows = require_chunk_rows(chunk_rows)
     out = check_output_file(out, (data,))
     if report is not None:
         report = check_output_file(report, (data, out))
@@ -70,19 +77,17 @@ def anonymize_optimal(
         if report is not None:
             save_report(optimal_report(result, title), report)
         raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
-    ds = read_table(data, sep=sep)
-    released = result.apply(ds.frame, suppressed=suppressed)
-    loss = key_loss(ds.frame, result.apply(ds.frame, suppressed="star"), keys)
-    if report is not None:
-        save_report(optimal_report(result, title, loss, max_loss), report)
-    # generalized keys no longer carry their original value labels
-    labels = {c: v for c, v in ds.value_labels.items() if c not in keys}
-    write_table(
-        replace(ds.with_frame(released), value_labels=labels),
-        out,
-        protect=(data,),
-        neutralize=neutralize,
-    )
+
+    def save(loss: list[VariableLoss]) -> None:
+        if report is not None:
+            save_report(optimal_report(result, title, loss, max_loss), report)
+
+    chunks = frame_source(data, out, sep=sep, chunk_rows=chunk_rows, columns=keys)
+    if chunks is not None:  # one chunk of the records in memory at a time
+        loss, released = _release_by_chunks(result, chunks, data, out, suppressed, neutralize)
+        save(loss)  # the loss is known once every chunk is written
+    else:
+        loss, released = _release_whole(result, data, out, sep, suppressed, neutralize, save)
     figures = {
         **result.to_dict(),
         "cells_lost": loss_summary(loss, max_loss),
@@ -95,3 +100,48 @@ def anonymize_optimal(
     return JobResult(
         "anonymize optimal", {"data": data}, {"data": out, "report": report}, figures, warnings
     )
+
+
+def _release_whole(result, data: Path, out: Path, sep, suppressed: str, neutralize: bool, save):
+    """(loss per key, released table): the table read whole, released, the report saved
+    (``save``) before the table is written."""
+    ds = read_table(data, sep=sep)
+    released = result.apply(ds.frame, suppressed=suppressed)
+    loss = key_loss(ds.frame, result.apply(ds.frame, suppressed="star"), result.keys)
+    save(loss)
+    # generalized keys no longer carry their original value labels
+    labels = {c: v for c, v in ds.value_labels.items() if c not in result.keys}
+    write_table(
+        replace(ds.with_frame(released), value_labels=labels),
+        out,
+        protect=(data,),
+        neutralize=neutralize,
+    )
+    return loss, released
+
+
+def _release_by_chunks(
+    result, chunks: FrameSource, data: Path, out: Path, suppressed: str, neutralize: bool
+) -> tuple[list[VariableLoss], pd.DataFrame]:
+    """(loss per key, the released rows the PII scan reads): each chunk of records released
+    and written in turn (a chunk's release depends on its records only), the cells lost summed."""
+    from hidekit.io.csv_chunks import chunked_csv
+    from hidekit.jobs.anonymize_stream import SampleWriter
+
+    keys = result.keys
+    total = {key: [0, 0, 0] for key in keys}  # records, suppressed, generalized
+    records = result.records - (result.suppressed if suppressed == "drop" else 0)
+    with chunked_csv(out, sep=chunks.sep, neutralize=neutralize, protect=(data,)) as csv:
+        writer = SampleWriter(csv.write, records, chunks.columns)
+        for frame in chunks.frames():
+            starred = result.apply(frame, suppressed="star")
+            for v in key_loss(frame, starred, keys):
+                for i, n in enumerate((v.records, v.suppressed, v.generalized)):
+                    total[v.column][i] += n
+            writer(starred if suppressed == "star" else result.apply(frame, suppressed=suppressed))
+        if writer.start != records:  # the file changed since the search counted it
+            raise InputError(
+                f"{data}: {writer.start:,} records written, {records:,} expected: "
+                "was the file changed while it was read?"
+            )
+    return [VariableLoss(key, *total[key]) for key in keys], writer.sample()

@@ -8,7 +8,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from hidekit.errors import InputError, OptionError
+from hidekit.errors import InputError, OptionError, require_chunk_rows
 from hidekit.io import (
     Dataset,
     atomic_dir,
@@ -48,14 +48,17 @@ def release(
     secrets: SecretOptions | None = None,
     progress: Callable[..., None] | None = None,
     engine: str = "duckdb",
+    chunk_rows: int | None = None,
 ) -> JobResult:
     """Run ``plan`` into ``out`` (default: the plan's [output] folder) on the table ``data``
     (default: the plan's [input] path). ``secrets``: a key
     (``--key-file``/``--key-env``) overrides the plan's [secrets] key; a passphrase encrypts the
-    crosswalk when there is no key. ``engine="spark"`` runs the steps on Spark (same release)."""
+    crosswalk when there is no key. ``engine="spark"`` runs the steps on Spark (same release).
+    ``chunk_rows``: records per chunk of a CSV released by chunks (any CSV, when given)."""
     from hidekit.release import load_plan
 
     secrets = secrets or SecretOptions()
+    chunk_rows = require_chunk_rows(chunk_rows)
     key, passphrase = secrets.key(), secrets.passphrase()
     if key is not None and passphrase is not None:
         raise OptionError("give a key or a passphrase for the crosswalk, not both")
@@ -65,7 +68,13 @@ def release(
     advance = progress_or_quiet(progress)
     advance(0, total=len(p.steps))
     result = run_plan(
-        p, overwrite=overwrite, progress=advance, scan=scan, passphrase=passphrase, engine=engine
+        p,
+        overwrite=overwrite,
+        progress=advance,
+        scan=scan,
+        passphrase=passphrase,
+        engine=engine,
+        chunk_rows=chunk_rows,
     )
     warnings = [f"step {s.step}: {w}" for s in result.steps for w in s.warnings]
     warnings += [f"information loss: {w}" for w in result.loss_warnings]
@@ -104,6 +113,7 @@ def run_plan(
     steps and the risk counts on Spark (``hidekit.release.tables``); the release is the same.
     A CSV of ``STREAM_BYTES`` or more (or any CSV, given ``chunk_rows``) is released by chunks of
     ``chunk_rows`` records (``hidekit.release.stream``) when every step can be: same release."""
+    chunk_rows = require_chunk_rows(chunk_rows)
     plan = prepare_plan(plan, output=output, key=key)
     overwrite = plan.overwrite if overwrite is None else overwrite
     check_output_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan))

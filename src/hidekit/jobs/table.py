@@ -8,7 +8,7 @@ from dataclasses import replace
 from os import PathLike
 from pathlib import Path
 
-from hidekit.errors import OptionError
+from hidekit.errors import OptionError, require_chunk_rows
 from hidekit.jobs.checks import identifiers_left
 from hidekit.jobs.files import save_report
 from hidekit.jobs.result import JobResult, progress_or_quiet
@@ -110,6 +110,7 @@ def suppress(
     from hidekit.transforms.loss import require_max_loss
     from hidekit.transforms.suppression import local_suppression
 
+    chunk_rows = require_chunk_rows(chunk_rows)
     done = None
     if isinstance(data, (str, PathLike)):
         done = _suppress_by_chunks(
@@ -220,6 +221,7 @@ def anonymize(
 
     secrets = secrets or SecretOptions()
     check_engine(engine)
+    chunk_rows = require_chunk_rows(chunk_rows)
     target = check_output_file(out, (data,))
     if report is not None:
         report = check_output_file(report, (data, target))

@@ -1,0 +1,97 @@
+"""Parquet and Stata / SPSS / SAS files read as pandas frames of a few records at a time, each
+typed as ``read_table`` types those records of the whole file.
+
+Parquet keeps its own types: Arrow's record batches (``iter_batches``) turned into pandas as
+``pd.read_parquet`` turns the whole table (the file's pandas metadata included). Statistical files
+come through pyreadstat's row offsets (``read_file_in_chunks``) with ``read_table``'s cleaning (the
+empty text is missing). A CSV's types depend on the whole file, so its chunks are typed after a
+scan (``hidekit.jobs.frame_stream``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from hidekit.errors import InputError
+
+
+def parquet_frames(path: Path, rows: int) -> Iterator[pd.DataFrame]:
+    """``path``'s records, ``rows`` at a time, as ``pd.read_parquet`` reads them (numbered
+    from 0 in each frame). pandas turns whole numbers (or booleans) with a missing value into
+    floats (or objects): a column missing somewhere in the file is turned so in every chunk."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        handle = pq.ParquetFile(path)
+        schema = handle.schema_arrow
+        gaps = _columns_with_gaps(handle)
+        for batch in handle.iter_batches(batch_size=int(rows)):
+            table = pa.Table.from_batches([batch], schema=schema)
+            widen = [c for c in gaps if not table.column(c).null_count]
+            if not widen or not table.num_rows:
+                yield table.to_pandas().reset_index(drop=True)
+                continue
+            # one more record, missing in those columns, makes pandas type them as the file
+            extra = table.slice(0, 1)
+            for name in widen:
+                at = extra.schema.get_field_index(name)
+                extra = extra.set_column(at, extra.field(at), pa.nulls(1, extra.field(at).type))
+            frame = pa.concat_tables([table, extra]).to_pandas()
+            yield frame.iloc[: table.num_rows].reset_index(drop=True)
+    except (OSError, pa.ArrowException) as exc:
+        raise InputError(f"{path}: cannot read as Parquet: {exc}") from exc
+
+
+def _columns_with_gaps(handle) -> list[str]:
+    """The whole-number and boolean columns with a missing value anywhere in the file (from the
+    row groups' statistics, else counted in a scan of those columns)."""
+    import pyarrow as pa
+
+    schema = handle.schema_arrow
+    names = [f.name for f in schema if pa.types.is_integer(f.type) or pa.types.is_boolean(f.type)]
+    if not names:
+        return []
+    meta = handle.metadata
+    leaves = {meta.schema.column(i).path: i for i in range(meta.num_columns)}
+    found, unknown = set(), []
+    for name in names:
+        at = leaves.get(name)
+        counts: list[int | None] = []
+        for g in range(meta.num_row_groups):
+            stats = meta.row_group(g).column(at).statistics if at is not None else None
+            counts.append(stats.null_count if stats is not None and stats.has_null_count else None)
+        if None in counts:
+            unknown.append(name)
+        elif any(counts):
+            found.add(name)
+    for batch in handle.iter_batches(columns=unknown) if unknown else ():
+        found.update(c for c in unknown if batch.column(c).null_count)
+    return [n for n in names if n in found]
+
+
+def stat_frames(
+    path: Path, fmt: str, rows: int, encoding: str | None = None
+) -> Iterator[pd.DataFrame]:
+    """``path`` (a Stata, SPSS or SAS file, ``fmt`` from ``detect_format``) ``rows`` records at
+    a time, as ``read_table`` reads them."""
+    import pyreadstat
+
+    from hidekit.io.stat_chunks import stat_reader
+
+    kwargs: dict[str, Any] = {"encoding": encoding} if encoding else {}
+    try:
+        chunks = pyreadstat.read_file_in_chunks(
+            stat_reader(path, fmt), str(path), chunksize=int(rows), **kwargs
+        )
+        for frame, _meta in chunks:
+            frame = frame.replace({"": None}) if len(frame) else frame
+            yield pd.DataFrame(frame).reset_index(drop=True)
+    except InputError:
+        raise
+    except Exception as exc:  # pyreadstat raises its own ReadstatError / PyreadstatError
+        raise InputError(f"{path}: cannot read as {fmt} file: {exc}") from exc

@@ -1,0 +1,110 @@
+"""A table file read as typed pandas frames of ``chunk_rows`` records, for a job that releases
+records one by one (``anonymize --method optimal``): only one chunk is in memory.
+
+Each frame holds the records ``read_table`` would hold in those rows, typed alike: a CSV is read
+by DuckDB as text (``hidekit.io.direct``) and typed by a first scan of its distinct values
+(``release.stream_source``, as ``read_table`` types the whole file); Parquet and Stata / SPSS / SAS
+files carry their own types (``hidekit.io.frame_chunks``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from hidekit.io.direct import DirectSource
+
+CHUNK_ROWS = 250_000
+STAT_FORMATS = ("stata", "spss", "sas")
+
+
+@dataclass
+class FrameSource:
+    """A file read by chunks: its format, columns and the delimiter its CSV release takes (the
+    input's own for a CSV, a comma otherwise, as ``write_table`` does)."""
+
+    path: Path
+    format: str
+    columns: list[str]
+    sep: str
+    rows: int
+    csv: DirectSource | None = None
+
+    def frames(self) -> Iterator[pd.DataFrame]:
+        """The records in file order, ``rows`` at a time, typed as ``read_table`` types them."""
+        from hidekit.io.frame_chunks import parquet_frames, stat_frames
+
+        if self.csv is not None:
+            yield from _csv_frames(self.csv, self.columns, self.rows)
+        elif self.format == "parquet":
+            yield from parquet_frames(self.path, self.rows)
+        else:
+            yield from stat_frames(self.path, self.format, self.rows)
+
+
+def frame_source(
+    data, out, *, sep: str | None, chunk_rows: int | None, columns: Sequence[str]
+) -> FrameSource | None:
+    """``data`` read by chunks when it should be: a CSV, Parquet, Stata, SPSS or SAS file of 64 MB
+    or more (any size, given ``chunk_rows``) holding every named ``columns``, released to a CSV;
+    else None (the caller reads the table whole, and words what is wrong)."""
+    from hidekit.io.direct import direct_source
+    from hidekit.io.readers import detect_format
+    from hidekit.jobs.release_job import STREAM_BYTES
+
+    path, target = Path(data), Path(out)
+    if not path.is_file() or path.stat().st_size == 0:
+        return None
+    if target.suffix and detect_format(target) != "csv":
+        return None
+    if chunk_rows is None and path.stat().st_size < STREAM_BYTES:
+        return None
+    rows = int(chunk_rows or CHUNK_ROWS)
+    try:
+        fmt = detect_format(path)
+    except Exception:
+        return None
+    source, names = None, None
+    if fmt == "csv":
+        source = direct_source(path, sep=sep)
+        if source is None or source.format != "csv":
+            return None
+        names = list(source.columns)
+    elif fmt == "parquet":
+        parquet = direct_source(path)  # None for what read_table must read (nested, an index)
+        names = list(parquet.columns) if parquet is not None else None
+    elif fmt in STAT_FORMATS:
+        names = _stat_columns(path, fmt)
+    if names is None or any(c not in names for c in columns):
+        return None
+    delimiter = source.options["sep"] if source is not None else ","
+    return FrameSource(path, fmt, names, delimiter, rows, source)
+
+
+def _stat_columns(path: Path, fmt: str) -> list[str] | None:
+    """A statistical file's column names from its metadata (None when it cannot be read)."""
+    from hidekit.io.stat_chunks import stat_reader
+
+    try:
+        _, meta = stat_reader(path, fmt)(str(path), metadataonly=True)
+    except Exception:
+        return None
+    return list(meta.column_names)
+
+
+def _csv_frames(source: DirectSource, columns: list[str], rows: int) -> Iterator[pd.DataFrame]:
+    """A CSV's records by chunks: one scan types every column from its distinct texts, a second
+    turns each batch into the frame ``read_table`` holds for those rows."""
+    from hidekit.engines.connection import connect
+    from hidekit.release.stream_source import ColumnTypes, batches, typed_frame
+
+    with connect() as con:
+        types = ColumnTypes(columns)
+        for batch in batches(con, source, columns, rows):
+            types.see(batch)
+        kinds = types.kinds()
+        for batch in batches(con, source, columns, rows):
+            yield typed_frame(batch, kinds, 0)
