@@ -43,6 +43,6 @@ DenyOpt = typer.Option(
 ChunkRowsOpt = typer.Option(
     None,
     "--chunk-rows",
-    help="Read and write a CSV by chunks of this many records (default: by chunks of 250,000 "
-    "only when the file is 64 MB or more).",
+    help="Read and write the data by chunks of this many records, whatever the file's size "
+    "(default: chunks of 250,000 records for a file of 64 MB or more).",
 )

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from hidekit.anonymize.optimal.api import optimal_generalization
@@ -27,11 +28,38 @@ from hidekit.transforms.loss import (
 )
 
 
-def key_loss(before: pd.DataFrame, starred: pd.DataFrame, keys: list[str]) -> list[VariableLoss]:
+def key_loss(
+    before: pd.DataFrame, starred: pd.DataFrame, keys: list[str], weights=None
+) -> list[VariableLoss]:
     """Cells lost per key: a ``*`` (a suppressed record, or the hierarchy's top) counts as
-    suppressed, any other new label as generalized (``hidekit.transforms.loss``)."""
+    suppressed, any other new label as generalized (``hidekit.transforms.loss``); ``weights``:
+    the records each row stands for."""
     blanked = starred[keys].astype(object).where(starred[keys].astype(str) != "*", None)
-    return information_loss(before, blanked, keys)
+    return information_loss(before, blanked, keys, weights)
+
+
+# key columns whose equal values (as pandas factorizes them) lose cells alike
+_PAIRED_KINDS = {"string", "integer", "empty"}
+
+
+def paired_key_loss(
+    before: pd.DataFrame, starred: pd.DataFrame, keys: list[str]
+) -> list[VariableLoss]:
+    """``key_loss``, judged once per distinct pair of a key's value and its released label and
+    counted by the records holding the pair (a float or mixed key: record by record)."""
+    out: list[VariableLoss] = []
+    for key in keys:
+        a, b = before[key].reset_index(drop=True), starred[key].reset_index(drop=True)
+        if pd.api.types.infer_dtype(a, skipna=True) not in _PAIRED_KINDS:
+            out += key_loss(before, starred, [key])
+            continue
+        ca, _ = pd.factorize(a, use_na_sentinel=True)
+        cb, ub = pd.factorize(b, use_na_sentinel=True)
+        pair = (ca.astype(np.int64) + 1) * (len(ub) + 1) + (cb.astype(np.int64) + 1)
+        _, first, counts = np.unique(pair, return_index=True, return_counts=True)
+        rows, released = a.iloc[first].to_frame(key), b.iloc[first].to_frame(key)
+        out += key_loss(rows, released, [key], counts)
+    return out
 
 
 def anonymize_optimal(
@@ -135,7 +163,7 @@ def _release_by_chunks(
         writer = SampleWriter(csv.write, records, chunks.columns)
         for frame in chunks.frames():
             starred = result.apply(frame, suppressed="star")
-            for v in key_loss(frame, starred, keys):
+            for v in paired_key_loss(frame, starred, keys):
                 for i, n in enumerate((v.records, v.suppressed, v.generalized)):
                     total[v.column][i] += n
             writer(starred if suppressed == "star" else result.apply(frame, suppressed=suppressed))

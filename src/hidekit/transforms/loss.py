@@ -79,17 +79,22 @@ class VariableLoss:
 
 
 def information_loss(
-    before: pd.DataFrame, after: pd.DataFrame, columns: Sequence[str] | None = None
+    before: pd.DataFrame,
+    after: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    weights: np.ndarray | None = None,
 ) -> list[VariableLoss]:
-    """Loss per column present in both frames (rows aligned), in ``columns`` order if given."""
+    """Loss per column present in both frames (rows aligned), in ``columns`` order if given;
+    ``weights``: how many records each row stands for (default: one)."""
     cols = [c for c in (columns or before.columns) if c in before.columns and c in after.columns]
+    w = np.ones(len(after), np.int64) if weights is None else np.asarray(weights, np.int64)
     out = []
     for c in cols:
         a, b = before[c].reset_index(drop=True), after[c].reset_index(drop=True)
         was = a.notna().to_numpy()
         blank = was & b.isna().to_numpy()
         changed = was & ~blank & ~same_cells(a, b)
-        out.append(VariableLoss(c, len(b), int(blank.sum()), int(changed.sum())))
+        out.append(VariableLoss(c, int(w.sum()), int(w[blank].sum()), int(w[changed].sum())))
     return out
 
 
