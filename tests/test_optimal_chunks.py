@@ -192,6 +192,7 @@ def test_chunk_rows_on_the_command_line(folder):
         "optimal": ["anonymize", str(data), "--method", "optimal", "--keys", "age", "--k", "4"]
         + hier,
         "suppress": ["suppress", str(data), "--keys", "age,sex", "--k", "3"],
+        "mondrian": ["anonymize", str(data), "--keys", "age,sex", "--k", "3", "--no-shuffle"],
     }
     for name, line in lines.items():
         outs = []
