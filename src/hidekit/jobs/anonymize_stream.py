@@ -29,9 +29,8 @@ import pyarrow as pa
 
 from hidekit.anonymize.mondrian import AnonymizationResult
 from hidekit.io.direct import DirectSource
-from hidekit.jobs.release_job import STREAM_BYTES
+from hidekit.jobs.frame_stream import CHUNK_ROWS
 
-CHUNK_ROWS = 250_000
 MAX_PARTS = 256  # scratch parts open at once while the records are shuffled
 _ROW, _POS = "__hk_row", "__hk_pos"
 
@@ -41,21 +40,11 @@ def chunked_source(
 ) -> DirectSource | None:
     """The CSV ``data`` as DuckDB reads it, when ``anonymize`` should run by chunks: a CSV of
     ``STREAM_BYTES`` or more (any, given ``chunk_rows``), read by DuckDB as hidekit reads it,
-    holding every named ``columns``, released to a CSV; else None."""
-    from hidekit.io.direct import direct_source
-    from hidekit.io.readers import detect_format
+    holding every named ``columns``, released to a CSV (``jobs.frame_stream``); else None."""
+    from hidekit.jobs.frame_stream import frame_source
 
-    path, target = Path(data), Path(out)
-    if not path.is_file() or path.suffix.lower() not in (".csv", ".txt", ".tsv"):
-        return None
-    if target.suffix and detect_format(target) != "csv":
-        return None
-    if chunk_rows is None and path.stat().st_size < STREAM_BYTES:
-        return None
-    source = direct_source(path, sep=sep)
-    if source is None or source.format != "csv" or any(c not in source.columns for c in columns):
-        return None  # read_table reads it (and words what is wrong)
-    return source
+    found = frame_source(data, out, sep=sep, chunk_rows=chunk_rows, columns=columns)
+    return found.csv if found is not None else None
 
 
 @dataclass
