@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from heldout_fixture import check_ibans_and_cards, manifest, shared_tests
+from heldout_fixture import check_ibans_and_cards, check_pairs, shared_tests
 
 FOLDER = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "en-test7"
 
@@ -24,16 +24,18 @@ FOLDER = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "en-test7"
 
 
 def test_manifest_kinds_settings_and_cases() -> None:
-    # first batch of 50 (c01-c30, p01-p20); the full set of 100 follows
-    rows = manifest(FOLDER)
-    assert sorted(rows) == sorted(p.stem for p in FOLDER.glob("*.txt"))
+    rows = check_pairs(FOLDER)
     clinical = {k: v for k, v in rows.items() if k.startswith("c")}
     pii = {k: v for k, v in rows.items() if k.startswith("p")}
-    assert (len(clinical), len(pii)) == (30, 20)
-    assert Counter(v[2] for v in clinical.values()) == {"mixed": 21, "lower": 5, "upper": 4}
-    assert Counter(v[2] for v in pii.values()) == {"mixed": 15, "lower": 3, "upper": 2}
+    assert (len(clinical), len(pii)) == (60, 40)
+    assert len({v[0] for v in clinical.values()}) == 20
+    assert len({v[0] for v in pii.values()}) == 10
+    assert len({v[1] for v in clinical.values()}) == 16
+    assert len({v[1] for v in pii.values()}) == 18
+    assert Counter(v[2] for v in clinical.values()) == {"mixed": 45, "lower": 9, "upper": 6}
+    assert Counter(v[2] for v in pii.values()) == {"mixed": 30, "lower": 6, "upper": 4}
 
 
 def test_ibans_and_cards_carry_valid_checksums() -> None:
-    # 3 IBANs from 3 countries (GB, IE, DE), no full card numbers yet
-    check_ibans_and_cards(FOLDER, ibans=3, cards=0, gb=1, countries=3)
+    # 8 IBANs from 7 countries (GB 2, IE, DE, AE, ES, FR, NL) and 4 full card numbers
+    check_ibans_and_cards(FOLDER, ibans=8, cards=4, gb=2, countries=7)
