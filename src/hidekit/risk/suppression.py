@@ -20,7 +20,11 @@ from hidekit.engines import make_engine
 from hidekit.errors import OptionError, require_fraction
 from hidekit.risk.individual import individual_risk, sample_risk
 from hidekit.risk.records import assess_records
-from hidekit.risk.weighted import check_missing_rule, check_weights
+from hidekit.risk.weighted import (
+    check_missing_rule,
+    check_weights,
+    counts_missing_matches_any,
+)
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import as_columns
 from hidekit.transforms.suppression_rules import with_missing
@@ -115,11 +119,14 @@ class RiskSuppression(Transform):
             else []
         )
 
-    def blanks_on_classes(self, values: pd.DataFrame, n: np.ndarray) -> dict[str, np.ndarray]:
-        """Without weights, on a table of classes counted elsewhere (Spark): which classes
-        are blanked per column (``suppress_classes``), the step's figures noted."""
+    def blanks_on_classes(
+        self, values: pd.DataFrame, n: np.ndarray, w: np.ndarray | None = None
+    ) -> dict[str, np.ndarray]:
+        """On a table of classes counted elsewhere (Spark; ``w``: each class's sum of weights,
+        when the step has weights): which classes are blanked per column
+        (``suppress_classes``, under the step's missing rule), the step's figures noted."""
         blanks, suppressed, before, after = suppress_classes(
-            values, n, None, self.order(), self.threshold
+            values, n, w, self.order(), self.threshold, self.missing
         )
         self._note(suppressed, before, after)
         return blanks
@@ -186,22 +193,31 @@ def suppress_classes(
     w: np.ndarray | None,
     order: Sequence[str],
     threshold: float,
+    missing: str = "category",
 ) -> tuple[dict[str, np.ndarray], dict[str, int], int, int]:
-    """Suppression by individual risk on a table of classes (``missing="category"``): ``values``
-    holds one row per distinct combination of the keys, ``n`` its records, ``w`` its weights'
-    sum (None: no weights, risk 1/fk). Blanking a class's value moves it to the class with a
-    blank there. Returns, per column blanked, which classes were; the records blanked per column;
-    the records above the threshold before and after."""
+    """Suppression by individual risk on a table of classes: ``values`` holds one row per
+    distinct combination of the keys, ``n`` its records, ``w`` its weights' sum (None: no
+    weights, risk 1/fk). Blanking a class's value moves it to the class with a blank there
+    (``missing="category"``), or makes it match every class that agrees with it elsewhere
+    (``missing="any"``, sdcMicro's counts, with each class weighted by its records): records of
+    one class always share their risk, so deciding per class is deciding per record. Returns, per
+    column blanked, which classes were; the records blanked per column; the records above the
+    threshold before and after."""
     keys = list(values.columns)
     n = np.asarray(n, dtype=np.int64)
     current = values.reset_index(drop=True).copy()
 
+    def sizes(engine, weights: np.ndarray) -> np.ndarray:
+        if missing == "any":
+            return counts_missing_matches_any(engine.record_codes(keys), weights)[1]
+        return engine.record_weighted_sizes(keys, weights)[1]
+
     def risk() -> np.ndarray:
         engine = make_engine(current, "duckdb")
-        fk = engine.record_weighted_sizes(keys, n.astype(np.float64))[1]
+        fk = sizes(engine, n.astype(np.float64))
         if w is None:
             return sample_risk(fk)
-        return individual_risk(fk, engine.record_weighted_sizes(keys, w)[1])
+        return individual_risk(fk, sizes(engine, np.asarray(w, dtype=np.float64)))
 
     r = risk()
     before = int(n[r > threshold].sum())

@@ -47,29 +47,58 @@ def check_missing_rule(rule: str) -> str:
     return rule
 
 
+@dataclass
+class WeightFaults:
+    """What is wrong with a weight column, counted wherever the records are (numpy, Spark):
+    rows are 0-based record numbers, values the first offending one in record order."""
+
+    missing: int = 0
+    first_missing: int = 0
+    bad: int = 0  # zero, negative or infinite
+    first_bad: int = 0
+    bad_value: float = 0.0
+    low: int = 0  # positive but below 1
+    low_value: float = 0.0
+
+    def check(self, name: str) -> None:
+        """The one-line error for the first fault, as ``check_weights`` words it."""
+        if self.missing:
+            raise InputError(
+                f"weight column {name!r} has {self.missing} missing value(s) "
+                f"(first at row {self.first_missing + 1}); every record needs a weight"
+            )
+        if self.bad:
+            raise InputError(
+                f"weight column {name!r} has {self.bad} zero, negative or infinite value(s) "
+                f"(row {self.first_bad + 1}: {self.bad_value:g}); a sampling weight is a "
+                f"positive count"
+            )
+        if self.low:
+            raise InputError(
+                f"weight column {name!r} has {self.low} value(s) below 1 (e.g. "
+                f"{self.low_value:g}): risk needs expansion weights, the number of population "
+                f"units a record stands for; multiply relative weights by population size / "
+                f"records"
+            )
+
+
 def check_weights(values: np.ndarray, name: str) -> np.ndarray:
     """Sampling weights must be finite numbers of at least 1 (population units per record)."""
     values = np.asarray(values, dtype=np.float64)
+    faults = WeightFaults()
     missing = np.isnan(values)
     if missing.any():
-        raise InputError(
-            f"weight column {name!r} has {int(missing.sum())} missing value(s) "
-            f"(first at row {int(np.flatnonzero(missing)[0]) + 1}); every record needs a weight"
-        )
+        faults.missing, faults.first_missing = int(missing.sum()), int(np.flatnonzero(missing)[0])
+        faults.check(name)
     bad = ~np.isfinite(values) | (values <= 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise InputError(
-            f"weight column {name!r} has {int(bad.sum())} zero, negative or infinite value(s) "
-            f"(row {i + 1}: {values[i]:g}); a sampling weight is a positive count"
-        )
+        faults.bad, faults.first_bad, faults.bad_value = int(bad.sum()), i, float(values[i])
+        faults.check(name)
     low = values < 1
     if low.any():
-        raise InputError(
-            f"weight column {name!r} has {int(low.sum())} value(s) below 1 (e.g. "
-            f"{values[low][0]:g}): risk needs expansion weights, the number of population units "
-            f"a record stands for; multiply relative weights by population size / records"
-        )
+        faults.low, faults.low_value = int(low.sum()), float(values[low][0])
+        faults.check(name)
     return values
 
 

@@ -1,0 +1,124 @@
+"""Plan steps that used to run on the driver under ``--engine spark`` (suppression by risk with
+weights or ``missing="any"``, ``optimal``, ``partition``, ``text_columns``): on Spark they give
+the default engine's output, on a table scattered over partitions in shuffled order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
+
+
+def _scattered(frame: pd.DataFrame, spark, parts: int = 5):
+    """``frame`` as a Spark table over ``parts`` partitions, records in reverse order."""
+    from hidekit.engines.spark_steps import SparkTable
+
+    table = SparkTable.from_pandas(frame, spark)
+    table.sdf = table.sdf.repartition(parts).orderBy(table.sdf.columns[-1], ascending=False)
+    return table
+
+
+def _no_driver_table(monkeypatch) -> None:
+    """Fail if a step falls back to the driver (``_by_table``: every record's columns there)."""
+    import hidekit.engines.spark_steps as steps
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the step ran on the driver")
+
+    monkeypatch.setattr(steps, "_by_table", refuse)
+    import hidekit.risk.spark_suppression as supp
+
+    monkeypatch.setattr(supp, "_by_table", refuse)
+
+
+def _survey(n: int = 240, seed: int = 8) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame(
+        {
+            "a": pd.Series(rng.integers(0, 6, n), dtype="Int64"),
+            "b": rng.choice(["x", "y", "z", None], n).astype(object),
+            "c": rng.integers(0, 4, n),
+            # whole and half weights: sums are exact in any order, as on the default engine
+            "w": rng.integers(1, 5, n) + 0.5 * rng.integers(0, 2, n),
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"weights": "w"},
+        {"missing": "any"},
+        {"weights": "w", "missing": "any"},
+    ],
+)
+def test_suppress_risk_with_weights_or_any_runs_on_spark(extra, spark, monkeypatch):
+    from hidekit.risk.suppression import RiskSuppression
+
+    frame = _survey()
+    params = {"keys": ["a", "b", "c"], "columns": ["b", "a"], "threshold": 0.2, **extra}
+    local_step = RiskSuppression(**params)
+    local = local_step.fit_transform(frame)
+    assert local_step.suppressed_.get("b", 0) > 0  # the data makes the step work
+    _no_driver_table(monkeypatch)
+    step = RiskSuppression(**params)
+    got = _scattered(frame, spark).apply(step)
+    pd.testing.assert_frame_equal(got.to_pandas(), local)
+    assert got.cells == {c: n for c, n in local_step.suppressed_.items() if n}
+    assert (step.above_before_, step.above_after_, step.warnings_) == (
+        local_step.above_before_,
+        local_step.above_after_,
+        local_step.warnings_,
+    )
+
+
+@pytest.mark.parametrize(
+    ("row", "value"),
+    [(17, np.nan), (30, -2.0), (41, np.inf), (50, 0.5), (3, 0.0)],
+)
+def test_suppress_risk_on_spark_refuses_bad_weights_as_the_default_engine(row, value, spark):
+    from hidekit.errors import InputError
+    from hidekit.risk.suppression import RiskSuppression
+
+    frame = _survey(60)
+    frame.loc[row, "w"] = value
+    frame.loc[row + 5, "w"] = 0.75  # a second fault: the message names the first one
+    params = {"keys": ["a", "b"], "weights": "w"}
+    with pytest.raises(InputError) as local:
+        RiskSuppression(**params).fit_transform(frame)
+    with pytest.raises(InputError) as got:
+        _scattered(frame, spark).apply(RiskSuppression(**params))
+    assert str(got.value) == str(local.value)
+
+
+def test_suppress_classes_under_any_is_the_record_by_record_rule():
+    """Deciding per class under ``missing="any"`` (classes weighted by their records) blanks
+    what measuring every record's risk again blanks: a check independent of Spark."""
+    from hidekit.risk.suppression import RiskSuppression, suppress_classes
+
+    frame = _survey(300, seed=3)
+    params = {"keys": ["a", "b", "c"], "columns": ["a", "b"], "threshold": 0.25}
+    step = RiskSuppression(**params, weights="w", missing="any")
+    out = step.fit_transform(frame)
+    classes = frame.groupby(["a", "b", "c"], dropna=False)
+    values = classes.size().index.to_frame(index=False)
+    blanks, suppressed, before, after = suppress_classes(
+        values,
+        classes.size().to_numpy(),
+        classes["w"].sum().to_numpy(),
+        ["a", "b"],
+        0.25,
+        "any",
+    )
+    assert suppressed == step.suppressed_ and (before, after) == (
+        step.above_before_,
+        step.above_after_,
+    )
+    keyed = frame.merge(values.assign(cls=np.arange(len(values))), on=["a", "b", "c"], how="left")
+    for col, flag in blanks.items():
+        assert (out[col].isna() & frame[col].notna()).to_numpy().tolist() == flag[
+            keyed["cls"].to_numpy()
+        ].tolist()
+
