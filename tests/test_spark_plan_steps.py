@@ -122,3 +122,72 @@ def test_suppress_classes_under_any_is_the_record_by_record_rule():
             keyed["cls"].to_numpy()
         ].tolist()
 
+
+def _optimal_case() -> tuple[pd.DataFrame, dict]:
+    rng = np.random.default_rng(11)
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "age": rng.integers(18, 80, n),
+            "education": rng.choice(["HS", "BA", "MA", "PhD"], n, p=[0.5, 0.3, 0.15, 0.05]),
+            "sex": rng.choice([1, 2], n),
+            "diag": rng.choice(["flu", "cold", "asthma", "gout"], n),
+            "other": np.arange(n),
+        }
+    )
+    ages = [
+        [str(a), f"{a // 10 * 10}s", "18-49" if a < 50 else "50-79", "*"] for a in range(18, 80)
+    ]
+    hierarchies = {
+        "age": ages,
+        "education": [
+            ["HS", "school", "*"],
+            ["BA", "degree", "*"],
+            ["MA", "degree", "*"],
+            ["PhD", "degree", "*"],
+        ],
+        "sex": [["1", "*"], ["2", "*"]],
+    }
+    params = {
+        "keys": ["age", "education", "sex"],
+        "hierarchies": hierarchies,
+        "k": 4,
+        "l": 2,
+        "sensitive": "diag",
+        "suppression": 0.05,
+        "metric": "entropy",
+    }
+    return frame, params
+
+
+def test_optimal_on_spark_gives_the_local_release(spark, monkeypatch):
+    """The search on Spark's counts finds the default engine's optimum (same loss to the bit,
+    same suppressed records), and the release joined back is the default engine's frame."""
+    from hidekit.anonymize.optimal.transform import OptimalGeneralization
+
+    frame, params = _optimal_case()
+    local_step = OptimalGeneralization(**params)
+    local = local_step.fit_transform(frame)
+    assert local_step.result_.suppressed > 0 and (local["age"] == "*").any()
+    assert sum(local_step.result_.transformation.values()) > 0
+    _no_driver_table(monkeypatch)
+    step = OptimalGeneralization(**params)
+    got = _scattered(frame, spark, parts=7).apply(step)
+    pd.testing.assert_frame_equal(got.to_pandas(), local)
+    mine, theirs = step.result_.to_dict(), local_step.result_.to_dict()
+    mine.pop("seconds"), theirs.pop("seconds")
+    assert mine == theirs and step.warnings_ == local_step.warnings_
+
+
+def test_optimal_on_spark_refuses_as_the_default_engine(spark):
+    from hidekit.anonymize.optimal.transform import OptimalGeneralization
+    from hidekit.errors import HidekitError
+
+    frame, params = _optimal_case()
+    params = {**params, "k": 400}  # more than the records: no release
+    with pytest.raises(HidekitError) as local:
+        OptimalGeneralization(**params).fit_transform(frame)
+    with pytest.raises(HidekitError) as got:
+        _scattered(frame, spark).apply(OptimalGeneralization(**params))
+    assert (type(got.value), str(got.value)) == (type(local.value), str(local.value))
+

@@ -47,6 +47,9 @@ class OptimalGeneralization(Transform):
         "population_estimator": "dankar (Dankar et al.'s rule), pitman, zayatz or snb",
     }
 
+    # fitted on Spark's counts, the release joined onto the records (``anonymize.spark_optimal``)
+    spark_scope: ClassVar[str] = "spark"
+
     def __init__(
         self,
         keys: Sequence[str],
@@ -96,6 +99,11 @@ class OptimalGeneralization(Transform):
         self.population_estimator = population_estimator
 
     def fit(self, frame: pd.DataFrame) -> OptimalGeneralization:
+        return self.fit_data(frame)
+
+    def fit_data(self, data) -> OptimalGeneralization:
+        """``fit`` on ``data``: a frame, or an engine that counts the records (Spark)."""
+        self.check_params()
         if self.suppressed not in ("star", "drop"):
             raise OptionError(f"suppressed must be star or drop, got {self.suppressed!r}")
         # every constructor parameter but these three is an option of the search, by name
@@ -105,12 +113,12 @@ class OptimalGeneralization(Transform):
             if k not in ("keys", "hierarchies", "suppressed")
         }
         result: OptimalResult = optimal_generalization(
-            frame, self.keys, dict(self.hierarchies or {}), **options
+            data, self.keys, dict(self.hierarchies or {}), **options
         )
         if not result.found:
             raise PolicyError(result.notes[-1] if result.notes else "no transformation found")
         self.result_ = result
-        self.n_records_ = len(frame)
+        self.n_records_ = result.records
         self.warnings_ = list(result.notes)
         return self
 
@@ -120,3 +128,10 @@ class OptimalGeneralization(Transform):
         if len(frame) != self.n_records_:
             raise InputError("the optimal step releases the records it was fitted on")
         return self.result_.apply(frame, suppressed=self.suppressed)
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table: the search on Spark's counts, the release of each distinct key
+        combination joined onto the records (``hidekit.anonymize.spark_optimal``)."""
+        from hidekit.anonymize.spark_optimal import spark_optimal
+
+        return spark_optimal(self, table, fit)
