@@ -4,6 +4,8 @@ the default engine's output, on a table scattered over partitions in shuffled or
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -22,15 +24,16 @@ def _scattered(frame: pd.DataFrame, spark, parts: int = 5):
 
 def _no_driver_table(monkeypatch) -> None:
     """Fail if a step falls back to the driver (``_by_table``: every record's columns there)."""
+    import hidekit.anonymize.spark_optimal as optimal
     import hidekit.engines.spark_steps as steps
+    import hidekit.risk.spark_suppression as supp
+    import hidekit.transforms.spark_partition as partition
 
     def refuse(*args, **kwargs):
         raise AssertionError("the step ran on the driver")
 
-    monkeypatch.setattr(steps, "_by_table", refuse)
-    import hidekit.risk.spark_suppression as supp
-
-    monkeypatch.setattr(supp, "_by_table", refuse)
+    for module in (steps, supp, optimal, partition):
+        monkeypatch.setattr(module, "_by_table", refuse)
 
 
 def _survey(n: int = 240, seed: int = 8) -> pd.DataFrame:
@@ -191,3 +194,141 @@ def test_optimal_on_spark_refuses_as_the_default_engine(spark):
         _scattered(frame, spark).apply(OptimalGeneralization(**params))
     assert (type(got.value), str(got.value)) == (type(local.value), str(local.value))
 
+
+def test_partition_on_spark_gives_the_local_ids_and_link(spark, monkeypatch, tmp_path):
+    """IDs drawn for the ranks Spark counts: the default engine's records, IDs and link (text
+    ordered by code point, whole numbers by their text: 10 before 9, missing first), and the
+    link file, encrypted by pieces, reads back as the default engine's."""
+    from hidekit.jobs.files import read_crosswalk, write_crosswalk
+    from hidekit.transforms.partition import Partition
+    from hidekit.transforms.spark_partition import SparkLink
+
+    rng = np.random.default_rng(4)
+    names = ["Zoe", "zoe", "Émile", "Ana", "ana b", "Ünal", "Bo", "", 'O\'Hara "Jr"']
+    n = 260
+    frame = pd.DataFrame(
+        {
+            "name": rng.choice(names, n).astype(object),
+            "hh": pd.Series(rng.integers(1, 40, n), dtype="Int64"),
+            "age": rng.integers(18, 90, n),
+        }
+    )
+    frame.loc[::23, "name"] = None
+    frame.loc[::31, "hh"] = pd.NA
+    key = bytes(range(1, 33))
+    local_step = Partition(["name", "hh"], key=key)
+    local = local_step.fit_transform(frame)
+    _no_driver_table(monkeypatch)
+    step = Partition(["name", "hh"], key=key)
+    got = _scattered(frame, spark, parts=6).apply(step)
+    assert isinstance(step.link_, SparkLink)
+    pd.testing.assert_frame_equal(got.to_pandas(), local)
+    assert got.cells == {"hk_id": n}
+    pd.testing.assert_frame_equal(step.link_.to_pandas(), local_step.link_)
+    for name, link in (("spark", step.link_), ("local", local_step.link_)):
+        write_crosswalk(link, tmp_path / f"{name}.hkcw", key_file=key)
+    pd.testing.assert_frame_equal(
+        read_crosswalk(tmp_path / "spark.hkcw", key_file=key),
+        read_crosswalk(tmp_path / "local.hkcw", key_file=key),
+    )
+
+
+PLAN = """
+[input]
+path = "survey.csv"
+
+[roles]
+direct = ["record_id", "name", "ssn", "phone", "email", "street_address", "birth_date",
+          "latitude", "longitude"]
+keys = ["sex", "age", "state", "race", "marital_status"]
+
+[risk]
+k = 2
+
+[[steps]]
+use = "partition"
+identifiers = ["record_id", "ssn"]
+
+[[steps]]
+use = "remove"
+columns = ["name", "phone", "email", "street_address", "birth_date", "city", "zip",
+           "latitude", "longitude"]
+
+[[steps]]
+use = "bin"
+columns = ["age"]
+edges = [30, 40, 50, 60, 70, 80, 90]
+
+[[steps]]
+use = "optimal"
+keys = ["education", "marital_status"]
+hierarchies = { education = "education.csv", marital_status = "marital.csv" }
+k = 3
+suppression = 0.05
+
+[[steps]]
+use = "suppress_risk"
+keys = ["sex", "age", "state", "race"]
+columns = ["race", "state"]
+threshold = 0.3
+weights = "weight"
+missing = "any"
+
+[[steps]]
+use = "suppress"
+keys = ["sex", "age", "state", "race", "marital_status"]
+k = 2
+"""
+
+
+def test_a_plan_with_the_driver_steps_gives_identical_files(spark, tmp_path, monkeypatch):
+    """A whole release with partition, optimal and suppress_risk (weights, ``missing="any"``)
+    on both engines: the same released file, audit and link file, and no step fell back to the
+    driver."""
+    from hidekit.demo.survey import generate_survey
+    from hidekit.io import write_table
+    from hidekit.jobs.files import read_crosswalk
+    from hidekit.jobs.release_job import run_plan
+    from hidekit.release import load_plan
+
+    key = bytes(range(7, 39))
+    frame = generate_survey(400, 7)
+    frame["weight"] = np.random.default_rng(2).integers(1, 6, len(frame)) * 1.5
+    write_table(frame, tmp_path / "survey.csv")
+    (tmp_path / "plan.toml").write_text(PLAN, encoding="utf-8")
+    levels = {"High school": "school", "Less than high school": "school"}
+    (tmp_path / "education.csv").write_text(
+        "".join(f"{v};{levels.get(v, 'college')};*\n" for v in frame["education"].unique()),
+        encoding="utf-8",
+    )
+    (tmp_path / "marital.csv").write_text(
+        "".join(
+            f"{v};{'Married' if v == 'Married' else 'Not'};*\n"
+            for v in frame["marital_status"].unique()
+        ),
+        encoding="utf-8",
+    )
+    results = {}
+    for engine in ("duckdb", "spark"):
+        if engine == "spark":
+            _no_driver_table(monkeypatch)
+        plan = load_plan(tmp_path / "plan.toml", output=tmp_path / engine, key=key)
+        results[engine] = run_plan(plan, engine=engine, scan=False)
+    steps = results["duckdb"].steps
+    assert [s.use for s in steps][-3:] == ["optimal", "suppress_risk", "suppress"]
+    assert steps[3].cells_changed and steps[4].cells_changed  # both steps changed cells
+    local, remote = tmp_path / "duckdb", tmp_path / "spark"
+    assert (remote / "survey.csv").read_bytes() == (local / "survey.csv").read_bytes()
+    lines = [
+        [
+            {k: v for k, v in json.loads(line).items() if k != "seconds"}
+            for line in (folder / "audit.jsonl").read_text(encoding="utf-8").splitlines()
+        ]
+        for folder in (local, remote)
+    ]
+    assert lines[0] == lines[1]
+    links = [
+        read_crosswalk(next((tmp_path / f"{e}.private").glob("link*")), key_file=key)
+        for e in ("duckdb", "spark")
+    ]
+    assert len(links[0]) == len(frame) and links[0].equals(links[1])

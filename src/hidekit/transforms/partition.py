@@ -27,6 +27,8 @@ class Partition(Transform):
         "insecure_seed": "accept seed (anyone who knows it can replay the IDs)",
         "key": "the secret key that draws the IDs (plans: [secrets] key_file; never written)",
     }
+    # the IDs drawn on the driver for the ranks Spark counts; records and link stay on Spark
+    spark_scope: ClassVar[str] = "spark"
 
     def __init__(
         self,
@@ -90,6 +92,13 @@ class Partition(Transform):
         out = frame.drop(columns=self.identifiers)
         out.insert(0, self.id_column, ids)
         return out
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table: the combinations ranked by Spark in the default engine's order,
+        their IDs joined onto the records (``hidekit.transforms.spark_partition``)."""
+        from hidekit.transforms.spark_partition import spark_partition
+
+        return spark_partition(self, table, fit)
 
 
 @dataclass
