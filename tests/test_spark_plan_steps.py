@@ -26,13 +26,14 @@ def _no_driver_table(monkeypatch) -> None:
     """Fail if a step falls back to the driver (``_by_table``: every record's columns there)."""
     import hidekit.anonymize.spark_optimal as optimal
     import hidekit.engines.spark_steps as steps
+    import hidekit.release.spark_text_columns as text
     import hidekit.risk.spark_suppression as supp
     import hidekit.transforms.spark_partition as partition
 
     def refuse(*args, **kwargs):
         raise AssertionError("the step ran on the driver")
 
-    for module in (steps, supp, optimal, partition):
+    for module in (steps, supp, optimal, partition, text):
         monkeypatch.setattr(module, "_by_table", refuse)
 
 
@@ -278,13 +279,17 @@ missing = "any"
 use = "suppress"
 keys = ["sex", "age", "state", "race", "marital_status"]
 k = 2
+
+[[steps]]
+use = "text_columns"
+columns = ["note"]
 """
 
 
 def test_a_plan_with_the_driver_steps_gives_identical_files(spark, tmp_path, monkeypatch):
-    """A whole release with partition, optimal and suppress_risk (weights, ``missing="any"``)
-    on both engines: the same released file, audit and link file, and no step fell back to the
-    driver."""
+    """A whole release with partition, optimal, suppress_risk (weights, ``missing="any"``) and
+    text_columns on both engines: the same released file, audit (the text step's decisions too)
+    and link file, and no step fell back to the driver."""
     from hidekit.demo.survey import generate_survey
     from hidekit.io import write_table
     from hidekit.jobs.files import read_crosswalk
@@ -294,6 +299,7 @@ def test_a_plan_with_the_driver_steps_gives_identical_files(spark, tmp_path, mon
     key = bytes(range(7, 39))
     frame = generate_survey(400, 7)
     frame["weight"] = np.random.default_rng(2).integers(1, 6, len(frame)) * 1.5
+    frame["note"] = [ANSWERS[i % len(ANSWERS)] for i in range(len(frame))]
     write_table(frame, tmp_path / "survey.csv")
     (tmp_path / "plan.toml").write_text(PLAN, encoding="utf-8")
     levels = {"High school": "school", "Less than high school": "school"}
@@ -315,7 +321,8 @@ def test_a_plan_with_the_driver_steps_gives_identical_files(spark, tmp_path, mon
         plan = load_plan(tmp_path / "plan.toml", output=tmp_path / engine, key=key)
         results[engine] = run_plan(plan, engine=engine, scan=False)
     steps = results["duckdb"].steps
-    assert [s.use for s in steps][-3:] == ["optimal", "suppress_risk", "suppress"]
+    assert [s.use for s in steps][-4:] == ["optimal", "suppress_risk", "suppress", "text_columns"]
+    assert steps[-1].decisions["note"]["cells_with_phi"] > 0
     assert steps[3].cells_changed and steps[4].cells_changed  # both steps changed cells
     local, remote = tmp_path / "duckdb", tmp_path / "spark"
     assert (remote / "survey.csv").read_bytes() == (local / "survey.csv").read_bytes()
@@ -332,3 +339,51 @@ def test_a_plan_with_the_driver_steps_gives_identical_files(spark, tmp_path, mon
         for e in ("duckdb", "spark")
     ]
     assert len(links[0]) == len(frame) and links[0].equals(links[1])
+
+
+ANSWERS = [
+    "My neighbour Mary Okafor helps, call her on 07700 900123.",
+    "Nothing to add.",
+    None,
+    "Refunds go to GB29 NWBK 6016 1331 9268 19 please.",
+    "   ",
+    "Ask Dr. John Smith at St Mary's Hospital, john.smith@example.org",
+    "Moved from Leeds in March 2019.",
+]
+
+
+@pytest.mark.parametrize("operator", ["tag", "redact"])
+def test_text_columns_on_spark_gives_the_local_cells_and_decisions(operator, spark, monkeypatch):
+    """Cells rewritten on the executors with the model shipped once: the default engine's
+    cells, and its decisions (cells, cells with PHI, spans per label, text risk) counted by
+    Spark."""
+    from hidekit.release.text_columns import TextColumns
+
+    n = 42
+    frame = pd.DataFrame(
+        {
+            "id": np.arange(n),
+            "other": [ANSWERS[i % len(ANSWERS)] for i in range(n)],
+            "comment": [ANSWERS[(3 * i + 1) % len(ANSWERS)] for i in range(n)],
+        }
+    )
+    params = {"columns": ["other", "comment"], "operator": operator, "recall": 0.9}
+    local_step = TextColumns(**params)
+    local = local_step.fit_transform(frame)
+    assert local_step.decisions_["other"]["cells_with_phi"] > 0
+    _no_driver_table(monkeypatch)
+    step = TextColumns(**params)
+    got = _scattered(frame, spark, parts=4).apply(step)
+    pd.testing.assert_frame_equal(got.to_pandas(), local)
+    assert step.decisions_ == local_step.decisions_
+
+
+def test_text_columns_with_surrogates_stay_on_the_driver(spark):
+    """Keyed surrogates keep state across cells in record order: the driver path, same cells."""
+    from hidekit.release.text_columns import TextColumns
+
+    frame = pd.DataFrame({"other": ANSWERS * 3})
+    params = {"columns": ["other"], "operator": "surrogate", "key": b"k" * 32}
+    local = TextColumns(**params).fit_transform(frame)
+    got = _scattered(frame, spark).apply(TextColumns(**params))
+    pd.testing.assert_frame_equal(got.to_pandas(), local)

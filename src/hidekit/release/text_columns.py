@@ -17,6 +17,7 @@ from the detector's measured recall, not a count: nothing in a table says what w
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import ClassVar
 
 import pandas as pd
@@ -40,6 +41,8 @@ class TextColumns(Transform):
         "recall": "the detector's recall on unseen text, for the text-risk estimate (0-1)",
         "key": "the plan's secret key (keys the surrogates; never written in a plan)",
     }
+    # redact and tag: cell by cell on the executors; surrogates on the driver
+    spark_scope: ClassVar[str] = "spark"
 
     def __init__(
         self,
@@ -79,15 +82,22 @@ class TextColumns(Transform):
         return get_operator("surrogate", key=as_randomness(bytes(self._key)))
 
     def transform(self, frame: pd.DataFrame) -> pd.DataFrame:
-        from hidekit.text.anonymization.operators import anonymize_documents
         from hidekit.text.detection.detector import load_model
-        from hidekit.text.spans import Document
 
         require_columns(frame.columns, self.columns)
-        det = load_model(self.model, profile=self.profile)
+        out, found = self.rewrite(frame, load_model(self.model, profile=self.profile))
+        self.decisions_ = {col: self._summary(docs) for col, docs in found.items()}
+        return out
+
+    def rewrite(self, frame: pd.DataFrame, det) -> tuple[pd.DataFrame, dict[str, list]]:
+        """``frame`` with every present cell of the columns rewritten (detector ``det``), and
+        per column the cells' documents with the spans found."""
+        from hidekit.text.anonymization.operators import anonymize_documents
+        from hidekit.text.spans import Document
+
         op = self._operator()
         out = frame.copy()
-        self.decisions_ = {}
+        found_by_column = {}
         for col in self.columns:
             cells = [(i, v) for i, v in frame[col].items() if isinstance(v, str) and v.strip()]
             docs = [Document(f"{col}:{n}", text, []) for n, (_, text) in enumerate(cells)]
@@ -97,17 +107,21 @@ class TextColumns(Transform):
             for (i, _), doc in zip(cells, result.documents, strict=True):
                 column.at[i] = doc.text
             out[col] = column
-            self.decisions_[col] = self._summary(found)
-        return out
+            found_by_column[col] = found
+        return out, found_by_column
 
     def _summary(self, found) -> dict:
         from collections import Counter
 
-        from hidekit.text.profiles import DIRECT_LABELS
-
         labels = Counter(s.label for d in found for s in d.spans)
         holding = Counter(lab for d in found for lab in {s.label for s in d.spans})
-        n = len(found)
+        return self.summary(len(found), sum(1 for d in found if d.spans), labels, holding)
+
+    def summary(self, n: int, with_phi: int, labels: Mapping, holding: Mapping) -> dict:
+        """A column's decisions from its counts: ``n`` cells read, ``with_phi`` holding PHI,
+        spans per label, cells holding each label."""
+        from hidekit.text.profiles import DIRECT_LABELS
+
         direct = sorted(lab for lab in holding if lab in DIRECT_LABELS)
         w = [holding[lab] / n for lab in direct]
         # eq. (11), as hidekit.evaluation.text_risk.di_risk computes it (release may not import
@@ -115,7 +129,7 @@ class TextColumns(Transform):
         risk = 1.0 - math.prod(1.0 - wt * (1.0 - self.recall) for wt in w)
         return {
             "cells": n,
-            "cells_with_phi": sum(1 for d in found if d.spans),
+            "cells_with_phi": with_phi,
             "spans": dict(sorted(labels.items())),
             "text_risk": {
                 "direct_leak_probability": round(risk, 6),
@@ -124,3 +138,12 @@ class TextColumns(Transform):
                 "equation": "Scaiano et al. 2016 eq. (11): 1 - prod(1 - w (1 - r))",
             },
         }
+
+    def spark_apply(self, table, fit: bool = True):
+        """On a Spark table, with redact or tag: each partition's cells through ``rewrite`` on
+        the executors, the model shipped once, the decisions counted by Spark
+        (``hidekit.release.spark_text_columns``); keyed surrogates (whose names depend on the
+        names met before them) run on the driver."""
+        from hidekit.release.spark_text_columns import spark_text_columns
+
+        return spark_text_columns(self, table, fit)

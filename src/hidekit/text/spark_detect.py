@@ -19,6 +19,13 @@ BASE = ("id", "text", "patient")
 OUTPUT_SCHEMA = f"id string, text string, patient string, spans array<struct<{SPAN_FIELDS}>>"
 
 
+def detector_state(det) -> tuple:
+    """What rebuilds ``det`` on an executor (``Detector(*state)``): model bytes, configuration,
+    allow and deny lists, profile name."""
+    profile = det.profile.name if getattr(det, "profile", None) else None
+    return (det.crf_model, det.config, sorted(det.allow), dict(det.deny), profile)
+
+
 def detect_notes(sdf, detector, spark=None):
     """``sdf`` (id, text, patient) with the spans ``detector`` finds in each note. Other columns
     of ``sdf`` come through after those three (the anonymize job's document order)."""
@@ -26,11 +33,7 @@ def detect_notes(sdf, detector, spark=None):
     from hidekit.text.detection.detector import Detector
 
     spark = spark or get_spark()
-    det = detector
-    profile = det.profile.name if getattr(det, "profile", None) else None
-    state = spark.sparkContext.broadcast(
-        (det.crf_model, det.config, sorted(det.allow), dict(det.deny), profile)
-    )
+    state = spark.sparkContext.broadcast(detector_state(detector))
 
     def run(parts: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         from hidekit.text.spans import Document
