@@ -48,7 +48,8 @@ class SparkLink:
         partition on the driver at a time."""
         from pyspark.sql import functions as F
 
-        json = [F.to_json(F.array(spark_column(c))) for c in self.columns]  # "[value]"
+        # "[value]": each value as JSON (SQL text: Spark's column function, no file written)
+        json = [F.expr("to_json(array(`" + c.replace("`", "``") + "`))") for c in self.columns]
         cells = [
             F.expr(f"substring(`__hk_j{i}`, 2, length(`__hk_j{i}`) - 2)") for i in range(len(json))
         ]
