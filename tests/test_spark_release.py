@@ -216,3 +216,32 @@ def test_spark_types_numbers_as_read_table_does_at_the_edges(spark, tmp_path):
         "Int64",
         "float64",
     ]
+
+
+def test_a_word_after_the_first_records_still_makes_a_column_text(spark, tmp_path):
+    """The first records decide only the columns where they hold a word; a word, a leading zero
+    or a decimal that comes later still types its column as ``read_table`` does."""
+    import pandas as pd
+
+    from hidekit.engines.spark_io import _SAMPLE, read_csv_spark
+    from hidekit.io import read_table
+
+    n = _SAMPLE + 500
+    frame = pd.DataFrame(
+        {
+            "late_word": [str(i) for i in range(n)],
+            "late_zero": [str(i + 1) for i in range(n)],
+            "late_decimal": [str(i) for i in range(n)],
+            "ints": [str(i) for i in range(n)],
+            "early_word": ["x"] + [str(i) for i in range(1, n)],
+        }
+    )
+    frame.loc[n - 3, "late_word"] = "n/a"
+    frame.loc[n - 2, "late_zero"] = "007"
+    frame.loc[n - 1, "late_decimal"] = "2.5"
+    src = tmp_path / "late.csv"
+    frame.to_csv(src, index=False)
+    table, _ = read_csv_spark(src, spark=spark)
+    want = read_table(src).frame
+    assert [str(t) for t in want.dtypes] == ["object", "object", "float64", "Int64", "object"]
+    pd.testing.assert_frame_equal(table.to_pandas(), want)

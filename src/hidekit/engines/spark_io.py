@@ -50,6 +50,7 @@ _WHOLE = f"^{WHOLE}$"
 _DECIMAL = f"^{DECIMAL}$"
 _INT64_MAX = str(2**63 - 1)
 _INT64_MIN_DIGITS = str(2**63)  # the digits of the smallest int64, without its sign
+_SAMPLE = 1000  # first records whose words make their columns text without a test
 
 
 def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable, Dataset]:
@@ -85,18 +86,24 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
         F.input_file_block_start().alias(_BLOCK),
         F.monotonically_increasing_id().alias(_ID),
     )
-    # one pass: per block of the file, its records, first id, what the columns hold, and how
-    # many records do not have the header's number of fields
+    # a word among the first records makes a column text whatever follows: those columns need
+    # no test over the whole file (Spark's own values, so the same as the pass below would see)
+    first = sdf.select(*text).limit(_SAMPLE).toPandas()
+    tested = [i for i, c in enumerate(text) if not _has_word(first[c])]
+    # one pass: per block of the file, its records, first id, what the other columns hold, and
+    # how many records do not have the header's number of fields
     blocks = sdf.groupBy(_BLOCK).agg(
         F.count(F.lit(1)).alias("n"),
         F.min(_ID).alias("first"),
         F.count(_BAD).alias("bad"),
-        *_kind_aggregates(len(text)),
+        *_kind_aggregates(tested),
+        # the other columns read too: with columns pruned, Spark flags no record as too long
+        *[F.count(c).alias(f"p{i}") for i, c in enumerate(text) if i not in tested],
     )
     found = blocks.toPandas().sort_values(_BLOCK).reset_index(drop=True)
     if found["bad"].sum():
         _refuse_long_records(sdf, delimiter, len(text), path)
-    kinds = _column_kinds(found, len(text))
+    kinds = _column_kinds(found, len(text), tested)
     # a record's row number: the records of the blocks before it, plus its place in its block
     found["base"] = found["n"].cumsum() - found["n"] - found["first"]
     bases = spark.createDataFrame(found[[_BLOCK, "base"]].astype("int64"))
@@ -136,39 +143,51 @@ def _refuse_long_records(sdf, delimiter: str, width: int, path: Path) -> None:
         )
 
 
-def _kind_aggregates(n: int) -> list:
-    """Per text column: whether a present value is not a number (``NUMBER``), and, over the
-    values that are, whether one has a leading zero, whether all are whole numbers and whether a
-    whole number is beyond 64 bits: the tests of ``infer_values``. (Spark's own cast is no shortcut: it throws on every word.)"""
+def _has_word(values: pd.Series) -> bool:
+    """Whether a present value is not a number (``infer_values``: the column is text)."""
+    present = values.dropna()
+    return bool(len(present)) and not present.str.fullmatch(DECIMAL).all()
+
+
+def _kind_aggregates(columns: list[int]) -> list:
+    """Per text column (by index): whether a present value is not a number (``NUMBER``), and,
+    over the values that are, whether one has a leading zero, whether all are whole numbers and
+    whether a whole number is beyond 64 bits: the tests of ``infer_values``. (Spark's own cast
+    is no shortcut: it throws on every word.) Each value is matched against ``NUMBER`` once; the
+    digits of a whole number are looked at only from 19 characters on."""
     from pyspark.sql import functions as F
 
     aggs = []
-    for i in range(n):
+    for i in columns:
         c = F.col(f"__hk_c{i}")
         number = c.rlike(_DECIMAL)
+        long = F.length(c) >= 19
         digits = F.regexp_replace(c, "[^0-9]", "")  # of a whole number: no leading zero left
         limit = F.when(c.rlike(f"^{SPACE}*-"), F.lit(_INT64_MIN_DIGITS)).otherwise(_INT64_MAX)
-        wide = (F.length(digits) > 19) | ((F.length(digits) == 19) & (digits > limit))
+        wide = long & ((F.length(digits) > 19) | ((F.length(digits) == 19) & (digits > limit)))
         aggs += [
-            F.max(F.when(number & c.rlike(_WHOLE) & wide, 1)).alias(f"o{i}"),
-            F.max((c.isNotNull() & ~number).cast("int")).alias(f"t{i}"),
+            F.max(F.when(c.isNotNull() & ~number, 1)).alias(f"t{i}"),
             F.max(F.when(number, c.rlike(_LEADING_ZERO).cast("int"))).alias(f"z{i}"),
             F.min(F.when(number, c.rlike(_WHOLE).cast("int"))).alias(f"w{i}"),
+            F.max(F.when(number & long & c.rlike(_WHOLE) & wide, 1)).alias(f"o{i}"),
         ]
     return aggs
 
 
-def _column_kinds(found: pd.DataFrame, n: int) -> list[str]:
+def _column_kinds(found: pd.DataFrame, n: int, tested: list[int]) -> list[str]:
     """Each column's type as ``infer_values`` decides it ("text", "int" or "float"), from the
-    per-block aggregates."""
+    per-block aggregates (the columns not ``tested`` hold a word: text)."""
     kinds = []
     for i in range(n):
+        if i not in tested:
+            kinds.append("text")
+            continue
         text = found[f"t{i}"].fillna(0).max() if len(found) else 0
-        tested = found[[f"z{i}", f"w{i}"]].dropna()
+        checked = found[[f"z{i}", f"w{i}"]].dropna()
         wide = found[f"o{i}"].fillna(0).max() if len(found) else 0
-        if text or tested.empty or tested[f"z{i}"].max():
+        if text or checked.empty or checked[f"z{i}"].max():
             kinds.append("text")  # words, all missing, or leading zeros
-        elif tested[f"w{i}"].min():
+        elif checked[f"w{i}"].min():
             kinds.append("text" if wide else "int")  # beyond 64 bits: an ID, kept exact
         else:
             kinds.append("float")

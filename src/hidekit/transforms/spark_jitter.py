@@ -12,11 +12,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+import pandas as pd
+
 from hidekit.engines.spark_engine import _ROW
 from hidekit.engines.spark_steps import SparkTable, map_rows, restore_types, spark_column
 from hidekit.errors import require_columns
 
 _FIRST = "__hk_first"
+_NEW = "__hk_point"
 
 
 def spark_jitter(step: Any, table: SparkTable, fit: bool = True) -> SparkTable:
@@ -25,6 +29,8 @@ def spark_jitter(step: Any, table: SparkTable, fit: bool = True) -> SparkTable:
     require_columns(table.columns, step._columns())
     if fit:
         _fit(step, table)
+    if not step.cluster and _numeric(table, (step.lat, step.lon)):
+        return _by_record(step, table)
     source = None
     if step.cluster:
         cluster = spark_column(step.cluster)
@@ -32,28 +38,80 @@ def spark_jitter(step: Any, table: SparkTable, fit: bool = True) -> SparkTable:
     return map_rows(table, step, lambda frame, rows: step.transform(frame, rows), source)
 
 
-def _fit(step: Any, table: SparkTable) -> None:
-    from pyspark.sql import functions as F
+def _numeric(table: SparkTable, columns) -> bool:
     from pyspark.sql.types import NumericType
 
-    values = None
-    if step.urban:
-        firsts = (
-            table.sdf.groupBy(spark_column(step.urban))
-            .agg(F.min(_ROW).alias(_FIRST))
-            .orderBy(_FIRST)
-            .toPandas()
-        )
-        values = restore_types(firsts[[step.urban]], table.dtypes)[step.urban]
-    step.fit_urban(values)
     types = {f.name: f.dataType for f in table.sdf.schema.fields}
-    numeric = [c for c in (step.lat, step.lon) if isinstance(types[c], NumericType)]
-    for col, limit in ((step.lat, 90.0), (step.lon, 180.0)):
-        if col not in numeric:
-            continue  # text coordinates: checked where they are read, on the executors
-        bad = table.sdf.where(F.abs(spark_column(col)) > limit).orderBy(_ROW).limit(1).collect()
-        if bad:
-            raise step.out_of_range(col, float(bad[0][col]), int(bad[0][_ROW]), limit)
+    return all(isinstance(types[c], NumericType) for c in columns)
+
+
+def _by_record(step: Any, table: SparkTable) -> SparkTable:
+    """Each record its own cluster: its point depends on its coordinates, its urban value and its
+    row number only, so only those columns go through the Python workers (a scalar pandas UDF
+    over any batches), and the cells changed are counted in the pass that keeps the result."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.functions import pandas_udf
+
+    reads = [c for c in (step.lat, step.lon, step.urban) if c]
+    dtypes = {c: table.dtypes[c] for c in reads}
+    fields = [f"c{i}" for i in range(len(reads))]
+
+    def displaced(batch: pd.DataFrame) -> pd.DataFrame:
+        frame = restore_types(batch[fields].set_axis(reads, axis=1), dtypes)
+        out = step.transform(frame, batch[_ROW].to_numpy())
+        return pd.DataFrame({"lat": out[step.lat].to_numpy(), "lon": out[step.lon].to_numpy()})
+
+    udf = pandas_udf(displaced, "lat double, lon double")  # type: ignore[call-overload]
+    point = udf(
+        F.struct(*[spark_column(c).alias(f) for c, f in zip(reads, fields, strict=True)], _ROW)
+    )
+    staged = table.sdf.withColumn(_NEW, point).localCheckpoint(eager=False)
+    new = {step.lat: F.col(_NEW)["lat"], step.lon: F.col(_NEW)["lon"]}
+    sums = [
+        F.sum(F.when(_same(spark_column(c), new[c]), 0).otherwise(1)).alias(f"n{i}")
+        for i, c in enumerate((step.lat, step.lon))
+    ]
+    row = staged.agg(*sums).first()  # keeps the staged table: the UDF runs once
+    cells = {c: int(row[f"n{i}"]) for i, c in enumerate((step.lat, step.lon)) if row[f"n{i}"]}
+    cols = [new[c].alias(c) if c in new else spark_column(c) for c in table.columns]
+    dtypes_out = {**table.dtypes, step.lat: np.dtype("float64"), step.lon: np.dtype("float64")}
+    out = staged.select(*cols, _ROW)
+    # kept already: a projection of the staged checkpoint
+    return SparkTable(out, dtypes_out, [step.lat, step.lon], cells=cells, keep=False)
+
+
+def _same(old, new):
+    """Same cell: equal, or missing on both sides (null, or NaN as pandas reads it)."""
+    from pyspark.sql import functions as F
+
+    gone = F.isnull(old) | F.isnan(old)
+    return old.eqNullSafe(new) | (gone & (F.isnull(new) | F.isnan(new)))
+
+
+def _fit(step: Any, table: SparkTable) -> None:
+    """One pass: the urban column's distinct values by first appearance, the first record with a
+    coordinate out of range, the records without coordinates."""
+    from pyspark.sql import functions as F
+
+    numeric = [c for c in (step.lat, step.lon) if _numeric(table, (c,))]
+    limits = {step.lat: 90.0, step.lon: 180.0}
     absent = [spark_column(c).cast("double") for c in (step.lat, step.lon)]
     missing = F.isnull(absent[0]) | F.isnan(absent[0]) | F.isnull(absent[1]) | F.isnan(absent[1])
-    step.note_missing(int(table.sdf.where(missing).count()))
+    aggs = [F.min(_ROW).alias(_FIRST), F.sum(missing.cast("long")).alias("missing")]
+    aggs += [
+        F.min(F.when(F.abs(spark_column(c)) > limits[c], F.col(_ROW))).alias(f"bad{i}")
+        for i, c in enumerate(numeric)
+    ]
+    groups = [spark_column(step.urban)] if step.urban else []
+    found = table.sdf.groupBy(*groups).agg(*aggs).toPandas().sort_values(_FIRST)
+    values = None
+    if step.urban:
+        values = restore_types(found[[step.urban]], table.dtypes)[step.urban].reset_index(drop=True)
+    step.fit_urban(values)
+    for i, col in enumerate(numeric):  # the first coordinate out of range, lat before lon
+        bad = found[f"bad{i}"].dropna()
+        if len(bad):
+            at = int(bad.min())
+            value = table.sdf.where(F.col(_ROW) == at).select(spark_column(col)).first()[0]
+            raise step.out_of_range(col, float(value), at, limits[col])
+    step.note_missing(int(found["missing"].sum()) if len(found) else 0)
