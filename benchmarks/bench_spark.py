@@ -92,6 +92,40 @@ class Clock:
         )
 
 
+def time_actions() -> None:
+    """Print every Spark action (``toPandas``, ``collect``, ``count``, ``first``,
+    ``toLocalIterator``, a text write) with its seconds and the hidekit line that asked for it:
+    where a plan's time goes, without Spark's UI."""
+    import traceback
+
+    from pyspark.sql import DataFrame, DataFrameWriter
+
+    start = time.perf_counter()
+
+    def caller() -> str:
+        for frame in reversed(traceback.extract_stack()[:-2]):
+            if "/hidekit/" in frame.filename:
+                return f"{Path(frame.filename).name}:{frame.lineno} {frame.name}"
+        return "?"
+
+    def timed(cls, name: str) -> None:
+        action = getattr(cls, name)
+
+        def run(self, *args, **kwargs):
+            t, where = time.perf_counter(), caller()
+            try:
+                return action(self, *args, **kwargs)
+            finally:
+                done = time.perf_counter()
+                print(f"  [{t - start:7.1f} s] {done - t:7.2f} s {name} ({where})", flush=True)
+
+        setattr(cls, name, run)
+
+    for name in ("toPandas", "collect", "count", "first", "toLocalIterator"):
+        timed(DataFrame, name)
+    timed(DataFrameWriter, "text")
+
+
 HEADER = (
     "| run | wall s | python CPU s | JVM CPU s | python peak MB | JVM peak MB |\n"
     "|---|---|---|---|---|---|"
@@ -204,11 +238,12 @@ def main(argv=None) -> None:
     ap.add_argument("--tmp", help="folder for the generated survey and the releases")
     ap.add_argument("--keep-survey", type=Path, help="folder where the survey is made once, kept")
     ap.add_argument("--only-survey", action="store_true", help="make the survey (--keep-survey)")
+    ap.add_argument("--actions", action="store_true", help="print every Spark action's seconds")
     args = ap.parse_args(argv)
     if args.tmp:
         Path(args.tmp).mkdir(parents=True, exist_ok=True)
         tempfile.tempdir = args.tmp
-    os.environ.setdefault("HIDEKIT_SPARK_MEMORY", "8g")
+    os.environ.setdefault("HIDEKIT_SPARK_MEMORY", "5g")
     if args.only_survey:
         for n in args.plan_records:
             _survey(n, Path(tempfile.gettempdir()), args.keep_survey)
@@ -225,6 +260,8 @@ def main(argv=None) -> None:
         return
     print(f"load average at start: {os.getloadavg()[0]:.1f} (2 cores)")
     get_spark()
+    if args.actions:
+        time_actions()
     for n in args.plan_records:
         bench_plan(n, tuple(args.plan_engines.split(",")), args.keep_survey)
     for n in args.risk_records:
