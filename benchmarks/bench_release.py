@@ -109,8 +109,11 @@ def bench_plan_csv(records: int, tmp: Path) -> None:
         t = time.perf_counter()
         write_survey_csv(data, records)
         print(f"survey CSV of {records:,} records written in {time.perf_counter() - t:.0f} s")
+    from hidekit.jobs.files import new_key_file
+
     key = tmp / "bench.key"
-    key.write_bytes(os.urandom(32))  # never printed
+    key.unlink(missing_ok=True)  # a fresh key each run (base64 text: never refused)
+    new_key_file(key)  # never printed
     plan = (Path(__file__).resolve().parents[1] / "examples" / "demo-plan.toml").read_text()
     plan = plan.replace("../demo-output/survey.csv", data.name)
     plan = plan.replace("../demo-output/demo.key", key.name)

@@ -155,6 +155,60 @@ def test_two_processes_release_what_one_releases(tmp_path, monkeypatch):
     assert sum(runs["one"].steps[-1].cells_changed.values()) > 0
 
 
+def test_a_forked_process_that_hangs_is_stopped_and_its_share_done_here(tmp_path, monkeypatch):
+    # the watchdog: a forked half (scan or release) that never answers is killed once its
+    # time is up, and this process releases the same bytes by itself, leaving no part file
+    import multiprocessing as mp
+    import time
+
+    from hidekit.release import stream, stream_fork
+
+    (tmp_path / "plan.toml").write_text(_adult_plan(tmp_path, 4000))
+    parent = os.getpid()
+
+    def hangs_when_forked(task):
+        def run(*args):
+            if os.getpid() != parent:
+                time.sleep(3600)  # a hang: neither an answer nor an end
+            return task(*args)
+
+        return run
+
+    monkeypatch.setattr(stream, "WORKERS", 1)
+    run_plan(tmp_path / "plan.toml", output=tmp_path / "one", chunk_rows=333)
+    monkeypatch.setattr(stream, "WORKERS", 2)
+    monkeypatch.setattr(stream_fork, "WAIT_FLOOR", 0.5)
+    monkeypatch.setattr(stream_fork, "WAIT_FACTOR", 0.0)
+    monkeypatch.setattr(stream, "_scan_range", hangs_when_forked(stream._scan_range))
+    monkeypatch.setattr(stream, "_second_half", hangs_when_forked(stream._second_half))
+    res = run_plan(tmp_path / "plan.toml", output=tmp_path / "hung", chunk_rows=333)
+    assert res.chunks == 13
+    assert (tmp_path / "hung" / "adult.csv").read_bytes() == (
+        tmp_path / "one" / "adult.csv"
+    ).read_bytes()
+    assert _audit(tmp_path / "hung") == _audit(tmp_path / "one")
+    assert not list((tmp_path / "hung").glob("*.part"))
+    assert not mp.active_children()  # both hung processes were ended
+
+
+def test_the_watchdog_waits_for_a_slow_answer_and_stops_a_silent_process(monkeypatch):
+    # an answer that comes within the watchdog's time is taken; a silent process is killed
+    import multiprocessing as mp
+    import time
+
+    from hidekit.release import stream_fork
+
+    monkeypatch.setattr(stream_fork, "WAIT_FLOOR", 5.0)
+    monkeypatch.setattr(stream_fork, "WAIT_FACTOR", 0.0)
+    assert stream_fork.forked(lambda: (time.sleep(0.2), 42)[1])() == 42
+    assert stream_fork.forked(lambda: 1 // 0)() is None  # failed: None at once
+    monkeypatch.setattr(stream_fork, "WAIT_FLOOR", 0.3)
+    wait = stream_fork.forked(lambda: time.sleep(3600))
+    assert mp.active_children()
+    assert wait() is None
+    assert not mp.active_children()
+
+
 def test_batches_come_in_the_size_asked():
     import pyarrow as pa
 

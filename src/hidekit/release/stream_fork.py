@@ -1,10 +1,18 @@
 """Two processes for a release by chunks: a forked process does the second half of a file's
-records (its own DuckDB connection); where the file's middle is."""
+records (its own DuckDB connection); where the file's middle is.
+
+A watchdog bounds the wait for the forked process: once this one has done its own share, the
+other gets ``WAIT_FACTOR`` times as long again (at least ``WAIT_FLOOR`` seconds) to answer; a
+process that neither answers nor ends by then (a hang, a stop) is killed and this one does its
+share instead, as when it fails."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import logging
 import multiprocessing as mp
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
@@ -13,6 +21,12 @@ from hidekit.io.direct import DirectSource
 from hidekit.io.files import read_head_bytes
 
 T = TypeVar("T")
+log = logging.getLogger("hidekit.release")
+
+# The forked process's time to answer once this one waits: WAIT_FACTOR times the time this one
+# took for its own share (the two shares are alike), and never less than WAIT_FLOOR seconds.
+WAIT_FACTOR = 2.0
+WAIT_FLOOR = 60.0
 
 
 def in_new_connection(task, *args):
@@ -25,7 +39,8 @@ def in_new_connection(task, *args):
 
 def forked(task: Callable[[], T]) -> Callable[[], T | None]:
     """``task`` started in a forked process; returns the function that waits for its result
-    (None when it failed: the caller does the work itself)."""
+    (None when it failed, or gave no answer in the watchdog's time and was killed: the caller
+    does the work itself)."""
     ctx = mp.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
 
@@ -44,16 +59,36 @@ def forked(task: Callable[[], T]) -> Callable[[], T | None]:
     finally:
         gc.unfreeze()
     send.close()
+    started = time.monotonic()
 
     def wait() -> T | None:
-        try:
-            status, got = recv.recv()
-        except EOFError:
-            status, got = "error", None
+        own = time.monotonic() - started
+        limit = max(WAIT_FLOOR, WAIT_FACTOR * own)
+        status, got = "error", None
+        if recv.poll(limit):  # an answer, or the end of a process that died without one
+            with contextlib.suppress(EOFError):
+                status, got = recv.recv()
+        else:
+            log.warning(
+                "the forked process gave no answer %.0f s after this one's share "
+                "(%.0f s): stopped, its share done here",
+                limit,
+                own,
+            )
+            _stop(child)
+        recv.close()
         child.join()
         return got if status == "ok" else None
 
     return wait
+
+
+def _stop(child) -> None:
+    """End a forked process: SIGTERM, then SIGKILL if it is still there a few seconds on."""
+    child.terminate()
+    child.join(5)
+    if child.is_alive():
+        child.kill()
 
 
 def half_way(source: DirectSource, rows: int) -> int | None:
