@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -398,6 +399,37 @@ def test_crosswalk_payload_by_arrow_is_json_dumps(rows):
     chars = [ord(ch) for r in rows for v in r for ch in v]
     plain = not any(c in (34, 92, 127) or c < 32 or 0xD800 <= c <= 0xDFFF for c in chars)
     assert got == want or not plain  # plain text: the Arrow path was taken
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.text(max_size=4), st.one_of(st.text(max_size=4), st.integers(-5, 5))),
+        min_size=1,
+        max_size=9,
+    ),
+    st.integers(1, 4),
+)
+def test_a_crosswalk_sealed_by_pieces_is_the_one_encrypted_whole(rows, piece):
+    # the payload by pieces of rows (Arrow's text or json.dumps per piece) is the whole
+    # payload: both files decrypt to the same table
+    import json
+
+    from hidekit.jobs.files import seal_crosswalk
+    from hidekit.transforms.crosswalk import _json_rows, decrypt_frame, encrypt_frame, json_pieces
+
+    frame = pd.DataFrame(rows, columns=["value", "code"], dtype=object)
+    whole = json.dumps(
+        {"columns": ["value", "code"], "data": _json_rows(frame)}, ensure_ascii=False
+    )
+    body = b", ".join(json_pieces(frame, piece)).decode("utf-8")
+    assert whole == '{"columns": ["value", "code"], "data": [' + body + "]}"
+    with tempfile.TemporaryDirectory() as tmp:
+        key = new_key_file(Path(tmp) / "k.key")  # HKDF: fast, unlike a passphrase's scrypt
+        sealed = bytes(seal_crosswalk(frame, key_file=key).envelope.getbuffer())
+        got = decrypt_frame(sealed, key_file=key)
+        want = decrypt_frame(encrypt_frame(frame, key_file=key), key_file=key)
+    pd.testing.assert_frame_equal(got, want)
 
 
 def test_a_refused_release_by_chunks_says_what_in_memory_says_and_leaves_nothing(tmp_path):

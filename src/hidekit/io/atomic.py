@@ -356,7 +356,7 @@ def write_text_atomic(target, text: str, *, private: bool = False, protect: Sequ
 
 
 def write_bytes_atomic(
-    target, data: bytes, *, private: bool = False, protect: Sequence = ()
+    target, data: bytes | memoryview, *, private: bool = False, protect: Sequence = ()
 ) -> Path:
     with atomic_path(target, private=private, protect=protect) as tmp:
         tmp.write_bytes(data)

@@ -7,7 +7,9 @@ The formats and the private folder's place are the library's (``hidekit.transfor
 from __future__ import annotations
 
 import base64
+import io
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -22,6 +24,7 @@ from hidekit.transforms.crosswalk import (
     decrypt_frame,
     encrypt_frame,
     encrypt_rows,
+    json_pieces,
 )
 from hidekit.transforms.private import NEW_KEY_NAME
 
@@ -37,12 +40,40 @@ def new_key_file(path) -> Path:
     return write_text_atomic(p, key + "\n", private=True)
 
 
+@dataclass
+class SealedCrosswalk:
+    """A crosswalk encrypted ahead of its writing (``seal_crosswalk``): the file's bytes."""
+
+    envelope: io.BytesIO
+
+
+def seal_crosswalk(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> SealedCrosswalk:
+    """``frame`` encrypted now, by pieces of rows (no whole payload in memory), for
+    ``write_crosswalk`` to write later: what it would write for ``frame``."""
+    out = io.BytesIO()
+    encrypt_rows(
+        [str(c) for c in frame.columns],
+        json_pieces(frame),
+        out,
+        passphrase=passphrase,
+        key_file=key_file,
+    )
+    return SealedCrosswalk(out)
+
+
 def write_crosswalk(
-    frame: pd.DataFrame, path, *, passphrase=None, key_file=None, protect: tuple = ()
+    frame: pd.DataFrame | SealedCrosswalk,
+    path,
+    *,
+    passphrase=None,
+    key_file=None,
+    protect: tuple = (),
 ) -> Path:
     """Encrypt ``frame`` to ``path`` atomically with owner-only permissions. A crosswalk held
     by Spark (``json_rows``: its rows in pieces) is encrypted as it comes, one partition on the
-    driver at a time."""
+    driver at a time; a sealed one (``seal_crosswalk``) is written as it is."""
+    if isinstance(frame, SealedCrosswalk):
+        return write_bytes_atomic(path, frame.envelope.getbuffer(), private=True, protect=protect)
     rows = getattr(frame, "json_rows", None)
     if rows is None:
         blob = encrypt_frame(frame, passphrase=passphrase, key_file=key_file)
@@ -52,7 +83,9 @@ def write_crosswalk(
     return Path(path)
 
 
-def write_private_frame(frame: pd.DataFrame, folder: Path, stem: str, secret: dict) -> str:
+def write_private_frame(
+    frame: pd.DataFrame | SealedCrosswalk, folder: Path, stem: str, secret: dict
+) -> str:
     """``frame`` encrypted as ``folder/stem.hkcw`` (owner-only); returns the file name."""
     name = f"{stem}{CROSSWALK_SUFFIX}"
     write_crosswalk(frame, Path(folder) / name, **secret)

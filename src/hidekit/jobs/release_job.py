@@ -144,10 +144,17 @@ def _run_streamed(
 ) -> ReleaseResult:
     """The plan run by chunks, the output CSV written chunk by chunk into the release folder."""
     from hidekit.io.csv_chunks import chunked_csv
+    from hidekit.jobs.files import seal_crosswalk
     from hidekit.release.stream import CHUNK_ROWS, plan_source, stream_plan
 
     source = plan_source(plan)
     name = Path(plan.input).stem + output_suffix("csv")
+    sealed: list = []
+
+    def seal(crosswalks: list) -> None:  # on a core the other process leaves free
+        secret = crosswalk_secret(plan, passphrase)
+        sealed[:] = [(step, seal_crosswalk(frame, **secret)) for step, frame in crosswalks]
+
     with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
         with chunked_csv(
             tmp / name,
@@ -158,7 +165,9 @@ def _run_streamed(
             result, crosswalks = stream_plan(
                 plan, source, out.write, chunk_rows=chunk_rows or CHUNK_ROWS, scan=scan,
                 progress=progress, split=(out.rows, out.append_file, out.part_path()),
+                seal=seal,
             )  # fmt: skip
+        crosswalks = sealed or crosswalks
         result.files["data"] = name
         _write_rest(plan, tmp, result, crosswalks, overwrite, passphrase)
     result.released = True

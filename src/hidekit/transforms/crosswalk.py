@@ -121,6 +121,24 @@ def _json_column(s: pd.Series) -> list:
     return [_jsonable(v) for v in s]
 
 
+def json_pieces(frame: pd.DataFrame, rows: int = 500_000) -> Iterable[bytes]:
+    """The payload's data for ``encrypt_rows``: ``rows`` rows of ``frame`` at a time as JSON
+    arrays joined by ``", "`` (the text ``encrypt_frame``'s payload holds), so a crosswalk of
+    millions of rows is never one payload in memory."""
+    head = len(_payload_head(frame).encode("utf-8")) - 2
+    for at in range(0, len(frame), rows):
+        part = frame.iloc[at : at + rows]
+        text = _text_payload(part)
+        if text is not None:
+            yield text[head:-2]
+        else:
+            yield json.dumps(_json_rows(part), ensure_ascii=False)[1:-1].encode("utf-8")
+
+
+def _payload_head(frame: pd.DataFrame) -> str:
+    return json.dumps({"columns": [str(c) for c in frame.columns], "data": []}, ensure_ascii=False)
+
+
 def _text_payload(frame: pd.DataFrame) -> bytes | None:
     """``json.dumps`` of the payload, byte for byte, built by Arrow when every cell is text that
     JSON writes as it is (no quote, backslash or control character; a crosswalk of IDs): a
@@ -150,7 +168,7 @@ def _text_payload(frame: pd.DataFrame) -> bytes | None:
     rows = rows.combine_chunks() if isinstance(rows, pa.ChunkedArray) else rows
     offsets = np.frombuffer(rows.buffers()[1], np.int32)[rows.offset : rows.offset + len(rows) + 1]
     body = rows.buffers()[2].to_pybytes()[int(offsets[0]) : int(offsets[-1]) - 2]
-    head = json.dumps({"columns": [str(c) for c in frame.columns], "data": []}, ensure_ascii=False)
+    head = _payload_head(frame)
     return head[:-2].encode("utf-8") + body + head[-2:].encode("utf-8")
 
 
@@ -193,10 +211,16 @@ def encrypt_frame(frame: pd.DataFrame, *, passphrase=None, key_file=None) -> byt
 
 
 def encrypt_rows(
-    columns: list[str], rows: Iterable[str], out: BinaryIO, *, passphrase=None, key_file=None
+    columns: list[str],
+    rows: Iterable[str | bytes],
+    out: BinaryIO,
+    *,
+    passphrase=None,
+    key_file=None,
 ) -> None:
     """The envelope of a table too large for memory, written to ``out`` as it is encrypted:
-    ``rows`` are pieces of the payload's data (JSON arrays joined by ``", "``), in order. The
+    ``rows`` are pieces of the payload's data (JSON arrays joined by ``", "``; text, or its
+    UTF-8 bytes), in order. The
     file reads back with ``decrypt_frame`` like ``encrypt_frame``'s (the same AES-256-GCM over
     the same kind of payload, its base64 written by pieces)."""
     from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
@@ -222,7 +246,8 @@ def encrypt_rows(
     first = True
     for piece in rows:
         if piece:
-            put(piece.encode("utf-8") if first else b", " + piece.encode("utf-8"))
+            data = piece.encode("utf-8") if isinstance(piece, str) else piece
+            put(data if first else b", " + data)
             first = False
     put(head[-2:].encode("utf-8"))
     encryptor.finalize()
