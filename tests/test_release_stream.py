@@ -208,6 +208,10 @@ def test_the_watchdog_waits_for_a_slow_answer_and_stops_a_silent_process(monkeyp
     assert mp.active_children()
     assert wait() is None
     assert not mp.active_children()
+    monkeypatch.setattr(stream_fork, "WAIT_FLOOR", 3600.0)
+    wait = stream_fork.forked(lambda: time.sleep(3600))  # this process failed: stop it now
+    assert wait(stop=True) is None
+    assert not mp.active_children()
 
 
 def test_batches_come_in_the_size_asked():

@@ -227,7 +227,11 @@ def fit_scan(
         found = _scan_range(con, *args)
     else:
         wait = forked(lambda: in_new_connection(_scan_range, *args, at))
-        found = _scan_range(con, *args, 0, at)
+        try:
+            found = _scan_range(con, *args, 0, at)
+        except BaseException:  # the other half is of no use: its process is stopped
+            wait(stop=True)
+            raise
         rest = wait()
         if rest is None:
             rest = _scan_range(con, *args, at)
@@ -418,9 +422,13 @@ def apply_halves(
     wait = forked(
         lambda: _second_half(source, scan, steps, rows, measured, (at, sets, part), rows_of)
     )
-    out = apply_chunks(con, source, scan, steps, rows, write, measured, 0, at)
-    if meanwhile is not None:
-        meanwhile()
+    try:
+        out = apply_chunks(con, source, scan, steps, rows, write, measured, 0, at)
+        if meanwhile is not None:
+            meanwhile()
+    except BaseException:  # no use for the other half: the other process is stopped
+        wait(stop=True)
+        raise
     got = wait()
     if got is None:
         discard_part(part)

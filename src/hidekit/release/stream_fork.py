@@ -37,10 +37,10 @@ def in_new_connection(task, *args):
         return task(con, *args)
 
 
-def forked(task: Callable[[], T]) -> Callable[[], T | None]:
+def forked(task: Callable[[], T]) -> Callable[..., T | None]:
     """``task`` started in a forked process; returns the function that waits for its result
     (None when it failed, or gave no answer in the watchdog's time and was killed: the caller
-    does the work itself)."""
+    does the work itself). ``wait(stop=True)`` ends the process at once (the caller failed)."""
     ctx = mp.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
 
@@ -61,11 +61,13 @@ def forked(task: Callable[[], T]) -> Callable[[], T | None]:
     send.close()
     started = time.monotonic()
 
-    def wait() -> T | None:
+    def wait(stop: bool = False) -> T | None:
         own = time.monotonic() - started
         limit = max(WAIT_FLOOR, WAIT_FACTOR * own)
         status, got = "error", None
-        if recv.poll(limit):  # an answer, or the end of a process that died without one
+        if stop:
+            _stop(child)
+        elif recv.poll(limit):  # an answer, or the end of a process that died without one
             with contextlib.suppress(EOFError):
                 status, got = recv.recv()
         else:
