@@ -52,7 +52,7 @@ def _tree_cpu(root: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _jvm_cpu_and_peak() -> tuple[float, float]:
+def jvm_cpu_and_peak() -> tuple[float, float]:
     """CPU seconds of Spark's JVM with its Python workers, and the JVM's peak resident MB (0
     where /proc is not readable)."""
     pid = _jvm_pid()
@@ -75,17 +75,17 @@ class Clock:
 
     def __enter__(self) -> Clock:
         self.wall, self.cpu = time.perf_counter(), time.process_time()
-        self.jvm = _jvm_cpu_and_peak()[0] if _jvm_pid() else 0.0
+        self.jvm = jvm_cpu_and_peak()[0] if _jvm_pid() else 0.0
         return self
 
     def __exit__(self, *exc) -> None:
         self.wall = time.perf_counter() - self.wall
         self.cpu = time.process_time() - self.cpu
-        self.jvm = (_jvm_cpu_and_peak()[0] - self.jvm) if _jvm_pid() else 0.0
+        self.jvm = (jvm_cpu_and_peak()[0] - self.jvm) if _jvm_pid() else 0.0
 
     def row(self, label: str) -> str:
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        jvm_peak = _jvm_cpu_and_peak()[1]
+        jvm_peak = jvm_cpu_and_peak()[1]
         return (
             f"| {label} | {self.wall:.1f} | {self.cpu:.1f} | {self.jvm:.1f} | {peak:,.0f} | "
             f"{jvm_peak:,.0f} |"

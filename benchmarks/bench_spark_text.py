@@ -7,7 +7,7 @@ untimed, kept in ``--tmp``, default /tmp/hidekit-bench), anonymized with the shi
 model, a key file and ``--patient-pattern``. Each engine runs the job (``jobs.anonymize_text``,
 what the command runs) in a child process under ``/usr/bin/time`` (``bench_scale.measure``):
 wall, CPU (user + sys; for Spark plus its JVM and Python workers, read from /proc by
-``bench_spark._jvm_cpu_and_peak``) and peak memory (the largest single process), the load average
+``bench_spark.jvm_cpu_and_peak``) and peak memory (the largest single process), the load average
 beside it. The baseline is the local engine in the same run; the outputs must be identical (the
 texts, the audit and the decrypted mapping, compared at the end).
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_scale import measure  # noqa: E402
-from bench_spark import _jvm_cpu_and_peak  # noqa: E402
+from bench_spark import jvm_cpu_and_peak  # noqa: E402
 
 PATTERN = r"^note-(.+)-\d+$"
 
@@ -80,7 +80,7 @@ def child(engine: str, src: Path, out: Path, key: Path, operator: str, report: P
         overwrite=True,
         engine=engine,
     )
-    jvm_cpu, jvm_peak = _jvm_cpu_and_peak() if engine == "spark" else (0.0, 0.0)
+    jvm_cpu, jvm_peak = jvm_cpu_and_peak() if engine == "spark" else (0.0, 0.0)
     report.write_text(json.dumps({"cpu": jvm_cpu, "peak_mb": jvm_peak}))
 
 
