@@ -124,7 +124,7 @@ def test_two_processes_release_what_one_releases(tmp_path, monkeypatch):
     # the second half in a forked process (its suppression started from the first half's
     # class counts: k = 5 splits classes across the halves), and when that process fails, the
     # second half released by this one: the same files each time
-    from hidekit.release import stream
+    from hidekit.release import stream, stream_scan
 
     (tmp_path / "plan.toml").write_text(_adult_plan(tmp_path, 4000))
     runs = {}
@@ -141,7 +141,7 @@ def test_two_processes_release_what_one_releases(tmp_path, monkeypatch):
     for name, workers in (("one", 1), ("two", 2), ("failed", 2)):
         monkeypatch.setattr(stream, "WORKERS", workers)
         if name == "failed":  # both forked halves (scan and release) fail
-            monkeypatch.setattr(stream, "_scan_range", in_parent_only(stream._scan_range))
+            monkeypatch.setattr(stream_scan, "_scan_range", in_parent_only(stream_scan._scan_range))
             monkeypatch.setattr(stream, "_second_half", in_parent_only(stream._second_half))
         res = run_plan(tmp_path / "plan.toml", output=tmp_path / name, chunk_rows=333)
         assert res.chunks == 13
@@ -162,7 +162,7 @@ def test_a_forked_process_that_hangs_is_stopped_and_its_share_done_here(tmp_path
     import multiprocessing as mp
     import time
 
-    from hidekit.release import stream, stream_fork
+    from hidekit.release import stream, stream_fork, stream_scan
 
     (tmp_path / "plan.toml").write_text(_adult_plan(tmp_path, 4000))
     parent = os.getpid()
@@ -180,7 +180,7 @@ def test_a_forked_process_that_hangs_is_stopped_and_its_share_done_here(tmp_path
     monkeypatch.setattr(stream, "WORKERS", 2)
     monkeypatch.setattr(stream_fork, "WAIT_FLOOR", 0.5)
     monkeypatch.setattr(stream_fork, "WAIT_FACTOR", 0.0)
-    monkeypatch.setattr(stream, "_scan_range", hangs_when_forked(stream._scan_range))
+    monkeypatch.setattr(stream_scan, "_scan_range", hangs_when_forked(stream_scan._scan_range))
     monkeypatch.setattr(stream, "_second_half", hangs_when_forked(stream._second_half))
     res = run_plan(tmp_path / "plan.toml", output=tmp_path / "hung", chunk_rows=333)
     assert res.chunks == 13
