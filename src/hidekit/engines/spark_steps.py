@@ -26,7 +26,7 @@ frame that comes back (``to_pandas``) is the one the local engine gives, type fo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
 from typing import Any
@@ -256,3 +256,17 @@ def _by_table(table: SparkTable, step, fit: bool) -> SparkTable:
     )
     reordered = not np.array_equal(out[_ROW].to_numpy(), sub[_ROW].to_numpy())
     return _result(table, sdf, out, changed, reordered)
+
+
+def joined_rows(rows) -> Iterator[str]:
+    """The strings of the one-column DataFrame ``rows`` joined by ", ", one piece per
+    partition, brought to the driver a partition at a time (a crosswalk or link file is
+    encrypted as its pieces arrive, never held whole)."""
+
+    def joined(batches):
+        for batch in batches:
+            if len(batch):
+                yield pd.DataFrame({"rows": [", ".join(batch.iloc[:, 0].tolist())]})
+
+    for row in rows.mapInPandas(joined, "rows string").toLocalIterator():
+        yield row[0]

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.engines.spark_engine import _ROW
-from hidekit.engines.spark_steps import SparkTable, _by_values, spark_column
+from hidekit.engines.spark_steps import SparkTable, _by_values, joined_rows, spark_column
 from hidekit.errors import require_columns
 
 _H, _B, _R, _F, _O, _C = (
@@ -55,13 +55,7 @@ class SparkCrosswalk:
                 F.to_json(F.array(F.lit(column), F.lit(""), F.col("value"), F.col("code")))
             )
 
-            def joined(batches):
-                for batch in batches:
-                    if len(batch):
-                        yield pd.DataFrame({"rows": [", ".join(batch.iloc[:, 0].tolist())]})
-
-            for row in rows.mapInPandas(joined, "rows string").toLocalIterator():
-                yield row[0]
+            yield from joined_rows(rows)
 
     def to_pandas(self) -> pd.DataFrame:
         """The whole crosswalk on the driver (small tables and tests)."""

@@ -26,7 +26,14 @@ import numpy as np
 import pandas as pd
 
 from hidekit.engines.spark_engine import _ROW
-from hidekit.engines.spark_steps import SparkTable, _by_table, restore_types, spark_column, to_spark
+from hidekit.engines.spark_steps import (
+    SparkTable,
+    _by_table,
+    joined_rows,
+    restore_types,
+    spark_column,
+    to_spark,
+)
 from hidekit.errors import OptionError, require_columns
 from hidekit.transforms.identifiers import _width_for, draw_codes
 
@@ -57,13 +64,7 @@ class SparkLink:
             F.concat(F.lit("["), F.concat_ws(", ", *cells), F.lit("]")).alias("row")
         )
 
-        def joined(batches):
-            for batch in batches:
-                if len(batch):
-                    yield pd.DataFrame({"rows": [", ".join(batch.iloc[:, 0].tolist())]})
-
-        for row in rows.mapInPandas(joined, "rows string").toLocalIterator():
-            yield row[0]
+        yield from joined_rows(rows)
 
     def to_pandas(self) -> pd.DataFrame:
         """The whole link on the driver (small tables and tests)."""

@@ -287,29 +287,18 @@ def indexed_gate_passes(plan, text: str) -> bool:
         if head_id >= 0:
             if not literal_index.head_starts(hay, head_id):
                 return False
-            continue
-        if matcher is not None:
-            if matcher(hay) is None:
-                return False
-            continue
-        for s in strings:
-            if s in hay:
-                break
-        else:
+        elif not _holds(hay, strings, matcher):
             return False
     return True
 
 
 def _gate_passes(gate, text: str) -> bool:
-    for folded, strings, matcher in gate:
-        hay = fold(text) if folded else text
-        if matcher is not None:
-            if matcher(hay) is None:
-                return False
-            continue
-        for s in strings:
-            if s in hay:
-                break
-        else:
-            return False
-    return True
+    return all(_holds(fold(text) if f else text, strings, m) for f, strings, m in gate)
+
+
+def _holds(hay: str, strings: tuple[str, ...], matcher) -> bool:
+    """One condition of a gate: its expression finds one of ``strings``, or (few strings, no
+    expression) one of them is in the text."""
+    if matcher is not None:
+        return matcher(hay) is not None
+    return any(s in hay for s in strings)
