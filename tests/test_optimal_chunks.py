@@ -232,3 +232,57 @@ def test_loss_on_distinct_pairs_is_the_loss_on_records(seed):
     keys = ["t", "i", "f"]
     assert paired_key_loss(before, starred, keys) == key_loss(before, starred, keys)
     assert sum(v.suppressed + v.generalized for v in key_loss(before, starred, keys)) > 0
+
+
+def test_a_csv_by_chunks_is_read_twice(folder, monkeypatch):
+    """The scan that types the columns counts the keys too (the search runs on its table): the
+    file is read twice (count and type, write), DuckDB's own count over the file not at all,
+    and the release is the in-memory run's."""
+    import hidekit.release.stream_source as stream_source
+    from hidekit.engines.file_engine import FileEngine
+
+    data = _write(_table(N, 5), folder / "twice.csv")
+    kw = {**CASES["l-diverse, entropy metric"]}
+    kw["hierarchies"] = _hierarchies(kw["keys"])
+    whole = jobs.anonymize_optimal(data, folder / "twice-whole.csv", **kw)
+    scans, real = [], stream_source.batches
+
+    def counting(con, source, columns, rows, *args):
+        scans.append(list(columns))
+        return real(con, source, columns, rows, *args)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the search counted the file again")
+
+    monkeypatch.setattr(stream_source, "batches", counting)
+    monkeypatch.setattr(FileEngine, "cells", refuse)
+    chunked = jobs.anonymize_optimal(data, folder / "twice-53.csv", chunk_rows=53, **kw)
+    assert len(scans) == 2 and all(len(s) == len(_table(1, 0).columns) for s in scans)
+    assert filecmp.cmp(folder / "twice-whole.csv", folder / "twice-53.csv", shallow=False)
+    assert _figures(chunked) == _figures(whole)
+
+
+def test_the_counted_engine_counts_as_a_group_by():
+    """Cells of any key set from a counted table: a pandas group-by of the records it stands
+    for (missing values a cell of their own)."""
+    from hidekit.engines.counted import CountedEngine
+
+    rng = np.random.default_rng(7)
+    rows = pd.DataFrame(
+        {
+            "a": rng.choice(["x", "y", None], 400),
+            "b": rng.choice([1.0, 2.5, np.nan], 400),
+            "c": rng.integers(0, 4, 400),
+        }
+    )
+    table = rows.groupby(list(rows.columns), dropna=False).size().reset_index(name="n")
+    engine = CountedEngine(table[list(rows.columns)], table["n"].to_numpy())
+    assert engine.n_records == 400
+    for keys in (["a"], ["b", "c"], ["a", "b", "c"]):
+        got = engine.cell_counts(keys).sort_values(keys).reset_index(drop=True)
+        want = rows.groupby(keys, dropna=False).size().reset_index(name="_n").sort_values(keys)
+        assert got["_n"].tolist() == want["_n"].tolist(), keys
+        stats = engine.keyset_stats([keys], 3)[0]
+        assert stats.records == 400 and stats.cells == len(want)
+    with pytest.raises(OptionError):
+        engine.record_cell_sizes(["a"])

@@ -29,7 +29,7 @@ import pyarrow as pa
 
 from hidekit.anonymize.mondrian import AnonymizationResult
 from hidekit.io.direct import DirectSource
-from hidekit.jobs.frame_stream import CHUNK_ROWS
+from hidekit.jobs.frame_stream import CHUNK_ROWS, count_scan
 
 MAX_PARTS = 256  # scratch parts open at once while the records are shuffled
 _ROW, _POS = "__hk_row", "__hk_pos"
@@ -85,7 +85,7 @@ def anonymize_by_chunks(
     counted_cols = list(dict.fromkeys([*keys, *([sensitive] if sensitive else [])]))
     read = [c for c in source.columns if c not in set(identifiers) or c in counted_cols]
     with connect() as con:
-        kinds, counts, n = _count_scan(con, source, read, counted_cols, rows_per_chunk)
+        kinds, counts, n = count_scan(con, source, read, counted_cols, rows_per_chunk)
         if n == 0:
             raise StreamUnsupported("an empty table is anonymized in memory")
         if on_total:
@@ -124,23 +124,6 @@ def anonymize_by_chunks(
         if release.needs_order:
             release.diversity_in_order(first_out)
     return Chunked(release.result, writer.sample(), writer.chunks)
-
-
-def _count_scan(con, source: DirectSource, read: list[str], cols: list[str], rows: int):
-    """One pass: the type of each column read, the count table of ``cols``, the records."""
-    from hidekit.release.stream_source import ColumnTypes, batches
-    from hidekit.release.stream_tables import arrow_counts, batch_counts
-
-    types = ColumnTypes(read)
-    parts: list[pa.Table] = []
-    start = 0
-    for batch in batches(con, source, read, rows):
-        types.see(batch)
-        parts.append(batch_counts(batch, cols, start))
-        if len(parts) >= 16:
-            parts = [arrow_counts(parts, cols)]
-        start += batch.num_rows
-    return types.kinds(), arrow_counts(parts, cols) if parts else None, start
 
 
 class SampleWriter:
@@ -313,7 +296,7 @@ def suppress_by_chunks(
     rows = int(chunk_rows or CHUNK_ROWS)
     read, keys = list(source.columns), list(keys)
     with connect() as con:
-        kinds, counts, n = _count_scan(con, source, read, keys, rows)
+        kinds, counts, n = count_scan(con, source, read, keys, rows)
         if n == 0:
             raise StreamUnsupported("an empty table is suppressed in memory")
         step = SuppressStep(1, None, LocalSuppression(keys, k, importance, missing))

@@ -34,13 +34,14 @@ class FrameSource:
     sep: str
     rows: int
     csv: DirectSource | None = None
+    kinds: dict[str, str] | None = None  # a CSV's column types, once a scan has seen them
 
     def frames(self) -> Iterator[pd.DataFrame]:
         """The records in file order, ``rows`` at a time, typed as ``read_table`` types them."""
         from hidekit.io.frame_chunks import parquet_frames, stat_frames
 
         if self.csv is not None:
-            yield from _csv_frames(self.csv, self.columns, self.rows)
+            yield from _csv_frames(self.csv, self.columns, self.rows, self.kinds)
         elif self.format == "parquet":
             yield from parquet_frames(self.path, self.rows)
         else:
@@ -97,16 +98,51 @@ def _stat_columns(path: Path, fmt: str) -> list[str] | None:
     return list(meta.column_names)
 
 
-def _csv_frames(source: DirectSource, columns: list[str], rows: int) -> Iterator[pd.DataFrame]:
-    """A CSV's records by chunks: one scan types every column from its distinct texts, a second
-    turns each batch into the frame ``read_table`` holds for those rows."""
+def counted_csv(source: FrameSource, counted: Sequence[str]):
+    """One scan of a CSV source: every column's type (kept on ``source``, so ``frames`` reads
+    the file once more, not twice) and the count table of ``counted`` typed as ``read_table``
+    types them (``release.stream_tables.CountTable``; None for a file without records)."""
+    from hidekit.engines.connection import connect
+    from hidekit.release.stream_tables import typed_counts
+
+    assert source.csv is not None
+    with connect() as con:
+        kinds, counts, n = count_scan(con, source.csv, source.columns, list(counted), source.rows)
+    source.kinds = kinds
+    return typed_counts(counts, list(counted), kinds) if n else None
+
+
+def count_scan(con, source: DirectSource, read: list[str], cols: list[str], rows: int):
+    """One pass: the type of each column read, the count table of ``cols``, the records."""
+    from hidekit.release.stream_source import ColumnTypes, batches
+    from hidekit.release.stream_tables import arrow_counts, batch_counts
+
+    types = ColumnTypes(read)
+    parts: list = []
+    start = 0
+    for batch in batches(con, source, read, rows):
+        types.see(batch)
+        parts.append(batch_counts(batch, cols, start))
+        if len(parts) >= 16:
+            parts = [arrow_counts(parts, cols)]
+        start += batch.num_rows
+    return types.kinds(), arrow_counts(parts, cols) if parts else None, start
+
+
+def _csv_frames(
+    source: DirectSource, columns: list[str], rows: int, kinds: dict[str, str] | None
+) -> Iterator[pd.DataFrame]:
+    """A CSV's records by chunks: a scan types every column from its distinct texts (unless
+    ``kinds`` are known), the next turns each batch into the frame ``read_table`` holds for
+    those rows."""
     from hidekit.engines.connection import connect
     from hidekit.release.stream_source import ColumnTypes, batches, typed_frame
 
     with connect() as con:
-        types = ColumnTypes(columns)
-        for batch in batches(con, source, columns, rows):
-            types.see(batch)
-        kinds = types.kinds()
+        if kinds is None:
+            types = ColumnTypes(columns)
+            for batch in batches(con, source, columns, rows):
+                types.see(batch)
+            kinds = types.kinds()
         for batch in batches(con, source, columns, rows):
             yield typed_frame(batch, kinds, 0)

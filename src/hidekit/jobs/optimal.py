@@ -17,7 +17,7 @@ from hidekit.io import read_table, write_table
 from hidekit.io.atomic import check_output_file
 from hidekit.jobs.checks import identifiers_left
 from hidekit.jobs.files import save_report
-from hidekit.jobs.frame_stream import FrameSource, frame_source
+from hidekit.jobs.frame_stream import FrameSource, counted_csv, frame_source
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.transforms.loss import (
     DEFAULT_MAX_LOSS,
@@ -97,9 +97,14 @@ def anonymize_optimal(
         advance(done - seen[0], total=total)
         seen[0] = done
 
+    sensitive = options.get("sensitive")
+    counted = [*keys, *([sensitive] if sensitive and sensitive not in keys else [])]
+    chunks = frame_source(data, out, sep=sep, chunk_rows=chunk_rows, columns=counted)
     # the search counts the file through the engine (DuckDB reads a large CSV or Parquet file
-    # itself); the records are read only to write the release
-    result = optimal_generalization(data, keys, hierarchies, progress=checked, sep=sep, **options)
+    # itself); the records are read only to write the release. A CSV by chunks is typed by a
+    # scan before it is written: that scan counts the keys too, and the search runs on it
+    source = _search_source(data, chunks, counted, options)
+    result = optimal_generalization(source, keys, hierarchies, progress=checked, sep=sep, **options)
     title = f"Optimal generalization of {data.name}"
     if not result.found:
         if report is not None:
@@ -110,7 +115,6 @@ def anonymize_optimal(
         if report is not None:
             save_report(optimal_report(result, title, loss, max_loss), report)
 
-    chunks = frame_source(data, out, sep=sep, chunk_rows=chunk_rows, columns=keys)
     if chunks is not None:  # one chunk of the records in memory at a time
         loss, released = _release_by_chunks(result, chunks, data, out, suppressed, neutralize)
         save(loss)  # the loss is known once every chunk is written
@@ -128,6 +132,18 @@ def anonymize_optimal(
     return JobResult(
         "anonymize optimal", {"data": data}, {"data": out, "report": report}, figures, warnings
     )
+
+
+def _search_source(data: Path, chunks: FrameSource | None, counted: list[str], options: dict):
+    """What the search counts: the file itself, or for a CSV read by chunks on the default
+    engine the counted table of one scan that also types the columns for the write
+    (``frame_stream.counted_csv``): the file is read twice, not three times."""
+    if chunks is None or chunks.csv is None or options.get("engine", "duckdb") != "duckdb":
+        return data
+    from hidekit.engines.counted import CountedEngine
+
+    table = counted_csv(chunks, counted)
+    return data if table is None else CountedEngine(table.frame, table.counts)
 
 
 def _release_whole(result, data: Path, out: Path, sep, suppressed: str, neutralize: bool, save):
