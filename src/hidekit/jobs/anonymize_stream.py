@@ -1,8 +1,9 @@
-"""``hidekit anonymize`` (Mondrian) on a large CSV by chunks: memory bounded by the distinct key
-combinations and one chunk, not by records × columns.
+"""``hidekit anonymize`` (Mondrian) and ``hidekit suppress`` on a large CSV, Parquet, Stata, SPSS
+or SAS file by chunks: memory bounded by the distinct key combinations and one chunk, not by
+records × columns.
 
-1. **Count.** One scan (DuckDB reading the file in Arrow batches, ``release.stream_source``) types
-   every column as ``read_table`` would and counts the distinct combinations of the keys and the
+1. **Count.** One scan (``jobs.chunk_readers``: DuckDB reading a CSV in Arrow batches and typing
+   every column as ``read_table`` would; the other formats in typed frames) counts the distinct combinations of the keys and the
    sensitive column (``release.stream_tables``). Mondrian cuts that table
    (``anonymize.mondrian_table``): the classes, labels and figures of the in-memory run.
 2. **Release.** A second scan replaces each record's keys by its combination's labels and writes
@@ -28,8 +29,8 @@ import pandas as pd
 import pyarrow as pa
 
 from hidekit.anonymize.mondrian import AnonymizationResult
-from hidekit.io.direct import DirectSource
-from hidekit.jobs.frame_stream import CHUNK_ROWS, count_scan
+from hidekit.io.csv_chunks import chunked_csv
+from hidekit.jobs.frame_stream import FrameSource, frame_source
 
 MAX_PARTS = 256  # scratch parts open at once while the records are shuffled
 _ROW, _POS = "__hk_row", "__hk_pos"
@@ -37,14 +38,12 @@ _ROW, _POS = "__hk_row", "__hk_pos"
 
 def chunked_source(
     data, out, *, sep: str | None, chunk_rows: int | None, columns: Sequence[str]
-) -> DirectSource | None:
-    """The CSV ``data`` as DuckDB reads it, when ``anonymize`` should run by chunks: a CSV of
-    ``STREAM_BYTES`` or more (any, given ``chunk_rows``), read by DuckDB as hidekit reads it,
-    holding every named ``columns``, released to a CSV (``jobs.frame_stream``); else None."""
-    from hidekit.jobs.frame_stream import frame_source
-
-    found = frame_source(data, out, sep=sep, chunk_rows=chunk_rows, columns=columns)
-    return found.csv if found is not None else None
+) -> FrameSource | None:
+    """``data`` read by chunks, when ``anonymize`` should run so: a CSV (read by DuckDB as
+    hidekit reads it), Parquet, Stata, SPSS or SAS file of ``STREAM_BYTES`` or more (any, given
+    ``chunk_rows``), holding every named ``columns``, released to a CSV
+    (``jobs.frame_stream``); else None."""
+    return frame_source(data, out, sep=sep, chunk_rows=chunk_rows, columns=columns)
 
 
 @dataclass
@@ -58,7 +57,7 @@ class Chunked:
 
 
 def anonymize_by_chunks(
-    source: DirectSource,
+    source: FrameSource,
     target: Path,
     *,
     keys: Sequence[str],
@@ -77,20 +76,19 @@ def anonymize_by_chunks(
     Raises ``StreamUnsupported`` before writing when the data needs the in-memory run."""
     from hidekit.anonymize.mondrian_table import mondrian_table
     from hidekit.engines.connection import connect
-    from hidekit.io.csv_chunks import chunked_csv
-    from hidekit.release.stream_tables import StreamUnsupported, typed_counts
+    from hidekit.jobs.chunk_readers import chunk_reader
+    from hidekit.release.stream_tables import StreamUnsupported
 
-    rows_per_chunk = int(chunk_rows or CHUNK_ROWS)
     sensitive = mondrian_options.get("sensitive")
     counted_cols = list(dict.fromkeys([*keys, *([sensitive] if sensitive else [])]))
     read = [c for c in source.columns if c not in set(identifiers) or c in counted_cols]
     with connect() as con:
-        kinds, counts, n = count_scan(con, source, read, counted_cols, rows_per_chunk)
-        if n == 0:
+        reader = chunk_reader(con, source, read)
+        table, n = reader.count(counted_cols)
+        if table is None:
             raise StreamUnsupported("an empty table is anonymized in memory")
         if on_total:
             on_total(n)
-        table = typed_counts(counts, counted_cols, kinds)
         release = mondrian_table(
             list(source.columns),
             table.frame,
@@ -107,14 +105,12 @@ def anonymize_by_chunks(
             raise StreamUnsupported("a release without columns is written in memory")
         order = rand.rng("row-shuffle").permutation(n) if shuffle else None
         need = release.mode == "statistical" or (release.needs_order and order is not None)
-        combos = _Combos(table.frame, kinds) if need else None
+        combos = reader.lookup(table.frame) if need else None
         first_out = table.first.copy()  # each combination's first released row (unshuffled)
         release.result.source_rows = order if order is not None else np.arange(n)
         typed = [c for c in release.columns if c not in release.generalized]
-        scan = (con, source, read, kinds, rows_per_chunk)
-        with chunked_csv(
-            target, sep=source.options["sep"], neutralize=neutralize, protect=protect
-        ) as out:
+        scan = (reader, source.rows)
+        with chunked_csv(target, sep=source.sep, neutralize=neutralize, protect=protect) as out:
             writer = SampleWriter(out.write, n, release.columns)
             if order is None:
                 _in_order(scan, typed, release, combos, writer)
@@ -151,57 +147,11 @@ class SampleWriter:
         return pd.concat(self._taken, ignore_index=True)
 
 
-class _Combos:
-    """Each record's row in the count table, found from its batch's raw text: each column's
-    distinct texts are typed once (as ``read_table`` types them) and numbered among the table's
-    values; a record's numbers make one integer, looked up among the table's."""
-
-    def __init__(self, table: pd.DataFrame, kinds: dict[str, str]):
-        from hidekit.release.stream_tables import StreamUnsupported
-
-        self.columns, self.kinds = list(table.columns), kinds
-        self.indexes = [pd.Index(pd.unique(table[c].dropna())) for c in self.columns]
-        if np.prod([float(len(i) + 1) for i in self.indexes]) >= 2.0**62:
-            raise StreamUnsupported("too many distinct combinations to number")
-        ids = np.zeros(len(table), np.int64)
-        for c, index in zip(self.columns, self.indexes, strict=True):
-            codes = index.get_indexer(table[c])
-            codes[table[c].isna().to_numpy()] = len(index)
-            ids = ids * (len(index) + 1) + codes
-        self.order = np.argsort(ids, kind="stable")
-        self.sorted = ids[self.order]
-
-    def rows(self, batch: pa.RecordBatch) -> np.ndarray:
-        """The table row of each record of ``batch`` (raw text columns)."""
-        import pyarrow.compute as pc
-
-        from hidekit.release.stream_source import typed_column
-        from hidekit.release.stream_tables import StreamUnsupported
-
-        ids = np.zeros(batch.num_rows, np.int64)
-        unseen = np.zeros(batch.num_rows, bool)
-        for c, index in zip(self.columns, self.indexes, strict=True):
-            encoded = pc.dictionary_encode(batch.column(c))
-            values = typed_column(encoded.dictionary, self.kinds[c])
-            known = index.get_indexer(values)
-            known[values.isna().to_numpy()] = len(index)
-            at = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
-            codes = np.append(known, len(index))[at]  # a null index (-1) takes the last: missing
-            unseen |= codes < 0
-            ids = ids * (len(index) + 1) + codes
-        pos = np.minimum(np.searchsorted(self.sorted, ids), len(self.sorted) - 1)
-        if unseen.any() or not (self.sorted[pos] == ids).all():
-            raise StreamUnsupported("a record's keys were not in the counted table")
-        return self.order[pos]
-
-
 def _in_order(scan: tuple, typed: list[str], release, combos, writer: SampleWriter) -> None:
-    from hidekit.release.stream_source import batches, typed_frame
-
-    con, source, read, kinds, rows = scan
-    for batch in batches(con, source, read, rows):
-        frame = typed_frame(batch.select(typed), kinds, writer.start)
-        writer(release.chunk(frame, combos.rows(batch) if combos is not None else None))
+    reader, _ = scan
+    for item in reader.items():
+        frame = reader.typed(item, typed, writer.start)
+        writer(release.chunk(frame, combos.rows(item) if combos is not None else None))
 
 
 def _shuffled(scan: tuple, typed: list[str], order, target, how: tuple, writer) -> None:
@@ -210,9 +160,8 @@ def _shuffled(scan: tuple, typed: list[str], order, target, how: tuple, writer) 
     scratch part of their positions; each part is then sorted and released. ``how``: the
     release, the combinations' lookup and the array of their first output rows (filled)."""
     from hidekit.io.atomic import scratch_dir
-    from hidekit.release.stream_source import batches, typed_frame
 
-    con, source, read, kinds, rows = scan
+    reader, rows = scan
     release, combos, first_out = how
     n = len(order)
     where = np.empty(n, np.int64)
@@ -224,15 +173,15 @@ def _shuffled(scan: tuple, typed: list[str], order, target, how: tuple, writer) 
         writers: list = [None] * n_parts
         start = 0
         try:
-            for batch in batches(con, source, read, rows):
-                m = batch.num_rows
+            for item in reader.items():
+                m = len(item)
                 pos = where[start : start + m]
                 extra = {_POS: pa.array(pos)}
                 if combos is not None:
-                    combo = combos.rows(batch)
+                    combo = combos.rows(item)
                     np.minimum.at(first_out, combo, pos)
                     extra[_ROW] = pa.array(combo)
-                kept = batch.select(typed)
+                kept = reader.payload(item, typed)
                 whole = pa.RecordBatch.from_arrays(
                     [*kept.columns, *extra.values()], [*typed, *extra]
                 )
@@ -258,10 +207,7 @@ def _shuffled(scan: tuple, typed: list[str], order, target, how: tuple, writer) 
             with pa.memory_map(str(paths[p])) as src:
                 table = pa.ipc.open_file(src).read_all()
             table = table.take(pa.compute.sort_indices(table, [(_POS, "ascending")]))
-            batch = pa.RecordBatch.from_arrays(
-                [table.column(c).combine_chunks() for c in typed], typed
-            )
-            frame = typed_frame(batch, kinds, writer.start)
+            frame = reader.from_payload(table, typed, writer.start)
             combo = table.column(_ROW).to_numpy() if _ROW in table.column_names else None
             del table
             writer(release.chunk(frame, combo))
@@ -269,7 +215,7 @@ def _shuffled(scan: tuple, typed: list[str], order, target, how: tuple, writer) 
 
 
 def suppress_by_chunks(
-    source: DirectSource,
+    source: FrameSource,
     target: Path,
     *,
     keys: Sequence[str],
@@ -287,27 +233,24 @@ def suppress_by_chunks(
     search's ``SuppressionResult`` and the records; ``StreamUnsupported`` before writing when
     the data needs the in-memory run."""
     from hidekit.engines.connection import connect
-    from hidekit.io.csv_chunks import chunked_csv
-    from hidekit.release.stream_source import batches, typed_frame
+    from hidekit.jobs.chunk_readers import chunk_reader
     from hidekit.release.stream_steps import SuppressStep
-    from hidekit.release.stream_tables import StreamUnsupported, typed_counts
+    from hidekit.release.stream_tables import StreamUnsupported
     from hidekit.transforms.suppression import LocalSuppression
 
-    rows = int(chunk_rows or CHUNK_ROWS)
     read, keys = list(source.columns), list(keys)
     with connect() as con:
-        kinds, counts, n = count_scan(con, source, read, keys, rows)
-        if n == 0:
+        reader = chunk_reader(con, source, read)
+        table, n = reader.count(keys)
+        if table is None:
             raise StreamUnsupported("an empty table is suppressed in memory")
         step = SuppressStep(1, None, LocalSuppression(keys, k, importance, missing))
-        step.fit(typed_counts(counts, keys, kinds))
+        step.fit(table)
         result = step.transform.result_
         result.max_loss = max_loss
-        with chunked_csv(
-            target, sep=source.options["sep"], neutralize=neutralize, protect=protect
-        ) as out:
+        with chunked_csv(target, sep=source.sep, neutralize=neutralize, protect=protect) as out:
             start = 0
-            for batch in batches(con, source, read, rows):
-                out.write(step.apply_chunk(typed_frame(batch, kinds, start)))
-                start += batch.num_rows
+            for item in reader.items():
+                out.write(step.apply_chunk(reader.typed(item, read, start)))
+                start += len(item)
     return result, n

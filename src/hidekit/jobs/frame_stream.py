@@ -1,7 +1,7 @@
 """A table file read as typed pandas frames of ``chunk_rows`` records, for a job that releases
 records one by one (``anonymize --method optimal``): only one chunk is in memory. ``frame_source``
-also decides when ``anonymize`` (Mondrian) and ``suppress`` run by chunks (a CSV only: they count
-raw texts, ``hidekit.jobs.anonymize_stream``).
+also decides when ``anonymize`` (Mondrian) and ``suppress`` run by chunks
+(``hidekit.jobs.anonymize_stream``, reading through ``hidekit.jobs.chunk_readers``).
 
 Each frame holds the records ``read_table`` would hold in those rows, typed alike: a CSV is read
 by DuckDB as text (``hidekit.io.direct``) and typed by a first scan of its distinct values

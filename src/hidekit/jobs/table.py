@@ -103,8 +103,8 @@ def suppress(
 ) -> JobResult:
     """Local suppression of ``data`` to k-anonymity on ``keys``, as few cells as possible,
     written to ``out``; counts per variable and the share of cells lost (a warning above
-    ``max_loss``). A CSV of 64 MB or more (any CSV, given ``chunk_rows``) released to a CSV is
-    suppressed by chunks (``hidekit.jobs.anonymize_stream``): the same file and figures."""
+    ``max_loss``). A CSV, Parquet, Stata, SPSS or SAS file of 64 MB or more (any, given
+    ``chunk_rows``) released to a CSV is suppressed by chunks (``hidekit.jobs.anonymize_stream``): the same file and figures."""
     from hidekit.io import write_table
     from hidekit.io.checked import read_for_output
     from hidekit.transforms.loss import require_max_loss
@@ -213,8 +213,8 @@ def anonymize(
     ``secrets`` (else fresh). The information lost per variable is stated beside the risk
     (a warning above ``max_loss``), and in the HTML ``report`` when asked.
 
-    A CSV of 64 MB or more (or any CSV, given ``chunk_rows``) released to a CSV is read and
-    written by chunks of ``chunk_rows`` records (``hidekit.jobs.anonymize_stream``): the same
+    A CSV, Parquet, Stata, SPSS or SAS file of 64 MB or more (any, given ``chunk_rows``)
+    released to a CSV is read and written by chunks of ``chunk_rows`` records (``hidekit.jobs.anonymize_stream``): the same
     release, in memory bounded by the distinct key combinations."""
     from hidekit.engines import check_engine
     from hidekit.io.atomic import check_output_file
