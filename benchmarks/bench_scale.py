@@ -16,6 +16,10 @@ plain pandas script.
         --before /path/to/main/.venv/bin/hidekit
     .venv/bin/python benchmarks/bench_scale.py --csv adult_5m.csv --commands optimal --no-peers \
         --before /path/to/main/.venv/bin/hidekit
+    .venv/bin/python benchmarks/bench_scale.py --csv adult_5m.parquet --no-peers \
+        --commands anonymize,suppress --out-suffix .parquet --before /path/to/main/.venv/bin/hidekit
+
+``--csv`` takes a Parquet file too (the peers read CSV only: add ``--no-peers``).
 
 Engines: one function per engine gives its command lines (``ENGINES``); add an engine there.
 """
@@ -110,6 +114,10 @@ def measure(label: str, argv: list[str], limit: float | None = None) -> Run:
 
 
 # Engines: each gives (label, command line) for a CSV, its output folder and the keys ----------
+OUT_SUFFIX = [".csv"]  # the releases' format (``--out-suffix``)
+CHUNKS: list[str] = []  # ``--chunk-rows N`` for the commands that release records
+
+
 def local_commands(path: Path, out: Path, commands: list[str]) -> list[tuple[str, list[str]]]:
     """hidekit's default (DuckDB) engine."""
     keys = ",".join(KEYS)
@@ -127,7 +135,19 @@ def local_commands(path: Path, out: Path, commands: list[str]) -> list[tuple[str
             "--method",
             "mondrian",
             "--out",
-            str(out / "anon.csv"),
+            str(out / f"anon{OUT_SUFFIX[0]}"),
+            "--json",
+        ],
+        "suppress": [
+            HIDEKIT,
+            "suppress",
+            str(path),
+            "--keys",
+            keys,
+            "--k",
+            "3",
+            "--out",
+            str(out / f"suppressed{OUT_SUFFIX[0]}"),
             "--json",
         ],
         "optimal": [
@@ -144,10 +164,12 @@ def local_commands(path: Path, out: Path, commands: list[str]) -> list[tuple[str
             "--method",
             "optimal",
             "--out",
-            str(out / "optimal.csv"),
+            str(out / f"optimal{OUT_SUFFIX[0]}"),
             "--json",
         ],
     }
+    for c in ("anonymize", "suppress", "optimal"):
+        lines[c] += CHUNKS
     return [(f"hidekit {c} (duckdb)", lines[c]) for c in commands if c in lines]
 
 
@@ -346,8 +368,14 @@ def main() -> None:
     ap.add_argument("--tmp", default=None, help="Folder for the generated CSVs (default: /tmp).")
     ap.add_argument("--csv", default=None, help="Measure on this Adult-like CSV (no generation).")
     ap.add_argument("--repeat", type=int, default=1, help="Runs of every command, interleaved.")
+    ap.add_argument("--chunk-rows", default=None, help="Passed to anonymize, suppress and optimal.")
+    ap.add_argument(
+        "--out-suffix", default=".csv", help="Releases written as .csv or .parquet files."
+    )
     ap.add_argument("--generate", nargs=2, metavar=("N", "PATH"), help=argparse.SUPPRESS)
     args = ap.parse_args()
+    OUT_SUFFIX[0] = args.out_suffix
+    CHUNKS[:] = ["--chunk-rows", args.chunk_rows] if args.chunk_rows else []
     if args.generate:
         generate(int(args.generate[0]), Path(args.generate[1]))
         return

@@ -7,10 +7,10 @@ records × columns.
    sensitive column (``release.stream_tables``). Mondrian cuts that table
    (``anonymize.mondrian_table``): the classes, labels and figures of the in-memory run.
 2. **Release.** A second scan replaces each record's keys by its combination's labels and writes
-   the rows by chunks (``io.csv_chunks``, byte for byte as ``to_csv``). The released rows are
-   shuffled by the very permutation the in-memory run draws: each chunk's records go to the
-   part of an owner-only scratch folder (Arrow files, removed whatever happens) that holds their
-   output positions, and each part is then written in order. The permutation itself (8 bytes a
+   the rows by chunks (``io.csv_chunks`` or ``io.parquet_chunks``, byte for byte as the whole
+   write). The released rows are shuffled by the very permutation the in-memory run draws: each
+   chunk's records go to the part of an owner-only scratch folder (Arrow files, removed whatever
+   happens) that holds their output positions, and each part is then written in order. The permutation itself (8 bytes a
    record) is the one thing kept per record.
 
 The output file is the in-memory run's, byte for byte (tests compare both with chunks smaller
@@ -29,8 +29,7 @@ import pandas as pd
 import pyarrow as pa
 
 from hidekit.anonymize.mondrian import AnonymizationResult
-from hidekit.io.csv_chunks import chunked_csv
-from hidekit.jobs.frame_stream import FrameSource, frame_source
+from hidekit.jobs.frame_stream import FrameSource, chunked_table, frame_source
 
 MAX_PARTS = 256  # scratch parts open at once while the records are shuffled
 _ROW, _POS = "__hk_row", "__hk_pos"
@@ -41,7 +40,7 @@ def chunked_source(
 ) -> FrameSource | None:
     """``data`` read by chunks, when ``anonymize`` should run so: a CSV (read by DuckDB as
     hidekit reads it), Parquet, Stata, SPSS or SAS file of ``STREAM_BYTES`` or more (any, given
-    ``chunk_rows``), holding every named ``columns``, released to a CSV
+    ``chunk_rows``), holding every named ``columns``, released to a CSV or Parquet file
     (``jobs.frame_stream``); else None."""
     return frame_source(data, out, sep=sep, chunk_rows=chunk_rows, columns=columns)
 
@@ -110,8 +109,8 @@ def anonymize_by_chunks(
         release.result.source_rows = order if order is not None else np.arange(n)
         typed = [c for c in release.columns if c not in release.generalized]
         scan = (reader, source.rows)
-        with chunked_csv(target, sep=source.sep, neutralize=neutralize, protect=protect) as out:
-            writer = SampleWriter(out.write, n, release.columns)
+        with chunked_table(target, sep=source.sep, neutralize=neutralize, protect=protect) as out:
+            writer = SampleWriter(out, n, release.columns)
             if order is None:
                 _in_order(scan, typed, release, combos, writer)
             else:
@@ -248,9 +247,23 @@ def suppress_by_chunks(
         step.fit(table)
         result = step.transform.result_
         result.max_loss = max_loss
-        with chunked_csv(target, sep=source.sep, neutralize=neutralize, protect=protect) as out:
+        with chunked_table(target, sep=source.sep, neutralize=neutralize, protect=protect) as out:
             start = 0
             for item in reader.items():
-                out.write(step.apply_chunk(reader.typed(item, read, start)))
+                out(_blanked_alike(step.apply_chunk(reader.typed(item, read, start)), result))
                 start += len(item)
     return result, n
+
+
+def _blanked_alike(frame: pd.DataFrame, result) -> pd.DataFrame:
+    """A chunk's keys typed as the whole run types them: a key blanked anywhere in the file
+    takes ``with_missing``'s type (whole numbers: nullable) in chunks where it is blanked nowhere
+    too, as the whole column does (a CSV prints both alike; Parquet records the type)."""
+    from hidekit.transforms.suppression_rules import with_missing
+
+    for c, cells in result.suppressed.items():
+        if cells and c in frame.columns:
+            kind = with_missing(frame[c].iloc[:0], np.zeros(0, np.int64)).dtype
+            if frame[c].dtype != kind:
+                frame = frame.assign(**{c: frame[c].astype(kind)})
+    return frame

@@ -11,7 +11,8 @@ files carry their own types (``hidekit.io.frame_chunks``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from hidekit.io.direct import DirectSource
 
 CHUNK_ROWS = 250_000
 STAT_FORMATS = ("stata", "spss", "sas")
+OUTPUT_FORMATS = ("csv", "parquet")  # released by chunks (io.csv_chunks, io.parquet_chunks)
 
 
 @dataclass
@@ -52,8 +54,8 @@ def frame_source(
     data, out, *, sep: str | None, chunk_rows: int | None, columns: Sequence[str]
 ) -> FrameSource | None:
     """``data`` read by chunks when it should be: a CSV, Parquet, Stata, SPSS or SAS file of 64 MB
-    or more (any size, given ``chunk_rows``) holding every named ``columns``, released to a CSV;
-    else None (the caller reads the table whole, and words what is wrong)."""
+    or more (any size, given ``chunk_rows``) holding every named ``columns``, released to a CSV
+    or Parquet file; else None (the caller reads the table whole, and words what is wrong)."""
     from hidekit.io.direct import direct_source
     from hidekit.io.readers import detect_format
     from hidekit.jobs.release_job import STREAM_BYTES
@@ -61,7 +63,7 @@ def frame_source(
     path, target = Path(data), Path(out)
     if not path.is_file() or path.stat().st_size == 0:
         return None
-    if target.suffix and detect_format(target) != "csv":
+    if target.suffix and detect_format(target) not in OUTPUT_FORMATS:
         return None
     if chunk_rows is None and path.stat().st_size < STREAM_BYTES:
         return None
@@ -146,3 +148,30 @@ def _csv_frames(
             kinds = types.kinds()
         for batch in batches(con, source, columns, rows):
             yield typed_frame(batch, kinds, 0)
+
+
+@contextlib.contextmanager
+def chunked_table(
+    target: Path, *, sep: str, neutralize: bool, protect: Sequence = ()
+) -> Iterator[Callable[[pd.DataFrame], None]]:
+    """The function that appends a chunk of the release to ``target``, a CSV (``sep``,
+    ``neutralize``: ``io.csv_chunks``) or a Parquet file (``io.parquet_chunks``), each byte for
+    byte as the whole table's write; renamed onto ``target`` when the block ends without error.
+    Chunks that Parquet would type apart raise ``StreamUnsupported`` (nothing is written)."""
+    from hidekit.io.readers import detect_format
+
+    target = Path(target)
+    if target.suffix and detect_format(target) == "parquet":
+        from hidekit.io.parquet_chunks import ChunksTypedApart, chunked_parquet
+        from hidekit.release.stream_tables import StreamUnsupported
+
+        try:
+            with chunked_parquet(target, protect=protect) as parquet:
+                yield parquet.write
+        except ChunksTypedApart as exc:
+            raise StreamUnsupported(str(exc)) from exc
+        return
+    from hidekit.io.csv_chunks import chunked_csv
+
+    with chunked_csv(target, sep=sep, neutralize=neutralize, protect=protect) as csv:
+        yield csv.write

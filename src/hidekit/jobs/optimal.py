@@ -17,7 +17,7 @@ from hidekit.io import read_table, write_table
 from hidekit.io.atomic import check_output_file
 from hidekit.jobs.checks import identifiers_left
 from hidekit.jobs.files import save_report
-from hidekit.jobs.frame_stream import FrameSource, counted_csv, frame_source
+from hidekit.jobs.frame_stream import FrameSource, chunked_table, counted_csv, frame_source
 from hidekit.jobs.result import JobResult, progress_or_quiet
 from hidekit.transforms.loss import (
     DEFAULT_MAX_LOSS,
@@ -83,7 +83,7 @@ def anonymize_optimal(
     and the rest of :func:`hidekit.anonymize.optimal.api.optimal_generalization`).
 
     A CSV, Parquet, Stata, SPSS or SAS file of 64 MB or more (any, given ``chunk_rows``)
-    released to a CSV is read and written by chunks of ``chunk_rows`` records
+    released to a CSV or Parquet file is read and written by chunks of ``chunk_rows`` records
     (``hidekit.jobs.frame_stream``): the same file and figures, one chunk in memory."""
     data = Path(data)
     max_loss = require_max_loss(max_loss)
@@ -115,8 +115,11 @@ def anonymize_optimal(
         if report is not None:
             save_report(optimal_report(result, title, loss, max_loss), report)
 
+    done = None
     if chunks is not None:  # one chunk of the records in memory at a time
-        loss, released = _release_by_chunks(result, chunks, data, out, suppressed, neutralize)
+        done = _release_by_chunks(result, chunks, data, out, suppressed, neutralize)
+    if done is not None:
+        loss, released = done
         save(loss)  # the loss is known once every chunk is written
     else:
         loss, released = _release_whole(result, data, out, sep, suppressed, neutralize, save)
@@ -166,17 +169,26 @@ def _release_whole(result, data: Path, out: Path, sep, suppressed: str, neutrali
 
 def _release_by_chunks(
     result, chunks: FrameSource, data: Path, out: Path, suppressed: str, neutralize: bool
-) -> tuple[list[VariableLoss], pd.DataFrame]:
+) -> tuple[list[VariableLoss], pd.DataFrame] | None:
     """(loss per key, the released rows the PII scan reads): each chunk of records released
-    and written in turn (a chunk's release depends on its records only), the cells lost summed."""
-    from hidekit.io.csv_chunks import chunked_csv
+    and written in turn (a chunk's release depends on its records only), the cells lost summed;
+    None (nothing written) when chunks of a Parquet release are typed apart."""
+    from hidekit.release.stream_tables import StreamUnsupported
+
+    try:
+        return _write_chunks(result, chunks, data, out, suppressed, neutralize)
+    except StreamUnsupported:
+        return None
+
+
+def _write_chunks(result, chunks: FrameSource, data: Path, out: Path, suppressed, neutralize):
     from hidekit.jobs.anonymize_stream import SampleWriter
 
     keys = result.keys
     total = {key: [0, 0, 0] for key in keys}  # records, suppressed, generalized
     records = result.records - (result.suppressed if suppressed == "drop" else 0)
-    with chunked_csv(out, sep=chunks.sep, neutralize=neutralize, protect=(data,)) as csv:
-        writer = SampleWriter(csv.write, records, chunks.columns)
+    with chunked_table(out, sep=chunks.sep, neutralize=neutralize, protect=(data,)) as write:
+        writer = SampleWriter(write, records, chunks.columns)
         for frame in chunks.frames():
             starred = result.apply(frame, suppressed="star")
             for v in paired_key_loss(frame, starred, keys):

@@ -104,7 +104,8 @@ def suppress(
     """Local suppression of ``data`` to k-anonymity on ``keys``, as few cells as possible,
     written to ``out``; counts per variable and the share of cells lost (a warning above
     ``max_loss``). A CSV, Parquet, Stata, SPSS or SAS file of 64 MB or more (any, given
-    ``chunk_rows``) released to a CSV is suppressed by chunks (``hidekit.jobs.anonymize_stream``): the same file and figures."""
+    ``chunk_rows``) released to a CSV or Parquet file is suppressed by chunks
+    (``hidekit.jobs.anonymize_stream``): the same file and figures."""
     from hidekit.io import write_table
     from hidekit.io.checked import read_for_output
     from hidekit.transforms.loss import require_max_loss
@@ -214,8 +215,8 @@ def anonymize(
     (a warning above ``max_loss``), and in the HTML ``report`` when asked.
 
     A CSV, Parquet, Stata, SPSS or SAS file of 64 MB or more (any, given ``chunk_rows``)
-    released to a CSV is read and written by chunks of ``chunk_rows`` records (``hidekit.jobs.anonymize_stream``): the same
-    release, in memory bounded by the distinct key combinations."""
+    released to a CSV or Parquet file is released by chunks (``jobs.anonymize_stream``): the
+    same release, in memory bounded by the distinct key combinations."""
     from hidekit.engines import check_engine
     from hidekit.io.atomic import check_output_file
 
