@@ -146,3 +146,21 @@ def test_a_release_with_a_text_column_missing_in_a_chunk(tmp_path):
     jobs.suppress(data, tmp_path / "whole.parquet", **kw)
     jobs.suppress(data, tmp_path / "chunks.parquet", chunk_rows=30, **kw)
     assert filecmp.cmp(tmp_path / "whole.parquet", tmp_path / "chunks.parquet", shallow=False)
+
+
+def test_a_parquet_file_of_many_records_goes_by_chunks_whatever_its_size(tmp_path, monkeypatch):
+    """Parquet is compressed: a file of STREAM_ROWS records or more (here 400 of 500) runs by
+    chunks without --chunk-rows, one below stays in memory; both give the same file."""
+    import hidekit.jobs.frame_stream as frame_stream
+
+    data = tmp_path / "in.parquet"
+    _table(N, 4).to_parquet(data, index=False)
+    kw = {"keys": ["age", "education"], "k": 3}
+    monkeypatch.setattr(frame_stream, "STREAM_ROWS", N + 1)
+    jobs.suppress(data, tmp_path / "whole.csv", **kw)
+    monkeypatch.setattr(frame_stream, "STREAM_ROWS", 400)
+    import hidekit.transforms.suppression as suppression
+
+    _refusing(monkeypatch, (suppression, "local_suppression"))
+    jobs.suppress(data, tmp_path / "chunks.csv", **kw)
+    assert filecmp.cmp(tmp_path / "whole.csv", tmp_path / "chunks.csv", shallow=False)

@@ -22,6 +22,7 @@ from hidekit.io.direct import DirectSource
 
 CHUNK_ROWS = 250_000
 STAT_FORMATS = ("stata", "spss", "sas")
+STREAM_ROWS = 1_000_000  # a Parquet file of this many records is read by chunks, whatever its size
 OUTPUT_FORMATS = ("csv", "parquet")  # released by chunks (io.csv_chunks, io.parquet_chunks)
 
 
@@ -54,8 +55,9 @@ def frame_source(
     data, out, *, sep: str | None, chunk_rows: int | None, columns: Sequence[str]
 ) -> FrameSource | None:
     """``data`` read by chunks when it should be: a CSV, Parquet, Stata, SPSS or SAS file of 64 MB
-    or more (any size, given ``chunk_rows``) holding every named ``columns``, released to a CSV
-    or Parquet file; else None (the caller reads the table whole, and words what is wrong)."""
+    or more (a Parquet file of ``STREAM_ROWS`` records or more: it is compressed; any size,
+    given ``chunk_rows``) holding every named ``columns``, released to a CSV or Parquet file;
+    else None (the caller reads the table whole, and words what is wrong)."""
     from hidekit.io.direct import direct_source
     from hidekit.io.readers import detect_format
     from hidekit.jobs.release_job import STREAM_BYTES
@@ -65,13 +67,13 @@ def frame_source(
         return None
     if target.suffix and detect_format(target) not in OUTPUT_FORMATS:
         return None
-    if chunk_rows is None and path.stat().st_size < STREAM_BYTES:
-        return None
-    rows = int(chunk_rows or CHUNK_ROWS)
     try:
         fmt = detect_format(path)
     except Exception:
         return None
+    if chunk_rows is None and path.stat().st_size < STREAM_BYTES and not _many_rows(path, fmt):
+        return None
+    rows = int(chunk_rows or CHUNK_ROWS)
     source, names = None, None
     if fmt == "csv":
         source = direct_source(path, sep=sep)
@@ -87,6 +89,18 @@ def frame_source(
         return None
     delimiter = source.options["sep"] if source is not None else ","
     return FrameSource(path, fmt, names, delimiter, rows, source)
+
+
+def _many_rows(path: Path, fmt: str) -> bool:
+    """A Parquet file of ``STREAM_ROWS`` records or more (from its footer)."""
+    if fmt != "parquet":
+        return False
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path).metadata.num_rows >= STREAM_ROWS
+    except Exception:
+        return False
 
 
 def _stat_columns(path: Path, fmt: str) -> list[str] | None:
