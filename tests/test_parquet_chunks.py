@@ -164,3 +164,25 @@ def test_a_parquet_file_of_many_records_goes_by_chunks_whatever_its_size(tmp_pat
     _refusing(monkeypatch, (suppression, "local_suppression"))
     jobs.suppress(data, tmp_path / "chunks.csv", **kw)
     assert filecmp.cmp(tmp_path / "whole.csv", tmp_path / "chunks.csv", shallow=False)
+
+
+def test_parquet_chunks_of_some_columns_are_those_of_the_whole_read(tmp_path):
+    """The count pass reads the keys only: typed as read_table types them in the whole file
+    (a whole-number column with a gap in one chunk read as floats in every chunk)."""
+    import pyarrow as pa
+
+    from hidekit.io import read_table
+    from hidekit.io.frame_chunks import parquet_frames
+
+    frame = _table(N, 5).assign(visits=lambda f: f["visits"].astype("float"))
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    at = table.schema.get_field_index("visits")
+    gaps = pa.array(frame["visits"].astype("Int64"), pa.int64())
+    path = tmp_path / "some.parquet"
+    pq.write_table(table.set_column(at, "visits", gaps), path, row_group_size=64)
+    cols = ["visits", "sex"]
+    chunks = list(parquet_frames(path, 50, cols))
+    assert list(chunks[0].columns) == cols and len(chunks) == -(-N // 50)
+    whole = read_table(path).frame[cols]
+    assert whole["visits"].dtype == np.float64
+    pd.testing.assert_frame_equal(pd.concat(chunks, ignore_index=True), whole)

@@ -19,10 +19,13 @@ import pandas as pd
 from hidekit.errors import InputError
 
 
-def parquet_frames(path: Path, rows: int) -> Iterator[pd.DataFrame]:
-    """``path``'s records, ``rows`` at a time, as ``pd.read_parquet`` reads them (numbered
-    from 0 in each frame). pandas turns whole numbers (or booleans) with a missing value into
-    floats (or objects): a column missing somewhere in the file is turned so in every chunk."""
+def parquet_frames(
+    path: Path, rows: int, columns: list[str] | None = None
+) -> Iterator[pd.DataFrame]:
+    """``path``'s records (its ``columns`` only, when named), ``rows`` at a time, as
+    ``pd.read_parquet`` reads them (numbered from 0 in each frame). pandas turns whole numbers
+    (or booleans) with a missing value into floats (or objects): a column missing somewhere in
+    the file is turned so in every chunk."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -30,7 +33,10 @@ def parquet_frames(path: Path, rows: int) -> Iterator[pd.DataFrame]:
         handle = pq.ParquetFile(path)
         schema = handle.schema_arrow
         gaps = _columns_with_gaps(handle)
-        for batch in handle.iter_batches(batch_size=int(rows)):
+        if columns is not None:
+            schema = pa.schema([schema.field(c) for c in columns], metadata=schema.metadata)
+            gaps = [c for c in gaps if c in columns]
+        for batch in handle.iter_batches(batch_size=int(rows), columns=columns):
             table = pa.Table.from_batches([batch], schema=schema)
             widen = [c for c in gaps if not table.column(c).null_count]
             if not widen or not table.num_rows:

@@ -87,7 +87,7 @@ class FrameChunks:
 
         parts: list = []
         n = 0
-        for frame in self.items():
+        for frame in self.source.frames(cols if self.source.format == "parquet" else None):
             m = len(frame)
             part = CountTable(
                 frame[cols].reset_index(drop=True),

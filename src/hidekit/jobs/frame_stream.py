@@ -39,14 +39,15 @@ class FrameSource:
     csv: DirectSource | None = None
     kinds: dict[str, str] | None = None  # a CSV's column types, once a scan has seen them
 
-    def frames(self) -> Iterator[pd.DataFrame]:
-        """The records in file order, ``rows`` at a time, typed as ``read_table`` types them."""
+    def frames(self, columns: list[str] | None = None) -> Iterator[pd.DataFrame]:
+        """The records in file order, ``rows`` at a time, typed as ``read_table`` types them
+        (a Parquet file's ``columns`` only, when named: the others are not read)."""
         from hidekit.io.frame_chunks import parquet_frames, stat_frames
 
         if self.csv is not None:
             yield from _csv_frames(self.csv, self.columns, self.rows, self.kinds)
         elif self.format == "parquet":
-            yield from parquet_frames(self.path, self.rows)
+            yield from parquet_frames(self.path, self.rows, columns)
         else:
             yield from stat_frames(self.path, self.format, self.rows)
 
