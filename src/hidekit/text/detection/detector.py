@@ -74,6 +74,7 @@ from hidekit.text.detection.boundaries import (
 from hidekit.text.detection.consistency import close_leaks
 from hidekit.text.detection.crf_decode import HitArrays
 from hidekit.text.detection.features import FEATURE_VERSION, SUPPORTED_VERSIONS
+from hidekit.text.detection.leak_names import close_name_leaks
 from hidekit.text.detection.recognizers import get_recognizers, literal_index
 from hidekit.text.detection.recognizers.hits import HitRunner
 from hidekit.text.detection.termlists import TermLists
@@ -306,7 +307,7 @@ class Detector:
                 text, spans, self.profile, self.language, self.config["recognizers"]
             )
         if self.language == "en":  # decision rules that close leaks (consistency module)
-            spans = close_leaks(text, spans)
+            spans = close_leaks(text, close_name_leaks(text, spans))
         # the user's lists have the last word: no repair drops a denied term or revives an allowed one
         return self.terms.apply(text, spans) if self.terms else spans
 

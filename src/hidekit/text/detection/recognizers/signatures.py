@@ -45,6 +45,10 @@ from hidekit.text.spans import Span
 PROFILE_ONLY = ("hipaa", "i2b2", "strict", "general")
 # the last part of an e-mail domain: "@example.com" after a space is no handle
 _DOMAIN_ENDS = frozenset("com org net edu gov io co uk au nz ca ie in za ng ke gh sg my ph".split())  # noqa: SIM905
+# the last part of a file name: "notes.txt 09:14" heads no chat line
+_FILE_ENDS = frozenset(
+    "txt pdf doc docx xls xlsx csv json log jpg jpeg png gif zip xml html md py".split()  # noqa: SIM905
+)
 _CREDENTIAL_AFTER = r"(?:rn|md|np|pa|pa-c|do|lpn|ma|cna|rph|pharmd|pt|ot|slp)"
 
 
@@ -309,6 +313,45 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         r"|reply[ \t]+from)[ \t]+@?([A-Za-z0-9][\w.-]{1,30}[A-Za-z0-9_])(?![\w@]|\.\w)",
         group=1,
         validate=lambda h: _handle_like(h),
+    ),
+    PatternRecognizer(
+        "username_keyvalue",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.75,
+        pattern=r"(?<![\w.-])(?:user|usr|uid|login|username|user_name|acct|account)=[\"']?"
+        r"([A-Za-z0-9][\w.@-]{0,30}[A-Za-z0-9_])(?![\w@])",
+        group=1,
+    ),
+    PatternRecognizer(
+        "username_spaced",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.7,
+        pattern=r"\b(?:user[ \t]?name|login(?:[ \t]+id)?|user[ \t]?id|handle|gamertag|"
+        r"screen[ \t]?name)[ \t]+@?([A-Za-z0-9][\w.-]{1,30}[A-Za-z0-9_])(?![\w@]|\.\w)",
+        group=1,
+        validate=lambda h: _handle_like(h),
+    ),
+    PatternRecognizer(
+        "chat_handle_line",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.7,
+        pattern=r"(?:^|(?<=\n))[ \t]*@?([a-z][a-z0-9]*(?:[._][a-z0-9]+)+)[ \t]+\[?\d{1,2}:\d{2}",
+        group=1,
+        validate=lambda h: h.rsplit(".", 1)[-1].casefold() not in _DOMAIN_ENDS | _FILE_ENDS,
+    ),
+    PatternRecognizer(
+        "username_app",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.7,
+        pattern=r"\b(?:messenger|whatsapp|skype|slack|snapchat|tiktok|instagram|insta|facebook|"
+        r"fb|google[ \t]+chat|hangouts|wechat|viber|discord|telegram|reddit|steam|xbox|psn|"
+        r"roblox|twitch)[ \t]*[(:]?[ \t]*@?([A-Za-z0-9][\w.-]{1,30}[A-Za-z0-9_])(?![\w@]|\.\w)",
+        group=1,
+        validate=lambda h: any(c.isdigit() or c in "_." for c in h),
     ),
     PatternRecognizer(
         "username_dotted",

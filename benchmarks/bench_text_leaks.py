@@ -1,0 +1,113 @@
+"""Notes leaking a direct identifier on en-dev (issue 14): figures on the validation split, and
+the leaks of the other en-dev texts listed by label and case, to write rules against.
+
+    .venv/bin/python benchmarks/bench_text_leaks.py [--model en] [--show N] [--label NAME]
+
+The validation split is the en-dev texts ``held_for_validation`` keeps out of training: only its
+aggregate figures are printed (recall, precision, share of texts leaking, per case and per label,
+in the hipaa and i2b2 profiles). The leaks listed (with ``--show``, N per label and case, each with
+a little context) are those of the en-dev texts not held for validation; held-out folders are
+never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_text_profiles import case_of, char_counts, row  # noqa: E402
+from hidekit.text.corpus import read_brat_dir  # noqa: E402
+from hidekit.text.detection.detector import load_model  # noqa: E402
+from hidekit.text.detection.training import held_for_validation  # noqa: E402
+from hidekit.text.profiles import DIRECT_LABELS, restrict_documents  # noqa: E402
+
+EN_DEV = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "en-dev"
+
+
+def leaking_spans(g, p) -> list:
+    """The gold direct identifiers of ``g`` with a character left uncovered by ``p``."""
+    covered = [False] * len(g.text)
+    for s in p.spans:
+        covered[s.start : s.end] = [True] * s.length
+    return [
+        s
+        for s in g.spans
+        if s.label in DIRECT_LABELS
+        and any(not covered[i] and not g.text[i].isspace() for i in range(s.start, s.end))
+    ]
+
+
+def validation_table(gold, pred) -> None:
+    counts = [char_counts(g, p) for g, p in zip(gold, pred, strict=True)]
+    groups: dict[str, list] = defaultdict(list)
+    for g, c in zip(gold, counts, strict=True):
+        groups[f"case: {case_of(g.text)}"].append(c)
+    print("| setting | texts | char recall | char precision | texts leaking a direct id |")
+    print("|---|---:|---:|---:|---:|")
+    print(row("all", counts))
+    for name in sorted(groups):
+        print(row(name, groups[name]))
+    g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
+    for a, b, c, d, _ in counts:
+        g_tot, g_hit, p_tot, p_hit = g_tot + a, g_hit + b, p_tot + c, p_hit + d
+    print("\n| label | gold chars | recall | precision |\n|---|---:|---:|---:|")
+    for k in sorted(set(g_tot) | set(p_tot)):
+        rec = f"{g_hit[k] / g_tot[k]:.3f}" if g_tot[k] else "—"
+        pre = f"{p_hit[k] / p_tot[k]:.3f}" if p_tot[k] else "—"
+        print(f"| {k} | {g_tot[k]} | {rec} | {pre} |")
+    leaks = Counter()
+    for g, p in zip(gold, pred, strict=True):
+        for s in leaking_spans(g, p):
+            leaks[s.label, case_of(g.text)] += 1
+    print("\nleaking spans by label and case:", dict(leaks.most_common()))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default="en")
+    ap.add_argument("--show", type=int, default=0)
+    ap.add_argument("--label", default=None)
+    ap.add_argument("--profiles", default="hipaa,i2b2")
+    args = ap.parse_args()
+    docs = [d for d in read_brat_dir(EN_DEV) if d.id.startswith("dev")]
+    valid = [d for d in docs if held_for_validation(d.id)]
+    train = [d for d in docs if not held_for_validation(d.id)]
+    for prof in args.profiles.split(","):
+        det = load_model(args.model, profile=prof)
+        print(f"## profile {prof}: validation split ({len(valid)} en-dev texts)\n")
+        gold = restrict_documents(valid, prof)
+        pred = restrict_documents(det.detect_documents(valid, n_jobs=1), prof)
+        validation_table(gold, pred)
+        if not args.show:
+            print()
+            continue
+        gold = restrict_documents(train, prof)
+        pred = restrict_documents(det.detect_documents(train, n_jobs=1), prof)
+        by: dict[tuple[str, str], list[str]] = defaultdict(list)
+        n_leak = 0
+        for g, p in zip(gold, pred, strict=True):
+            found = leaking_spans(g, p)
+            n_leak += bool(found)
+            for s in found:
+                a, b = max(0, s.start - 40), min(len(g.text), s.end + 40)
+                near = [f"{q.text!r}:{q.label}" for q in p.spans if q.end > a and q.start < b]
+                ctx = (g.text[a : s.start] + "[[" + s.text + "]]" + g.text[s.end : b]).replace(
+                    "\n", "⏎"
+                )
+                by[s.label, case_of(g.text)].append(f"{g.id}: {ctx}   pred: {near}")
+        print(f"\n## profile {prof}: training part ({len(train)} texts), {n_leak} leak\n")
+        for key, items in sorted(by.items(), key=lambda kv: -len(kv[1])):
+            if args.label and key[0] != args.label:
+                continue
+            print(f"### {key[0]} / {key[1]}: {len(items)} spans")
+            for line in items[: args.show]:
+                print("  ", line)
+        print()
+
+
+if __name__ == "__main__":
+    main()

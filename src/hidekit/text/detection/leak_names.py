@@ -1,0 +1,189 @@
+"""Names the model leaves when nothing but their place says they are names (issue 14): the same
+rules for every English text, run before ``consistency.close_leaks`` so what they find is then
+widened and repeated like any other name.
+
+- ``cued_names``: the words right after a title, a role, a relative or a greeting ("mr. pawar",
+  "neighbour rhodri", "CONST MENTOOR", "Sis. Efua", "hi dayo", "interpreter (bernice)") are a
+  name when they read as one: no English word at all (Zipf band 0 of the word list) or a given
+  name or surname of the gazetteers that is rare in English, and no clinical word, role or
+  credential. Words are taken while they read as names, up to three.
+- ``listed_names``: a word joined by "and", "&" or a comma to a name of one or two words is a
+  name when it reads as one ("sons tunde and kazeem", "lebo, naledi and tshepo").
+
+A word reads as a name in the case the text is written in: capitalized (or in capitals) in a
+text with both cases, in lower case in a text typed in lower case, in capitals in one typed in
+capitals. These rules only add spans where nothing was found; they never drop one.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from hidekit.text.detection.boundaries import CREDENTIALS, ROLE_WORDS
+from hidekit.text.detection.consistency import PEOPLE_WORDS, _bands, _known_name, clinical_words
+from hidekit.text.spans import Span, sort_spans
+
+# words after which a name is written: titles (a full stop may close them), relatives,
+# greetings and a few roles (a colon or an opening bracket may follow them); not credentials
+# nor specialties ("Consultant Radiologist", "MD (GETA)", "PT eval")
+_TITLES = frozenset(
+    "mr mrs ms miss mdm madam smt shri sri sis bro rev fr sgt const detective inspector".split()  # noqa: SIM905
+)
+_CUES = _TITLES | frozenset(
+    """
+    officer wife husband son sons daughter daughters mum mom mother father dad brother
+    sister partner friend neighbour neighbor aunt aunty auntie uncle cousin nephew niece grandson
+    granddaughter grandma grandpa grandmother grandfather fiance fiancee boyfriend girlfriend
+    hi hello hey dear thanks cheers agent engineer driver interpreter carer caregiver helper
+    psw superintendent landlord landlady colleague boss
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+
+
+def _alternatives(words: frozenset[str]) -> str:
+    return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+
+
+_CUE_RE = re.compile(
+    rf"(?<![\w'’.-])(?:(?:{_alternatives(_TITLES)})\.?[ \t]+"
+    rf"|(?:{_alternatives(_CUES - _TITLES)})(?:[ \t]*:)?[ \t]+\(?)",
+    re.IGNORECASE,
+)
+_NAME_WORD = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*")
+_GAP = re.compile(r"[ \t]")
+_LIST_AFTER = re.compile(r"[ \t]+(?:and|&|AND)[ \t]+")
+_LIST_BEFORE = re.compile(r"[ \t]+(?:and|&|AND)[ \t]+$")
+_WORD_BEFORE = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*$")
+_NOT_PEOPLE = ROLE_WORDS | PEOPLE_WORDS
+_NOT_NAMES = frozenset(
+    "mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep oct nov dec".split()  # noqa: SIM905
+)
+
+
+def text_case(text: str) -> str:
+    """ "lower", "upper" or "mixed": how the text is typed (share of capitals among letters)."""
+    letters = [c for c in text if c.isalpha()]
+    up = sum(c.isupper() for c in letters) / max(1, len(letters))
+    return "lower" if up < 0.01 else "upper" if up > 0.9 else "mixed"
+
+
+def reads_as_name(word: str, case: str) -> bool:
+    """A word written in the text's case that is no English word, or a known name rare in
+    English, and no role, relative, credential, clinical word or date word."""
+    if case == "lower" and not word.islower():
+        return False
+    if case == "upper" and not word.isupper():
+        return False
+    if case == "mixed" and not (word[:1].isupper() and not word.isupper()):
+        return False
+    fold = word.casefold().removesuffix("'s").removesuffix("’s")
+    if fold in _CUES or fold in _NOT_PEOPLE or word in CREDENTIALS or fold in _NOT_NAMES:
+        return False
+    if fold in clinical_words():
+        return False
+    band = _bands().get(fold, 0)
+    return band == 0 or (band <= 3 and _known_name(fold))
+
+
+def _name_run(text: str, at: int, case: str) -> tuple[int, int] | None:
+    """The run of up to three name words starting at ``at`` (one space between them)."""
+    end = at
+    for _ in range(3):
+        m = _NAME_WORD.match(text, end if end == at else end + 1)
+        if not m or (end != at and not _GAP.match(text, end)) or not reads_as_name(m.group(), case):
+            break
+        end = m.end()
+    if end == at:
+        return None
+    if re.search(r"['’][sS]$", text[at:end]):
+        end -= 2
+    return at, end
+
+
+def _free(spans: Sequence[Span], a: int, b: int) -> bool:
+    return not any(s.start < b and a < s.end for s in spans)
+
+
+def cued_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
+    """Names written right after a title, role, relative or greeting (see the module)."""
+    added: list[Span] = []
+    for m in _CUE_RE.finditer(text):
+        if case == "mixed" and m.group().strip(" \t.:(").isupper():
+            continue  # "MR." in a text with both cases is mitral regurgitation, not a title
+        run = _name_run(text, m.end(), case)
+        if run and _free(spans, *run) and _free(added, *run):
+            added.append(Span(run[0], run[1], "NAME", text[run[0] : run[1]], "name_cue", 0.5))
+    return sort_spans([*spans, *added]) if added else list(spans)
+
+
+def listed_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
+    """Words listed with a name of one or two words are names when they read as one."""
+    out = list(spans)
+    for _ in range(2):
+        added: list[Span] = []
+        for s in out:
+            if s.label != "NAME" or len(s.text.split()) > 2:
+                continue
+            m = _LIST_AFTER.match(text, s.end)
+            run = _name_run(text, m.end(), case) if m else None
+            before = _LIST_BEFORE.search(text, max(0, s.start - 8), s.start)
+            w = (
+                _WORD_BEFORE.search(text, max(0, before.start() - 40), before.start())
+                if before
+                else None
+            )
+            for r in (run, (w.start(), w.end()) if w and reads_as_name(w.group(), case) else None):
+                if r and _free(out, *r) and _free(added, *r):
+                    added.append(Span(r[0], r[1], "NAME", text[r[0] : r[1]], "name_list", 0.5))
+        if not added:
+            break
+        out = sort_spans(out + added)
+    return out
+
+
+_SCRIPT_AFTER = re.compile(r"[ \t]*[(（]([^\W\d_]+(?:[ ·・][^\W\d_]+)*)[)）]")
+_NICKNAME = re.compile(r"[ \t]+[(\"“']([^\W\d_]{2,}(?:['’-][^\W\d_]+)*)[)\"”'][ \t]+")
+_NANA = re.compile(r"(?<![\w'’-])(?:Nana|NANA)[ \t]+$")
+
+
+def _latin(word: str) -> bool:
+    return any(c.isascii() or "LATIN" in unicodedata.name(c, "") for c in word if c.isalpha())
+
+
+def written_forms(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A name written again in its own script in brackets ("WONG Siu Fong (黃小芳)"), a
+    nickname in brackets or quotes between a given name and a surname ("Reginald (Reg)
+    Whitcombe": one span), and the Akan title "Nana" that opens a name ("Nana Yaa Boateng")."""
+    out = sort_spans(spans)
+    added: list[Span] = []
+    for k, s in enumerate(out):
+        if s.label not in ("NAME", "DOCTOR"):
+            continue
+        m = _SCRIPT_AFTER.match(text, s.end)
+        if m and not _latin(m.group(1)) and (k + 1 == len(out) or out[k + 1].start >= m.end()):
+            added.append(Span(*m.span(1), s.label, m.group(1), "name_script", s.score))
+        m = _NICKNAME.match(text, s.end)
+        nxt = next((q for q in out[k + 1 : k + 3] if m and q.start == m.end()), None)
+        if m and nxt is not None and nxt.label in ("NAME", "DOCTOR"):
+            middle = [q for q in out if s.end <= q.start and q.end <= m.end()]
+            if all(q.label in PLACE_OR_PERSON for q in middle):
+                out[k] = Span(s.start, nxt.end, s.label, text[s.start : nxt.end], s.source, s.score)
+                out[k + 1 :] = [q for q in out[k + 1 :] if q.start >= nxt.end]
+                return written_forms(text, [*out, *added])
+        n = _NANA.search(text, max(0, s.start - 6), s.start)
+        if n and s.text[:1].isupper() and (k == 0 or out[k - 1].end <= n.start()):
+            out[k] = Span(n.start(), s.end, s.label, text[n.start() : s.end], s.source, s.score)
+    return sort_spans(out + added)
+
+
+# what a nickname between two names may have been taken for
+PLACE_OR_PERSON = frozenset({"NAME", "DOCTOR", "CITY", "ORGANIZATION", "STATE", "COUNTRY"})
+
+
+def close_name_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
+    """The names after cue words, the names listed with a name, then the forms a name is
+    written in around it."""
+    case = text_case(text)
+    return written_forms(text, listed_names(text, cued_names(text, spans, case), case))

@@ -1,0 +1,166 @@
+"""Leak-closing rules added in issue 14's seventh round: names after cue words, names listed
+with a name, a name's other written forms, address parts joined by a comma, and logins written
+as key=value, after "username", at the head of a chat line or after a messaging app."""
+
+from __future__ import annotations
+
+import pytest
+
+from hidekit.text.detection.consistency_parts import street_parts
+from hidekit.text.detection.leak_names import (
+    close_name_leaks,
+    cued_names,
+    listed_names,
+    reads_as_name,
+    text_case,
+    written_forms,
+)
+from hidekit.text.detection.recognizers import get_recognizers
+from hidekit.text.detection.recognizers.hits import run_recognizers
+from hidekit.text.spans import Span
+
+
+def span(text: str, part: str, label: str = "NAME", nth: int = 0) -> Span:
+    at = -1
+    for _ in range(nth + 1):
+        at = text.index(part, at + 1)
+    return Span(at, at + len(part), label, part, "test")
+
+
+def found(spans) -> list[tuple[str, str]]:
+    return [(s.text, s.label) for s in spans]
+
+
+def test_text_case_reads_the_share_of_capitals():
+    assert text_case("seen by mr pawar today") == "lower"
+    assert text_case("SEEN BY MR PAWAR TODAY") == "upper"
+    assert text_case("Seen by Mr Pawar today") == "mixed"
+
+
+@pytest.mark.parametrize(
+    ("word", "case", "expected"),
+    [
+        ("pawar", "lower", True),  # no English word
+        ("Pawar", "lower", False),  # not in the text's case
+        ("Pawar", "mixed", True),
+        ("PAWAR", "mixed", False),  # an acronym in a text with both cases
+        ("PAWAR", "upper", True),
+        ("reviewed", "lower", False),  # an English word
+        ("warfarin", "lower", False),  # a clinical word
+        ("nurse", "lower", False),  # a role
+        ("jan", "lower", False),  # a month
+    ],
+)
+def test_reads_as_name(word, case, expected):
+    assert reads_as_name(word, case) is expected
+
+
+def test_names_after_titles_relatives_and_greetings():
+    text = "informed supervisor mr. pawar. hi dayo, the neighbour rhodri (son) came. son reviewed."
+    out = cued_names(text, [], text_case(text))
+    assert found(out) == [("pawar", "NAME"), ("dayo", "NAME"), ("rhodri", "NAME")]
+
+
+def test_cued_names_keep_what_was_found_and_skip_mitral_regurgitation():
+    text = "Moderate MR. Anticoagulation started. Mrs Okonjo-Adeyemi seen."
+    have = [span(text, "Okonjo-Adeyemi")]
+    assert cued_names(text, have, "mixed") == have  # nothing new: "MR." is no title here
+
+
+def test_a_relative_before_a_sentence_stops_nothing_across_the_full_stop():
+    text = "discussed with patient and son. oncologist aware."
+    assert cued_names(text, [], "lower") == []
+
+
+def test_listed_names_join_a_name_by_and():
+    text = "sons tunde and kazeem visit; brody and brynn too"
+    have = [span(text, "tunde"), span(text, "brody")]
+    out = listed_names(text, have, "lower")
+    assert found(out) == [
+        ("tunde", "NAME"),
+        ("kazeem", "NAME"),
+        ("brody", "NAME"),
+        ("brynn", "NAME"),
+    ]
+
+
+def test_listed_names_take_no_english_word():
+    text = "tunde and friends came"
+    assert found(listed_names(text, [span(text, "tunde")], "lower")) == [("tunde", "NAME")]
+
+
+def test_a_name_in_its_own_script_after_it():
+    text = "Patient: WONG Siu Fong (黃小芳)  HKID: C338172(4)"
+    out = written_forms(text, [span(text, "WONG Siu Fong"), span(text, "C338172(4)", "ID")])
+    assert found(out) == [("WONG Siu Fong", "NAME"), ("黃小芳", "NAME"), ("C338172(4)", "ID")]
+    latin = "Seen: Ana Lopez (Lopez) today"
+    assert len(written_forms(latin, [span(latin, "Ana Lopez")])) == 1  # Latin: no second form
+
+
+def test_a_nickname_between_two_names_makes_one_span():
+    text = "Candidate: Oluwakemi (Kemi) Adebanjo, LinkedIn"
+    have = [span(text, "Oluwakemi"), span(text, "Kemi", "CITY"), span(text, "Adebanjo")]
+    assert found(written_forms(text, have)) == [("Oluwakemi (Kemi) Adebanjo", "NAME")]
+
+
+def test_nana_opens_a_name_in_a_text_with_both_cases():
+    text = "Client: Nana Yaa Boateng, 63"
+    assert found(written_forms(text, [span(text, "Yaa Boateng")])) == [("Nana Yaa Boateng", "NAME")]
+    lower = "client: nana yaa boateng"
+    assert found(written_forms(lower, [span(lower, "yaa boateng")])) == [("yaa boateng", "NAME")]
+
+
+def test_close_name_leaks_runs_the_three():
+    text = "Bro. Segun and Sis. Efua Mensah, WONG Siu Fong (黃小芳)"
+    out = close_name_leaks(text, [span(text, "WONG Siu Fong")])
+    assert [s.text for s in out] == ["Segun", "Efua Mensah", "WONG Siu Fong", "黃小芳"]
+
+
+def test_street_parts_join_a_street_and_a_part_that_reads_as_one():
+    text = "Plot 4, Gbagada Expressway, Gbagada, Lagos"
+    have = [
+        span(text, "Plot 4", "STREET"),
+        span(text, "Gbagada Expressway", "CITY"),
+        span(text, "Gbagada", "CITY", nth=1),
+        span(text, "Lagos", "CITY"),
+    ]
+    out = street_parts(text, have)
+    assert found(out) == [
+        ("Plot 4, Gbagada Expressway", "STREET"),
+        ("Gbagada", "CITY"),
+        ("Lagos", "CITY"),
+    ]
+
+
+def test_street_parts_join_a_place_between_two_streets_only():
+    text = "A-7-11, Vista Damai, Jalan Jelatek, Kuala Lumpur"
+    have = [
+        span(text, "A-7-11", "STREET"),
+        span(text, "Vista Damai", "CITY"),
+        span(text, "Jalan Jelatek", "STREET"),
+        span(text, "Kuala Lumpur", "CITY"),
+    ]
+    out = street_parts(text, have)
+    assert found(out) == [
+        ("A-7-11, Vista Damai, Jalan Jelatek", "STREET"),
+        ("Kuala Lumpur", "CITY"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("auth WARN state mismatch user=jrodriguez ip=10.0.0.1", ["jrodriguez"]),
+        ("the portal, username boyelowo. thanks", ["boyelowo"]),
+        ("the portal, username and password reset", []),
+        ("aoife.mc 09:14 - customer rang", ["aoife.mc"]),
+        ("notes.txt 09:14 - uploaded", []),
+        ("WhatsApp and Google Chat (dr.r.hammondlee). He said", ["dr.r.hammondlee"]),
+        ("WhatsApp me later", []),
+    ],
+)
+def test_login_recognizers(text, expected):
+    names = ["username_keyvalue", "username_spaced", "chat_handle_line", "username_app"]
+    hits = run_recognizers(text, get_recognizers(names=names))
+    assert [h.text for h in hits] == expected
+    assert all(h.label == "USERNAME" for h in hits)
