@@ -164,3 +164,29 @@ def test_login_recognizers(text, expected):
     hits = run_recognizers(text, get_recognizers(names=names))
     assert [h.text for h in hits] == expected
     assert all(h.label == "USERNAME" for h in hits)
+
+
+def test_names_after_phrases_before_a_relative_and_signing_a_line():
+    text = "this is ravinder from sgi. arash's dad rang. reported at the station. - chioma\n"
+    out = cued_names(text, [], "lower")
+    assert found(out) == [("ravinder", "NAME"), ("arash", "NAME"), ("chioma", "NAME")]
+    header = "Westmead Hospital - Urology Outpatients\n04:55 - epidural sited (l3/4)"
+    assert cued_names(header, [], "mixed") == []  # a dash after a word signs nothing
+
+
+def test_code_prefixes_take_a_site_code_after_a_field_word_only():
+    from hidekit.text.detection.consistency_parts import code_prefixes
+
+    text = "FOLDER KDH 0447182; PMDC 55190; MRN 0447183"
+    have = [span(text, "0447182", "MRN"), span(text, "55190", "ID"), span(text, "0447183", "MRN")]
+    assert [s.text for s in code_prefixes(text, have)] == ["KDH 0447182", "55190", "0447183"]
+    words = "hosp no FOR 0447182"  # an English word is no site code
+    assert [s.text for s in code_prefixes(words, [span(words, "0447182", "MRN")])] == ["0447182"]
+
+
+def test_a_code_found_from_its_slash_covers_the_whole_code():
+    from hidekit.text.detection.consistency import whole_tokens
+
+    text = "casepaper kem/opd/25/447182, from shahapur"
+    out = whole_tokens(text, [span(text, "/25/447182", "ACCOUNT")])
+    assert found(out) == [("kem/opd/25/447182", "ACCOUNT")]

@@ -184,9 +184,11 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
             _whole_handle(text, out, k)
             continue
         person = s.label in PERSON_LABELS
-        if not (person or s.label in CODE_LABELS) or not s.text[:1].isalnum():
-            continue
         a, b = s.start, s.end
+        if s.label in JOINED_CODE_LABELS and s.text[:1] in "/-" and s.text[1:2].isalnum():
+            a += 1  # "/25/447182" of "kem/opd/25/447182": the code runs on before the slash
+        elif not (person or s.label in CODE_LABELS) or not s.text[:1].isalnum():
+            continue
         while a > 0 and _inside_token(text, a - 1, person):
             a -= 1
         while b < len(text) and _inside_token(text, b, person):

@@ -46,11 +46,28 @@ def _alternatives(words: frozenset[str]) -> str:
     return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
 
 
+# phrases that introduce a name ("my name is gerry", "this is ravinder from sgi", "spoke to
+# precious", "typed by swati")
+_PHRASES = (
+    r"(?:my[ \t]+)?names?[ \t]+(?:is|are|was)|i[ \t]+am|i['’]?m|this[ \t]+is|named|called|"
+    r"ask[ \t]+for|spoke[ \t]+(?:to|with)|speak[ \t]+to|talk[ \t]+to|attn|attention|"
+    r"(?:typed|signed|written|reported)[ \t]+by|regards|signed"
+)
 _CUE_RE = re.compile(
     rf"(?<![\w'’.-])(?:(?:{_alternatives(_TITLES)})\.?[ \t]+"
-    rf"|(?:{_alternatives(_CUES - _TITLES)})(?:[ \t]*:)?[ \t]+\(?)",
+    rf"|(?:{_alternatives(_CUES - _TITLES)}|{_PHRASES})(?:[ \t]*:)?[ \t]+\(?)",
     re.IGNORECASE,
 )
+# a name before "'s" and a relative or a role ("arash's dad", "(olivia's mum)")
+_OWNER_RE = re.compile(
+    r"(?<![\w'’.-])([^\W\d_]{3,})['’]s[ \t]+(?:mum|mom|mother|dad|father|wife|husband|son|"
+    r"daughter|nan|nana|gran|granny|grandma|grandpa|brother|sister|partner|boyfriend|girlfriend|"
+    r"friend|carer|teacher|boss|aunt|aunty|uncle|cousin|kids|children|family)(?![\w'’-])",
+    re.IGNORECASE,
+)
+_LINE_END = re.compile(r"[ \t]*(?:$|\n|\()")
+# a name signing a line after a sentence and a dash ("reported it. - chioma")
+_SIGNED_RE = re.compile(r"(?<=[.!?)])[ \t]*[-–—~][ \t]*(?=[^\W\d_])")
 _NAME_WORD = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*")
 _GAP = re.compile(r"[ \t]")
 _LIST_AFTER = re.compile(r"[ \t]+(?:and|&|AND)[ \t]+")
@@ -109,10 +126,18 @@ def _free(spans: Sequence[Span], a: int, b: int) -> bool:
 def cued_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
     """Names written right after a title, role, relative or greeting (see the module)."""
     added: list[Span] = []
+    runs = []
     for m in _CUE_RE.finditer(text):
-        if case == "mixed" and m.group().strip(" \t.:(").isupper():
+        if case == "mixed" and m.group().strip(" \t.:,(").isupper():
             continue  # "MR." in a text with both cases is mitral regurgitation, not a title
+        runs.append(_name_run(text, m.end(), case))
+    for m in _SIGNED_RE.finditer(text):
         run = _name_run(text, m.end(), case)
+        if run and _LINE_END.match(text, run[1]):  # the name closes the line
+            runs.append(run)
+    for m in _OWNER_RE.finditer(text):
+        runs.append(m.span(1) if reads_as_name(m.group(1), case) else None)
+    for run in runs:
         if run and _free(spans, *run) and _free(added, *run):
             added.append(Span(run[0], run[1], "NAME", text[run[0] : run[1]], "name_cue", 0.5))
     return sort_spans([*spans, *added]) if added else list(spans)
