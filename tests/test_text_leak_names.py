@@ -190,3 +190,40 @@ def test_a_code_found_from_its_slash_covers_the_whole_code():
     text = "casepaper kem/opd/25/447182, from shahapur"
     out = whole_tokens(text, [span(text, "/25/447182", "ACCOUNT")])
     assert found(out) == [("kem/opd/25/447182", "ACCOUNT")]
+
+
+def test_initials_alone_on_the_last_line_sign_the_note():
+    from hidekit.text.detection.leak_names import closing_initials
+
+    for text, who in [
+        ("admit from or (dr sato).\nmk rn\n", "mk"),
+        ("PLAN: SEE SHEETS.\nRJ/SHO\n", "RJ"),
+        ("referral sent.\n- jt", "jt"),
+    ]:
+        assert found(closing_initials(text, [])) == [(who, "DOCTOR")]
+    for text in ("plan reviewed.\nok\n", "rate control.\nAF\n", "seen.\nMg\n", "a\nand the end"):
+        assert closing_initials(text, []) == []  # a word, a clinical word, a symbol, a sentence
+
+
+def test_a_phone_number_keeps_its_plus():
+    from hidekit.text.detection.consistency import whole_tokens
+
+    text = "beaten\n+2348164471830: no"
+    assert found(whole_tokens(text, [span(text, "2348164471830", "PHONE")])) == [
+        ("+2348164471830", "PHONE")
+    ]
+
+
+def test_a_login_in_brackets_made_of_an_accented_name():
+    from hidekit.text.detection.consistency_parts import bracket_handles
+
+    text = "caller máirtín de bhailís (mdebhailis, ext 4471) - locked out"
+    out = bracket_handles(text, [span(text, "máirtín de bhailís")])
+    assert found(out)[-1] == ("mdebhailis", "USERNAME")
+
+
+def test_a_scheme_word_inside_number_is_no_prefix():
+    from hidekit.text.detection.consistency_parts import code_prefixes
+
+    text = "account number 1234"
+    assert [s.text for s in code_prefixes(text, [span(text, "1234", "ACCOUNT")])] == ["1234"]

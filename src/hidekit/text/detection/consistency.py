@@ -197,7 +197,9 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
             b = max(s.end, b - 2)
         if s.label in JOINED_CODE_LABELS:
             a, b = _joined_code(text, a, b)
-        if a > 0 and text[a - 1] == "#" and (a < 2 or not text[a - 2].isalnum()):
+        if s.label in ("PHONE", "FAX") and a > 0 and text[a - 1] == "+":
+            a -= 1  # "+2348164471830": the plus is written with the number
+        elif a > 0 and text[a - 1] == "#" and (a < 2 or not text[a - 2].isalnum()):
             a -= 1  # "#1184720093", "#KYC-2025-0881742": the sign is written with the code
         if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
             out[k] = grown(text, s, a, b)

@@ -5,6 +5,7 @@ brackets after a name."""
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from hidekit.text.spans import Span, sort_spans
@@ -98,7 +99,7 @@ _NOT_PREFIX = frozenset("no nr id on at in to of or is it by as am pm a i x ph t
 # "hosp no CMC 447182H", "member no. ILH 0447182-03"): a site or scheme code; without that word
 # such letters mostly name the number's scheme ("UCI 12345", "PMDC 44718") and stay outside
 _LONG_PREFIX = re.compile(
-    r"\b(?:folder|no|nr|number|num|hosp|member|file|account|acct|card|ref)\.?[ \t]*[:#]?[ \t]*"
+    r"\b(?:folder|no|nr|number|num|hosp|member|file|account|acct|card|ref)\b\.?[ \t]*[:#]?[ \t]*"
     r"([A-Za-z]{3,4})[ -]$",
     re.IGNORECASE,
 )
@@ -160,7 +161,11 @@ def code_prefixes(text: str, spans: Sequence[Span]) -> list[Span]:
     return out
 
 
-_HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})\)")
+_HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})(?=\)|,[ \t])")
+
+
+def _unaccented(words: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", words) if not unicodedata.combining(c))
 
 
 def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -173,7 +178,8 @@ def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
         if s.label not in PERSON_LABELS or not m:
             continue
         handle = m.group(1)
-        if not any(len(w) >= 4 and w.casefold() in handle for w in WORD_RE.findall(s.text)):
+        words = WORD_RE.findall(_unaccented(s.text))  # "máirtín de bhailís (mdebhailis)"
+        if not any(len(w) >= 4 and w.casefold() in handle for w in words):
             continue
         a, b = m.span(1)
         if k + 1 == len(out) or out[k + 1].start >= b:

@@ -207,8 +207,31 @@ def written_forms(text: str, spans: Sequence[Span]) -> list[Span]:
 PLACE_OR_PERSON = frozenset({"NAME", "DOCTOR", "CITY", "ORGANIZATION", "STATE", "COUNTRY"})
 
 
+# the last line of a note, nothing but initials (and a credential or a role): who wrote it
+_LAST_INITIALS = re.compile(
+    r"(?:^|\n)[ \t]*(?:[-–—~][ \t]*)?([A-Za-z]{2,3})(?:[ \t]*/[ \t]*[A-Za-z]{2,4}|"
+    r"[ \t]+(?:rn|rm|en|rgn|rmn|cnm|cns|np|md|pa|hca|sn|sw|ot|pt|rpn|lpn))?[ \t]*\s*$",
+    re.IGNORECASE,
+)
+
+
+def closing_initials(text: str, spans: Sequence[Span]) -> list[Span]:
+    """Initials alone on the last line ("mk rn", "AF/SHO", "hp") sign the note: DOCTOR."""
+    m = _LAST_INITIALS.search(text[-40:])
+    if not m:
+        return list(spans)
+    v = m.group(1)
+    a = len(text) - len(text[-40:]) + m.start(1)
+    if not (v.islower() or v.isupper()) or v.casefold() in clinical_words():
+        return list(spans)
+    if _bands().get(v.casefold(), 0) >= 4 or not _free(spans, a, a + len(v)):
+        return list(spans)
+    return sort_spans([*spans, Span(a, a + len(v), "DOCTOR", v, "closing_initials", 0.5)])
+
+
 def close_name_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     """The names after cue words, the names listed with a name, then the forms a name is
     written in around it."""
     case = text_case(text)
-    return written_forms(text, listed_names(text, cued_names(text, spans, case), case))
+    spans = written_forms(text, listed_names(text, cued_names(text, spans, case), case))
+    return closing_initials(text, spans)

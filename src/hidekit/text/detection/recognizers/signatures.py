@@ -329,9 +329,9 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         PROFILE_ONLY,
         0.7,
         pattern=r"\b(?:user[ \t]?name|login(?:[ \t]+id)?|user[ \t]?id|handle|gamertag|"
-        r"screen[ \t]?name)[ \t]+@?([A-Za-z0-9][\w.-]{1,30}[A-Za-z0-9_])(?![\w@]|\.\w)",
+        r"screen[ \t]?name|account)[ \t]+@?([A-Za-z0-9][\w.-]{1,30}[A-Za-z0-9_])(?![\w@]|\.\w)",
         group=1,
-        validate=lambda h: _handle_like(h),
+        validate=lambda h: _handle_like(h) and any(c.isalpha() for c in h),
     ),
     PatternRecognizer(
         "chat_handle_line",
@@ -347,7 +347,7 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         "USERNAME",
         PROFILE_ONLY,
         0.7,
-        pattern=r"\b(?:messenger|whatsapp|skype|slack|snapchat|tiktok|instagram|insta|facebook|"
+        pattern=r"\b(?:(?:fb|facebook)[ \t]+messenger|messenger|whatsapp|skype|slack|snapchat|tiktok|instagram|insta|facebook|"
         r"fb|google[ \t]+chat|hangouts|wechat|viber|discord|telegram|reddit|steam|xbox|psn|"
         r"roblox|twitch)[ \t]*[(:]?[ \t]*@?([A-Za-z0-9][\w.-]{1,30}[A-Za-z0-9_])(?![\w@]|\.\w)",
         group=1,
