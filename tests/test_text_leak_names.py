@@ -227,3 +227,24 @@ def test_a_scheme_word_inside_number_is_no_prefix():
 
     text = "account number 1234"
     assert [s.text for s in code_prefixes(text, [span(text, "1234", "ACCOUNT")])] == ["1234"]
+
+
+def test_a_place_before_a_street_type_is_the_street():
+    from hidekit.text.detection.consistency_parts import place_streets
+
+    text = "car park on eccles boulevard; lives 2 church row; Mersey ST 4"
+    have = [span(text, "eccles", "CITY"), span(text, "church", "ORGANIZATION")]
+    have.append(span(text, "Mersey", "CITY"))
+    out = place_streets(text, have)
+    assert found(out) == [
+        ("eccles boulevard", "STREET"),
+        ("2 church row", "STREET"),
+        ("Mersey", "CITY"),  # "ST" in capitals after a capitalized word: not its street type
+    ]
+
+
+def test_an_interstate_by_its_number():
+    hits = run_recognizers(
+        "vs guardrail on i-90 near the pass; I-5 north", get_recognizers(names=["road_number"])
+    )
+    assert [h.text for h in hits] == ["i-90", "I-5"]

@@ -51,6 +51,7 @@ from hidekit.text.detection.consistency_parts import (
     fits_at,
     grown,
     org_heads,
+    place_streets,
     street_parts,
 )
 from hidekit.text.detection.recognizers.gates import fold
@@ -565,5 +566,6 @@ def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     of organizations, the same name everywhere."""
     spans = name_edges(text, next_name_words(text, whole_tokens(text, spans)))
     spans = bracket_handles(text, next_name_words(text, spans))  # "RAMON V." + "AQUINO"
-    spans = code_prefixes(text, street_parts(text, street_units(text, spans)))
+    spans = street_parts(text, street_units(text, place_streets(text, spans)))
+    spans = code_prefixes(text, spans)
     return same_everywhere(text, org_heads(text, spans))

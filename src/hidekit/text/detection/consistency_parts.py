@@ -71,6 +71,33 @@ def _one_line(text: str, p: Span, s: Span, after: Span | None) -> bool:
     return s.label == "STREET" and p.label in PLACE_LABELS and _street_like(p.text)
 
 
+# a street type after a word the model took for a place ("eccles" + " boulevard"), with the
+# house number before it ("2 church row")
+_TYPE_AFTER = re.compile(
+    r"[ \t]+(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|row|close|crescent|"
+    r"terrace|way|place|court|grove|parade|highway|expressway)\b\.?",
+    re.IGNORECASE,
+)
+_HOUSE_BEFORE = re.compile(r"(?<![\w/.-])\d{1,5}[A-Za-z]?[ \t]+$")
+
+
+def place_streets(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A city or organization found right before a street type is the street's name: the span
+    becomes a STREET with the type, and the house number written before it."""
+    out = sort_spans(spans)
+    for k, s in enumerate(out):
+        if s.label not in ("CITY", "ORGANIZATION") or not (m := _TYPE_AFTER.match(text, s.end)):
+            continue
+        word = m.group().strip(" \t.")
+        if not (word.isupper() == s.text.isupper() and word.islower() == s.text.islower()):
+            continue  # written in the name's case: "eccles boulevard", "Mersey Rd"
+        h = _HOUSE_BEFORE.search(text, max(0, s.start - 8), s.start)
+        a = h.start() if h else s.start
+        if fits_at(out, k, a, m.end()):
+            out[k] = Span(a, m.end(), "STREET", text[a : m.end()], s.source, s.score)
+    return out
+
+
 def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
     """Parts of one address line found apart, with only a comma between them, are one street
     ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street", "Plot 4" + ", " +
