@@ -248,3 +248,14 @@ def test_an_interstate_by_its_number():
         "vs guardrail on i-90 near the pass; I-5 north", get_recognizers(names=["road_number"])
     )
     assert [h.text for h in hits] == ["i-90", "I-5"]
+
+
+def test_a_list_opened_by_a_comma_and_closed_by_and():
+    text = "shoutout lebo, naledi and tshepo from floor 3; eggs, milk and bread"
+    out = listed_names(text, [span(text, "naledi")], "lower")
+    assert found(out) == [("lebo", "NAME"), ("naledi", "NAME"), ("tshepo", "NAME")]
+
+
+def test_honorifics_of_other_countries_cue_a_name():
+    text = "feeds ngt. gogo nosipho sleeping in; aling nena called"
+    assert found(cued_names(text, [], "lower")) == [("nosipho", "NAME"), ("nena", "NAME")]

@@ -29,7 +29,12 @@ from hidekit.text.spans import Span, sort_spans
 # greetings and a few roles (a colon or an opening bracket may follow them); not credentials
 # nor specialties ("Consultant Radiologist", "MD (GETA)", "PT eval")
 _TITLES = frozenset(
-    "mr mrs ms miss mdm madam smt shri sri sis bro rev fr sgt const detective inspector".split()  # noqa: SIM905
+    """
+    mr mrs ms miss mdm madam smt shri sri sis bro rev fr sgt const detective inspector mme
+    madame mlle herr frau dame cllr councillor mma rra whaea matua puan encik alhaji alhaja hajia
+    hajiya mallam khala baji ate kuya tita tito lola lolo aunty auntie gogo mkhulu mama baba mzee
+    bibi aling mang tannie oom tante tia tio
+    """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 _CUES = _TITLES | frozenset(
     """
@@ -71,6 +76,7 @@ _SIGNED_RE = re.compile(r"(?<=[.!?)])[ \t]*[-–—~][ \t]*(?=[^\W\d_])")
 _NAME_WORD = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*")
 _GAP = re.compile(r"[ \t]")
 _LIST_AFTER = re.compile(r"[ \t]+(?:and|&|AND)[ \t]+")
+_COMMA_BEFORE = re.compile(r"[ \t]*,[ \t]*$")
 _LIST_BEFORE = re.compile(r"[ \t]+(?:and|&|AND)[ \t]+$")
 _WORD_BEFORE = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*$")
 _NOT_PEOPLE = ROLE_WORDS | PEOPLE_WORDS
@@ -154,6 +160,8 @@ def listed_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
             m = _LIST_AFTER.match(text, s.end)
             run = _name_run(text, m.end(), case) if m else None
             before = _LIST_BEFORE.search(text, max(0, s.start - 8), s.start)
+            if before is None and m:  # "lebo, naledi and tshepo": a comma opens the list
+                before = _COMMA_BEFORE.search(text, max(0, s.start - 8), s.start)
             w = (
                 _WORD_BEFORE.search(text, max(0, before.start() - 40), before.start())
                 if before
