@@ -259,3 +259,8 @@ def test_a_list_opened_by_a_comma_and_closed_by_and():
 def test_honorifics_of_other_countries_cue_a_name():
     text = "feeds ngt. gogo nosipho sleeping in; aling nena called"
     assert found(cued_names(text, [], "lower")) == [("nosipho", "NAME"), ("nena", "NAME")]
+
+
+def test_a_rare_word_before_an_apostrophe_s_unless_an_eponym():
+    text = "for your and tomasz's returns; fluid in morison's pouch; zayn's mum"
+    assert found(cued_names(text, [], "lower")) == [("tomasz", "NAME"), ("zayn", "NAME")]

@@ -63,11 +63,20 @@ _CUE_RE = re.compile(
     rf"|(?:{_alternatives(_CUES - _TITLES)}|{_PHRASES})(?:[ \t]*:)?[ \t]+\(?)",
     re.IGNORECASE,
 )
-# a name before "'s" and a relative or a role ("arash's dad", "(olivia's mum)")
+# a name before "'s" ("arash's dad", "(olivia's mum)", "tomasz's returns"), unless the noun after
+# it makes an eponym ("Morison's pouch", "Calot's triangle", "Shafer's sign")
+_EPONYM_HEADS = frozenset(
+    """
+    sign signs syndrome disease pouch triangle test manoeuvre maneuver law reflex phenomenon palsy
+    fracture criteria score classification lymphoma sarcoma ulcer node nodes canal space features
+    chorea operation procedure repair incision position solution stain method rule scale grade
+    stage tumour tumor cyst diverticulum ligament fascia gland duct angle line point area
+    """.split()  # noqa: SIM905
+)
 _OWNER_RE = re.compile(
-    r"(?<![\w'’.-])([^\W\d_]{3,})['’]s[ \t]+(?:mum|mom|mother|dad|father|wife|husband|son|"
+    r"(?<![\w'’.-])([^\W\d_]{3,})['’]s[ \t]+(mum|mom|mother|dad|father|wife|husband|son|"
     r"daughter|nan|nana|gran|granny|grandma|grandpa|brother|sister|partner|boyfriend|girlfriend|"
-    r"friend|carer|teacher|boss|aunt|aunty|uncle|cousin|kids|children|family)(?![\w'’-])",
+    r"friend|carer|teacher|boss|aunt|aunty|uncle|cousin|kids|children|family|[^\W\d_]+)(?![\w'’-])",
     re.IGNORECASE,
 )
 _LINE_END = re.compile(r"[ \t]*(?:$|\n|\()")
@@ -142,7 +151,9 @@ def cued_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
         if run and _LINE_END.match(text, run[1]):  # the name closes the line
             runs.append(run)
     for m in _OWNER_RE.finditer(text):
-        runs.append(m.span(1) if reads_as_name(m.group(1), case) else None)
+        noun = m.group(2).casefold()
+        eponym = noun in _EPONYM_HEADS or noun in clinical_words()
+        runs.append(m.span(1) if reads_as_name(m.group(1), case) and not eponym else None)
     for run in runs:
         if run and _free(spans, *run) and _free(added, *run):
             added.append(Span(run[0], run[1], "NAME", text[run[0] : run[1]], "name_cue", 0.5))
