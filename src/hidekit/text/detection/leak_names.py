@@ -58,11 +58,14 @@ _PHRASES = (
     r"ask[ \t]+for|spoke[ \t]+(?:to|with)|speak[ \t]+to|talk[ \t]+to|attn|attention|"
     r"(?:typed|signed|written|reported)[ \t]+by|regards|signed"
 )
-_CUE_RE = re.compile(
+_CUE = (
     rf"(?<![\w'’.-])(?:(?:{_alternatives(_TITLES)})\.?[ \t]+"
-    rf"|(?:{_alternatives(_CUES - _TITLES)}|{_PHRASES})(?:[ \t]*:)?[ \t]+\(?)",
-    re.IGNORECASE,
+    rf"|(?:{_alternatives(_CUES - _TITLES)}|{_PHRASES})(?:[ \t]*:)?[ \t]+\(?)"
 )
+# searched in the text in lower case (three times faster than ignoring case), or ignoring case
+# when lower case changes the text's length ("İ")
+_CUE_LOWER = re.compile(r"\b(?=[a-z])" + _CUE)
+_CUE_RE = re.compile(_CUE, re.IGNORECASE)
 # a name before "'s" ("arash's dad", "(olivia's mum)", "tomasz's returns"), unless the noun after
 # it makes an eponym ("Morison's pouch", "Calot's triangle", "Shafer's sign")
 _EPONYM_HEADS = frozenset(
@@ -95,10 +98,11 @@ _NOT_NAMES = frozenset(
 
 
 def text_case(text: str) -> str:
-    """ "lower", "upper" or "mixed": how the text is typed (share of capitals among letters)."""
-    letters = [c for c in text if c.isalpha()]
-    up = sum(c.isupper() for c in letters) / max(1, len(letters))
-    return "lower" if up < 0.01 else "upper" if up > 0.9 else "mixed"
+    """ "lower", "upper" or "mixed": how the text is typed (share of capitals among cased
+    letters)."""
+    up = sum(map(str.isupper, text))
+    up_share = up / max(1, up + sum(map(str.islower, text)))
+    return "lower" if up_share < 0.01 else "upper" if up_share > 0.9 else "mixed"
 
 
 def reads_as_name(word: str, case: str) -> bool:
@@ -142,8 +146,9 @@ def cued_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
     """Names written right after a title, role, relative or greeting (see the module)."""
     added: list[Span] = []
     runs = []
-    for m in _CUE_RE.finditer(text):
-        if case == "mixed" and m.group().strip(" \t.:,(").isupper():
+    low = text.lower()
+    for m in _CUE_LOWER.finditer(low) if len(low) == len(text) else _CUE_RE.finditer(text):
+        if case == "mixed" and text[m.start() : m.end()].strip(" \t.:,(").isupper():
             continue  # "MR." in a text with both cases is mitral regurgitation, not a title
         runs.append(_name_run(text, m.end(), case))
     for m in _SIGNED_RE.finditer(text):
