@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from hidekit.text.detection.consistency_parts import street_parts
 from hidekit.text.detection.leak_names import (
     close_name_leaks,
     cued_names,
@@ -114,37 +113,6 @@ def test_close_name_leaks_runs_the_three():
     text = "Bro. Segun and Sis. Efua Mensah, WONG Siu Fong (黃小芳)"
     out = close_name_leaks(text, [span(text, "WONG Siu Fong")])
     assert [s.text for s in out] == ["Segun", "Efua Mensah", "WONG Siu Fong", "黃小芳"]
-
-
-def test_street_parts_join_a_street_and_a_part_that_reads_as_one():
-    text = "Plot 4, Gbagada Expressway, Gbagada, Lagos"
-    have = [
-        span(text, "Plot 4", "STREET"),
-        span(text, "Gbagada Expressway", "CITY"),
-        span(text, "Gbagada", "CITY", nth=1),
-        span(text, "Lagos", "CITY"),
-    ]
-    out = street_parts(text, have)
-    assert found(out) == [
-        ("Plot 4, Gbagada Expressway", "STREET"),
-        ("Gbagada", "CITY"),
-        ("Lagos", "CITY"),
-    ]
-
-
-def test_street_parts_join_a_place_between_two_streets_only():
-    text = "A-7-11, Vista Damai, Jalan Jelatek, Kuala Lumpur"
-    have = [
-        span(text, "A-7-11", "STREET"),
-        span(text, "Vista Damai", "CITY"),
-        span(text, "Jalan Jelatek", "STREET"),
-        span(text, "Kuala Lumpur", "CITY"),
-    ]
-    out = street_parts(text, have)
-    assert found(out) == [
-        ("A-7-11, Vista Damai, Jalan Jelatek", "STREET"),
-        ("Kuala Lumpur", "CITY"),
-    ]
 
 
 @pytest.mark.parametrize(

@@ -41,10 +41,8 @@ from functools import lru_cache
 
 from hidekit.text.detection.boundaries import CREDENTIALS, NAME_PARTICLES, ROLE_WORDS
 from hidekit.text.detection.consistency_parts import (
-    BUILDING_WORDS,
     JOINED_CODE_LABELS,
     PERSON_LABELS,
-    STREET_TYPE_END,
     WORD_RE,
     bracket_handles,
     code_prefixes,
@@ -102,8 +100,20 @@ _BUILDING_BEFORE = re.compile(
     r"[ \t]*$",
     re.IGNORECASE,
 )
+_BUILDING_WORDS = frozenset(
+    """
+    house court plaza estate tower towers apartments apts mansions building bldg block residency
+    residences heights villas villa complex centre center mall chambers lodge flats gardens park
+    arcade enclave society quarters cottage cottages farm manor hall maltings courtyard
+    """.split()  # noqa: SIM905
+)
 _STREET_TYPE = re.compile(
     r"[ \t]+(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt)\.?(?![\w])",
+    re.IGNORECASE,
+)
+_STREET_TYPE_END = re.compile(
+    r"\b(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt|street|road|"
+    r"avenue|lane|drive|court|place|crescent|terrace|boulevard|parkway|highway)\.?$",
     re.IGNORECASE,
 )
 
@@ -410,7 +420,7 @@ def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
             continue
         a, b = s.start, s.end
         m = _STREET_TYPE.match(text, b)
-        if m and not STREET_TYPE_END.search(text[a:b]):
+        if m and not _STREET_TYPE_END.search(text[a:b]):
             b = m.end()
         m = _UNIT.match(text, b)
         if m and any(c.isdigit() for c in m.group()) or (m and m.group().rstrip()[-1:].isupper()):
@@ -437,7 +447,7 @@ def _address_start(text: str, a: int) -> int:
         if not m:
             break
         words = m.group(1).split()
-        building = words[-1].casefold() in BUILDING_WORDS
+        building = words[-1].casefold() in _BUILDING_WORDS
         if not (building or words[0].casefold() == "the"):
             break
         a = m.start(1)

@@ -26,51 +26,6 @@ def grown(text: str, s: Span, start: int, end: int) -> Span:
 
 
 _UNIT_NUMBER = re.compile(r"#\d{1,3}-\d{1,5}[A-Za-z]?")  # "#08-447": floor and unit
-BUILDING_WORDS = frozenset(
-    """
-    house court plaza estate tower towers apartments apts mansions building bldg block residency
-    residences heights villas villa complex centre center mall chambers lodge flats gardens park
-    arcade enclave society quarters cottage cottages farm manor hall maltings courtyard
-    """.split()  # noqa: SIM905
-)
-STREET_TYPE_END = re.compile(
-    r"\b(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt|street|road|"
-    r"avenue|lane|drive|court|place|crescent|terrace|boulevard|parkway|highway|expressway)\.?$",
-    re.IGNORECASE,
-)
-# places the model may give a part of an address line (a building, an estate, a street) as
-PLACE_LABELS = frozenset({"STREET", "CITY", "ORGANIZATION", "HOSPITAL", "DEPARTMENT", "ROOM"})
-_COMMA = re.compile(r",[ \t]*")
-
-
-def _street_like(words: str) -> bool:
-    """A part of an address line: it ends on a street type or a building word, or it starts
-    with a number ("Gbagada Expressway", "Cobden House", "3rd Avenue")."""
-    found = WORD_RE.findall(words)
-    return bool(found) and (
-        found[-1].casefold() in BUILDING_WORDS
-        or STREET_TYPE_END.search(words.rstrip()) is not None
-        or words[:1].isdigit()
-    )
-
-
-def _one_line(text: str, p: Span, s: Span, after: Span | None) -> bool:
-    """Whether ``p``, a comma and ``s`` are parts of one address line: a street and a unit,
-    two streets, or a street and a place that reads as a street or a building (or sits between
-    two streets: "A-7-11, Vista Damai, Jalan Jelatek")."""
-    if not _COMMA.fullmatch(text, p.end, s.start):
-        return False
-    if p.label == "STREET" and (s.label == "STREET" or _UNIT_NUMBER.fullmatch(s.text)):
-        return True
-    if p.label == "STREET" and s.label in PLACE_LABELS:
-        return _street_like(s.text) or (
-            after is not None
-            and after.label == "STREET"
-            and _COMMA.fullmatch(text, s.end, after.start) is not None
-        )
-    return s.label == "STREET" and p.label in PLACE_LABELS and _street_like(p.text)
-
-
 # a street type after a word the model took for a place ("eccles" + " boulevard"), with the
 # house number before it ("2 church row")
 _TYPE_AFTER = re.compile(
@@ -99,16 +54,19 @@ def place_streets(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Parts of one address line found apart, with only a comma between them, are one street
-    ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street", "Plot 4" + ", " +
-    "Gbagada Expressway"): the comma is part of the address as written."""
+    """Two parts of one address line found apart, with only a comma between them, are one
+    street ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street"): the comma is
+    part of the address as written."""
     out: list[Span] = []
-    ordered = sort_spans(spans)
-    for i, s in enumerate(ordered):
+    for s in sort_spans(spans):
         p = out[-1] if out else None
-        after = ordered[i + 1] if i + 1 < len(ordered) else None
-        if p is not None and _one_line(text, p, s, after):
-            out[-1] = Span(p.start, s.end, "STREET", text[p.start : s.end], p.source, p.score)
+        if (
+            p is not None
+            and p.label == "STREET"
+            and (s.label == "STREET" or _UNIT_NUMBER.fullmatch(s.text))
+            and re.fullmatch(r",[ \t]*", text[p.end : s.start])
+        ):
+            out[-1] = grown(text, p, p.start, s.end)
         else:
             out.append(s)
     return out
