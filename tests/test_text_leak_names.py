@@ -142,16 +142,6 @@ def test_names_after_phrases_before_a_relative_and_signing_a_line():
     assert cued_names(header, [], "mixed") == []  # a dash after a word signs nothing
 
 
-def test_code_prefixes_take_a_site_code_after_a_field_word_only():
-    from hidekit.text.detection.consistency_parts import code_prefixes
-
-    text = "FOLDER KDH 0447182; PMDC 55190; MRN 0447183"
-    have = [span(text, "0447182", "MRN"), span(text, "55190", "ID"), span(text, "0447183", "MRN")]
-    assert [s.text for s in code_prefixes(text, have)] == ["KDH 0447182", "55190", "0447183"]
-    words = "hosp no FOR 0447182"  # an English word is no site code
-    assert [s.text for s in code_prefixes(words, [span(words, "0447182", "MRN")])] == ["0447182"]
-
-
 def test_a_code_found_from_its_slash_covers_the_whole_code():
     from hidekit.text.detection.consistency import whole_tokens
 
@@ -182,21 +172,6 @@ def test_a_phone_number_keeps_its_plus():
     ]
 
 
-def test_a_login_in_brackets_made_of_an_accented_name():
-    from hidekit.text.detection.consistency_parts import bracket_handles
-
-    text = "caller máirtín de bhailís (mdebhailis, ext 4471) - locked out"
-    out = bracket_handles(text, [span(text, "máirtín de bhailís")])
-    assert found(out)[-1] == ("mdebhailis", "USERNAME")
-
-
-def test_a_scheme_word_inside_number_is_no_prefix():
-    from hidekit.text.detection.consistency_parts import code_prefixes
-
-    text = "account number 1234"
-    assert [s.text for s in code_prefixes(text, [span(text, "1234", "ACCOUNT")])] == ["1234"]
-
-
 def test_a_place_before_a_street_type_is_the_street():
     from hidekit.text.detection.consistency_parts import place_streets
 
@@ -209,13 +184,6 @@ def test_a_place_before_a_street_type_is_the_street():
         ("2 church row", "STREET"),
         ("Mersey", "CITY"),  # "ST" in capitals after a capitalized word: not its street type
     ]
-
-
-def test_an_interstate_by_its_number():
-    hits = run_recognizers(
-        "vs guardrail on i-90 near the pass; I-5 north", get_recognizers(names=["road_number"])
-    )
-    assert [h.text for h in hits] == ["i-90", "I-5"]
 
 
 def test_a_list_opened_by_a_comma_and_closed_by_and():

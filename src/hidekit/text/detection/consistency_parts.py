@@ -5,7 +5,6 @@ brackets after a name."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 
 from hidekit.text.spans import Span, sort_spans
@@ -80,58 +79,9 @@ _DOTTED_PREFIX = re.compile(r"(?:^|(?<=[^\w.@/-]))([A-Za-z]{2,6})\.$")
 _NOT_PREFIX = frozenset("no nr id on at in to of or is it by as am pm a i x ph tel mob ext".split())  # noqa: SIM905
 
 
-# three or four letters before a number after a word that asks for one ("FOLDER KDH 0447182",
-# "hosp no CMC 447182H", "member no. ILH 0447182-03"): a site or scheme code; without that word
-# such letters mostly name the number's scheme ("UCI 12345", "PMDC 44718") and stay outside
-_LONG_PREFIX = re.compile(
-    r"\b(?:folder|no|nr|number|num|hosp|member|file|account|acct|card|ref)\b\.?[ \t]*[:#]?[ \t]*"
-    r"([A-Za-z]{3,4})[ -]$",
-    re.IGNORECASE,
-)
-_FIELD_NAMES = frozenset(
-    """
-    mrn nhs nhi chi urn ihi ohip hkid nric cnic uhid gmc nmc hcpc mci imc mdcn dea npi pps ppsn
-    sin tfn pan nin vin bvn ssn dob tel fax mob cell ref acct case file reg dni nie abn acn ird
-    emis hosp unit bed room ward flat apt box plot lot card iban bic sort code pin otp upi upin
-    medicare ahv amka bsn cpr pesel ppn tax vat gst hst pst epf esi uan ssnit nhif nssf sss
-    """.split()  # noqa: SIM905
-)
-
-
-def _prefix_start(text: str, s: Span) -> int | None:
-    """Where the letters written before the identifier ``s`` start, or None (see
-    ``code_prefixes``)."""
-    before = max(0, s.start - 4)
-    m = _CODE_PREFIX.search(text[before : s.start])
-    if m and m.group(1).casefold() not in _NOT_PREFIX and not (before and m.start(1) == 0):
-        letters, at = m.group(1), before + m.start(1)
-    else:
-        before = max(0, s.start - 24)
-        m = _LONG_PREFIX.search(text[before : s.start])
-        if not m or not _code_letters(m.group(1), text):
-            return None
-        letters, at = m.group(1), before + m.start(1)
-    if letters.islower() and any(c.isupper() for c in text[max(0, s.start - 200) : s.start]):
-        return None  # lower-case letters in a note with capitals: a word, not a prefix
-    return at
-
-
-def _code_letters(letters: str, text: str) -> bool:
-    """Three or four letters that read as a code: in capitals (or in lower case in a text typed
-    so), no field's name and no word of English (Zipf band 3 or more)."""
-    from hidekit.text.detection.recognizers.gazetteers import word_bands
-
-    fold = letters.casefold()
-    return (
-        (letters.isupper() or letters.islower())
-        and fold not in _FIELD_NAMES
-        and word_bands().get(fold, 0) < 3
-    )
-
-
 def code_prefixes(text: str, spans: Sequence[Span]) -> list[Span]:
-    """An identifier that starts with digits takes in the one to four letters written before it
-    with a space or a hyphen (see ``_CODE_PREFIX`` and ``_LONG_PREFIX``), in the note's case."""
+    """An identifier that starts with digits takes in the one or two letters written before it
+    with a space or a hyphen (see ``_CODE_PREFIX``), in the note's case."""
     out = sort_spans(spans)
     for k, s in enumerate(out):
         if s.label not in JOINED_CODE_LABELS or not s.text[:1].isdigit():
@@ -140,17 +90,19 @@ def code_prefixes(text: str, spans: Sequence[Span]) -> list[Span]:
         if d and fits_at(out, k, s.start - len(d.group(1)) - 1, s.end):
             out[k] = grown(text, s, s.start - len(d.group(1)) - 1, s.end)  # "AIMS.0044718227"
             continue
-        at = _prefix_start(text, s)
-        if at is not None and fits_at(out, k, at, s.end):
-            out[k] = grown(text, s, at, s.end)
+        before = max(0, s.start - 4)
+        m = _CODE_PREFIX.search(text[before : s.start])
+        if not m or m.group(1).casefold() in _NOT_PREFIX or (before and m.start(1) == 0):
+            continue
+        letters = m.group(1)
+        if letters.islower() and any(c.isupper() for c in text[max(0, s.start - 200) : s.start]):
+            continue  # lower-case letters in a note with capitals: a word, not a prefix
+        if fits_at(out, k, before + m.start(1), s.end):
+            out[k] = grown(text, s, before + m.start(1), s.end)
     return out
 
 
-_HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})(?=\)|,[ \t])")
-
-
-def _unaccented(words: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFKD", words) if not unicodedata.combining(c))
+_HANDLE_AFTER = re.compile(r"[ \t]*\(([a-z][a-z0-9._-]{2,30})\)")
 
 
 def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
@@ -163,8 +115,7 @@ def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
         if s.label not in PERSON_LABELS or not m:
             continue
         handle = m.group(1)
-        words = WORD_RE.findall(_unaccented(s.text))  # "máirtín de bhailís (mdebhailis)"
-        if not any(len(w) >= 4 and w.casefold() in handle for w in words):
+        if not any(len(w) >= 4 and w.casefold() in handle for w in WORD_RE.findall(s.text)):
             continue
         a, b = m.span(1)
         if k + 1 == len(out) or out[k + 1].start >= b:

@@ -383,9 +383,8 @@ SIGNATURE_RECOGNIZERS: list[Recognizer] = [
         "STREET",
         PROFILE_ONLY,
         0.75,
-        # "I-90", "i-5": an interstate by its number
-        pattern=r"(?<![\w-])(?:(?:hwy|highway|route|rte|interstate|state road)[ \t]?-?\d{1,4}"
-        r"|I-\d{1,3})(?![\w/-]|\.\d)",
+        pattern=r"(?<![\w-])(?:hwy|highway|route|rte|interstate|state road)[ \t]?-?\d{1,4}"
+        r"(?![\w/-]|\.\d)",
     ),
 ]
 for _rec in SIGNATURE_RECOGNIZERS:
