@@ -19,26 +19,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_text_profiles import case_of, char_counts, row  # noqa: E402
+from bench_text_profiles import (  # noqa: E402
+    case_of,
+    char_counts,
+    label_table,
+    leaking_spans,
+    row,
+)
 from hidekit.text.corpus import read_brat_dir  # noqa: E402
 from hidekit.text.detection.detector import load_model  # noqa: E402
 from hidekit.text.detection.training import held_for_validation  # noqa: E402
-from hidekit.text.profiles import DIRECT_LABELS, restrict_documents  # noqa: E402
+from hidekit.text.profiles import restrict_documents  # noqa: E402
 
 EN_DEV = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "en-dev"
-
-
-def leaking_spans(g, p) -> list:
-    """The gold direct identifiers of ``g`` with a character left uncovered by ``p``."""
-    covered = [False] * len(g.text)
-    for s in p.spans:
-        covered[s.start : s.end] = [True] * s.length
-    return [
-        s
-        for s in g.spans
-        if s.label in DIRECT_LABELS
-        and any(not covered[i] and not g.text[i].isspace() for i in range(s.start, s.end))
-    ]
 
 
 def validation_table(gold, pred) -> None:
@@ -51,14 +44,7 @@ def validation_table(gold, pred) -> None:
     print(row("all", counts))
     for name in sorted(groups):
         print(row(name, groups[name]))
-    g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
-    for a, b, c, d, _ in counts:
-        g_tot, g_hit, p_tot, p_hit = g_tot + a, g_hit + b, p_tot + c, p_hit + d
-    print("\n| label | gold chars | recall | precision |\n|---|---:|---:|---:|")
-    for k in sorted(set(g_tot) | set(p_tot)):
-        rec = f"{g_hit[k] / g_tot[k]:.3f}" if g_tot[k] else "—"
-        pre = f"{p_hit[k] / p_tot[k]:.3f}" if p_tot[k] else "—"
-        print(f"| {k} | {g_tot[k]} | {rec} | {pre} |")
+    label_table(counts, gold_chars=True)
     leaks = Counter()
     for g, p in zip(gold, pred, strict=True):
         for s in leaking_spans(g, p):

@@ -54,18 +54,37 @@ def char_counts(g, p) -> tuple[Counter, Counter, Counter, Counter, bool]:
     return g_tot, g_hit, p_tot, p_hit, leak
 
 
-def leaks_content(g, p) -> bool:
-    """Whether a letter or digit of a direct identifier is left uncovered: the leak the issue's
-    target counts, less the uncovered commas and hyphens between two masked parts (a gold span
-    that takes in the comma between a street and its town "leaks" that comma alone)."""
+def leaking_spans(g, p, content_only: bool = False) -> list:
+    """The gold direct identifiers of ``g`` with a character left uncovered by ``p``: any
+    non-space character, or with ``content_only`` a letter or digit (a gold span that takes in
+    the comma between a street and its town, both masked, "leaks" that comma alone)."""
     covered = [False] * len(g.text)
     for s in p.spans:
         covered[s.start : s.end] = [True] * s.length
-    return any(
-        s.label in DIRECT_LABELS
-        and any(not covered[i] and g.text[i].isalnum() for i in range(s.start, s.end))
+
+    def shown(c: str) -> bool:
+        return c.isalnum() if content_only else not c.isspace()
+
+    return [
+        s
         for s in g.spans
-    )
+        if s.label in DIRECT_LABELS
+        and any(not covered[i] and shown(g.text[i]) for i in range(s.start, s.end))
+    ]
+
+
+def label_table(counts: list, gold_chars: bool = False) -> None:
+    """Per label: character recall and precision (and the gold characters, if asked)."""
+    g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
+    for a, b, c, d, _ in counts:
+        g_tot, g_hit, p_tot, p_hit = g_tot + a, g_hit + b, p_tot + c, p_hit + d
+    extra = ("gold chars | ", "---: | ") if gold_chars else ("", "")
+    print(f"\n| label | {extra[0]}recall | precision |\n|---|{extra[1]}---:|---:|")
+    for k in sorted(set(g_tot) | set(p_tot)):
+        rec = f"{g_hit[k] / g_tot[k]:.3f}" if g_tot[k] else "—"
+        pre = f"{p_hit[k] / p_tot[k]:.3f}" if p_tot[k] else "—"
+        gold = f"{g_tot[k]} | " if gold_chars else ""
+        print(f"| {k} | {gold}{rec} | {pre} |")
 
 
 def case_of(text: str) -> str:
@@ -126,7 +145,7 @@ def measure(model: str, folder: Path) -> None:
         print("| setting | notes | char recall | char precision | notes leaking a direct id |")
         print("|---|---:|---:|---:|---:|")
         print(row("all", counts))
-        content = [leaks_content(g, p) for g, p in zip(gold, pred, strict=True)]
+        content = [bool(leaking_spans(g, p, True)) for g, p in zip(gold, pred, strict=True)]
         print(
             row(
                 "all, a letter or digit leaking",
@@ -143,14 +162,7 @@ def measure(model: str, folder: Path) -> None:
             )
         for name in sorted(groups):
             print(row(name, groups[name]))
-        g_tot, g_hit, p_tot, p_hit = Counter(), Counter(), Counter(), Counter()
-        for a, b, c, d, _ in counts:
-            g_tot, g_hit, p_tot, p_hit = g_tot + a, g_hit + b, p_tot + c, p_hit + d
-        print("\n| label | recall | precision |\n|---|---:|---:|")
-        for k in sorted(set(g_tot) | set(p_tot)):
-            rec = f"{g_hit[k] / g_tot[k]:.3f}" if g_tot[k] else "—"
-            pre = f"{p_hit[k] / p_tot[k]:.3f}" if p_tot[k] else "—"
-            print(f"| {k} | {rec} | {pre} |")
+        label_table(counts)
         print()
 
 
