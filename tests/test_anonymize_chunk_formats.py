@@ -15,6 +15,7 @@ import pytest
 
 import hidekit.jobs.table as job_table
 import hidekit.transforms.suppression as suppression
+from chunk_files import write_frame
 from hidekit import jobs
 from hidekit.jobs import SecretOptions
 
@@ -59,16 +60,7 @@ def data(request, tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("chunk-formats")
     path = folder / f"in{request.param}"
     frame = _table(N, 0)
-    if path.suffix == ".parquet":  # whole numbers with a gap as Arrow integers, row groups of 50
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        at = table.schema.get_field_index("visits")
-        visits = pa.array(frame["visits"].astype("Int64"), pa.int64())
-        pq.write_table(table.set_column(at, "visits", visits), path, row_group_size=50)
-    else:
-        import pyreadstat
-
-        writer = {".dta": pyreadstat.write_dta, ".sav": pyreadstat.write_sav}[path.suffix]
-        writer(frame, str(path))
+    write_frame(frame, path, row_group_size=50)
     (folder / "key").write_bytes(b"k" * 32)
     return path
 

@@ -11,12 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
 import hidekit.jobs.optimal as job_optimal
+from chunk_files import write_frame
 from hidekit import jobs
 from hidekit.cli.main import app
 from hidekit.errors import OptionError
@@ -69,19 +68,9 @@ CASES = {
 
 
 def _write(frame: pd.DataFrame, path: Path) -> Path:
-    if path.suffix == ".csv":
-        frame.to_csv(path, index=False, sep=";")
-    elif path.suffix == ".parquet":  # whole numbers with gaps as Arrow integers, no pandas index
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        at = table.schema.get_field_index("visits")
-        visits = pa.array(frame["visits"].astype("Int64"), pa.int64())
-        pq.write_table(table.set_column(at, "visits", visits), path, row_group_size=100)
-    else:
-        import pyreadstat
-
-        writer = {".dta": pyreadstat.write_dta, ".sav": pyreadstat.write_sav}[path.suffix]
-        writer(frame.drop(columns=["zip"]), str(path))
-    return path
+    return write_frame(
+        frame if path.suffix in (".csv", ".parquet") else frame.drop(columns=["zip"]), path
+    )
 
 
 def _figures(result) -> dict:
