@@ -76,3 +76,26 @@ def test_detect_documents_gives_the_same_spans_whatever_the_choice(machine):
     auto = det.detect_documents(docs, n_jobs=None)
     assert [d.spans for d in auto] == [d.spans for d in one]
     assert sum(len(d.spans) for d in one) > 0
+
+
+def _square_there(x: int) -> tuple[str, int]:
+    return "there", x * x
+
+
+def _set_up(value: int) -> None:
+    assert value == 0
+
+
+@pytest.mark.parametrize(("n_jobs", "chunk"), [(2, 1), (2, 7), (3, 4)])
+def test_shared_out_keeps_order_workers_take_a_prefix_this_process_the_rest(n_jobs, chunk):
+    items = list(range(60))
+    got = list(
+        workers.shared_out(
+            items, lambda x: ("here", x * x), _square_there, n_jobs, _set_up, (0,), chunk
+        )
+    )
+    assert [v for _, v in got] == [x * x for x in items]
+    # the workers take chunks from the front, this process from the back: no interleaving
+    who = [w for w, _ in got]
+    assert who == sorted(who, key=lambda w: w == "here")
+    assert set(who) <= {"here", "there"}

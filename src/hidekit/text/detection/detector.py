@@ -47,7 +47,6 @@ import json
 import threading
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from functools import cached_property
 from importlib import resources
 from pathlib import Path
@@ -87,7 +86,7 @@ from hidekit.text.detection.windows import (
     merge_windows,
     plan_windows,
 )
-from hidekit.text.detection.workers import choose_workers
+from hidekit.text.detection.workers import choose_workers, shared_out
 from hidekit.text.profiles import apply_profile, get_profile
 from hidekit.text.spans import Document, Span, sort_spans
 
@@ -342,16 +341,15 @@ class Detector:
             for w in plan
         ]
         results: list[Document] = []
-        chunk = max(1, min(16, pieces // (n_jobs * 8) or 1))
-        with ProcessPoolExecutor(
-            max_workers=n_jobs, initializer=_init_worker, initargs=(state,)
-        ) as ex:
-            found = ex.map(_detect_in_worker, texts, chunksize=chunk)
-            for d, plan in zip(docs, plans, strict=True):
-                parts = [next(found) for _ in plan]
-                spans = parts[0] if len(plan) == 1 else merge_windows(plan, parts)
-                results.append(d.with_spans(spans))
-                advance(1)
+        chunk = max(1, min(16, pieces // (n_jobs * 16) or 1))
+        found = shared_out(
+            texts, self._detect_whole, _detect_in_worker, n_jobs, _init_worker, (state,), chunk
+        )
+        for d, plan in zip(docs, plans, strict=True):
+            parts = [next(found) for _ in plan]
+            spans = parts[0] if len(plan) == 1 else merge_windows(plan, parts)
+            results.append(d.with_spans(spans))
+            advance(1)
         return results
 
 

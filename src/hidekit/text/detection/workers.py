@@ -16,6 +16,12 @@ cores are) plus this one.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 MIN_CHARS = 50_000  # below this a pool costs more than it saves (~0.15 s of work)
 MIN_PIECES = 4  # documents or windows: fewer cannot be shared out usefully
@@ -50,3 +56,41 @@ def choose_workers(n_jobs: int | None, total_chars: int, pieces: int) -> int:
     if total_chars >= LARGE_CHARS:
         return max(1, min(usable_cores(), pieces))
     return max(1, min(usable_cores(), int(idle_cores()) + 1, pieces))
+
+
+def _run_chunk(work: Callable[[T], R], items: list[T]) -> list[R]:
+    return [work(x) for x in items]
+
+
+def shared_out(
+    items: Sequence[T],
+    here: Callable[[T], R],
+    there: Callable[[T], R],
+    n_jobs: int,
+    initializer: Callable[..., None],
+    initargs: tuple,
+    chunk: int,
+) -> Iterator[R]:
+    """``here(x)`` for each of ``items``, in order, computed by this process and ``n_jobs - 1``
+    worker processes (each set up by ``initializer(*initargs)``, then running ``there``, a
+    module-level function that gives what ``here`` gives).
+
+    The items go to the workers in chunks, first to last; this process, instead of waiting,
+    takes chunks from the end that no worker has started yet (it cancels them in the pool), so
+    it detects about its share with its warm caches, and nothing it detects is sent back and
+    forth. Once a worker has started the last chunk left, this process only collects."""
+    chunks = [list(items[i : i + chunk]) for i in range(0, len(items), chunk)]
+    mine: dict[int, list[R]] = {}
+    with ProcessPoolExecutor(
+        max_workers=max(1, n_jobs - 1), initializer=initializer, initargs=initargs
+    ) as ex:
+        futures = [ex.submit(_run_chunk, there, c) for c in chunks]
+        last = len(chunks) - 1  # the next chunk this process tries to take
+        for k in range(len(chunks)):
+            while last >= k and not futures[k].done():
+                if not futures[last].cancel():  # started: so are all before it
+                    last = -1
+                    break
+                mine[last] = [here(x) for x in chunks[last]]
+                last -= 1
+            yield from mine.pop(k) if k in mine else futures[k].result()
