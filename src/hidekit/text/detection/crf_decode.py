@@ -33,7 +33,6 @@ import numpy as np
 
 from hidekit.errors import InputError
 from hidekit.text.detection.crf_kernels import (
-    _OWN_W,
     _decode_document,
     _exp_array,
     _sequences,
@@ -151,8 +150,15 @@ class WordTable:
 
     _COLUMNS = ("own", "near", "lh", "bg", "clus", "flags", "lwid", "dfh", "dfm1")
 
-    def __init__(self, attr: Mapping[str, int], clusters: Mapping[str, str] | None, limit: int):
+    def __init__(
+        self,
+        attr: Mapping[str, int],
+        clusters: Mapping[str, str] | None,
+        limit: int,
+        W: np.ndarray,
+    ):
         self.attr = attr
+        self.W = W
         self.clusters = clusters or None
         self.limit = limit
         self.lock = threading.Lock()
@@ -161,7 +167,7 @@ class WordTable:
     def reset(self, cap: int = 1024) -> None:
         self.index: dict[str, int] = {}
         self.lower_ids: dict[str, int] = {}
-        self.own = np.full((cap, _OWN_W), -1, np.int32)
+        self.own = np.zeros((cap, self.W.shape[1]))
         self.near = np.full((cap, 4, 2), -1, np.int32)
         self.lh = np.full(cap, -1, np.int32)
         self.bg = np.full(cap, -1, np.int32)
@@ -178,7 +184,7 @@ class WordTable:
         cap = 2 * self.own.shape[0]
         for name in self._COLUMNS:
             old = getattr(self, name)
-            new = np.full((cap, *old.shape[1:]), 0 if name == "flags" else -1, old.dtype)
+            new = np.full((cap, *old.shape[1:]), 0 if name in ("flags", "own") else -1, old.dtype)
             new[: old.shape[0]] = old
             setattr(self, name, new)
 
@@ -190,8 +196,9 @@ class WordTable:
             self._grow()
         get = self.attr.get
         lw, _, own, near = _word(w)
-        ids = [a for x in own if (a := get(x)) is not None]
-        self.own[k, : len(ids)] = ids
+        row = self.own[k]  # the sum of the word's own rows of W, added in feature order
+        for a in (a for x in own if (a := get(x)) is not None):
+            row += self.W[a]  # from zeros, as the kernel sums a token's scores: the same bits
         for d, pair in enumerate(near):
             ids = [a for x in pair if (a := get(x)) is not None]
             self.near[k, d, : len(ids)] = ids
@@ -229,7 +236,9 @@ class CrfDecoder:
         # labels the "drl=" features name, in name order
         self._drl_labels = sorted(a[4:] for a in wt.attr if a.startswith("drl="))
         self._drl_index = {x: k for k, x in enumerate(self._drl_labels)}
-        self.words = WordTable(wt.attr, options.get("clusters") if clusters else None, word_limit)
+        self.words = WordTable(
+            wt.attr, options.get("clusters") if clusters else None, word_limit, wt.W
+        )
         self._hits: dict[tuple[str, str], tuple[tuple, int]] = {}
         # tags: kind (0 other, 1 B-, 2 I-) and label; spans' label names
         labels = wt.labels

@@ -26,7 +26,8 @@ def _jit(fn):
 
 # --------------------------------------------------------------------------- compiled kernels
 # The word table (WordTable): one row per distinct token text, -1 where the model has no weight.
-_OWN_W = 16  # OWN[w, :]: the word's own features (at most 14), then -1
+# OWN[w, :]: the sum of the W rows of the word's own features (at most 14), added in their order
+# from zeros: a token's scores start from it (the same bits as adding the rows one by one)
 # NEAR[w, k, :]: what word w gives a neighbour at offset (-2, -1, +1, +2)[k] ("-1w=...", "-1ss=...")
 # CLUS[w, k, :]: its word-cluster features seen from offset (-1, 0, +1)[k] ("-1c1=...", "-1c2=...")
 # LH, BG, LWID, DFH, DFM1: "lh=<lower>", its id in the word-pair table, the id of its lower-case
@@ -285,13 +286,11 @@ def _whitespace_classes(starts, ends, nl, gc):
 
 @_jit
 def _add_word_rows(S, W, i, w, own, ws_b, ws_a, lp, lh, gc, head, pos):
-    """Token i's own features, its whitespace before and after, its place in the line
-    ("lp=") and the line's first word ("lh=", from the second token of a line on)."""
-    for k in range(own.shape[1]):
-        a = own[w, k]
-        if a < 0:
-            break
-        _add_row(S, i, W, a)
+    """Token i's own features (row i of S is still zeros: it takes their sum, ``OWN``), its
+    whitespace before and after, its place in the line ("lp=") and the line's first word
+    ("lh=", from the second token of a line on)."""
+    for j in range(S.shape[1]):
+        S[i, j] = own[w, j]
     if ws_b[gc[i]] >= 0:
         _add_row(S, i, W, ws_b[gc[i]])
     if ws_a[gc[i + 1]] >= 0:

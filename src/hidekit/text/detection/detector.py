@@ -341,7 +341,7 @@ class Detector:
             for w in plan
         ]
         results: list[Document] = []
-        chunk = max(1, min(16, pieces // (n_jobs * 16) or 1))
+        chunk = max(1, min(16, pieces // (n_jobs * 24)))
         found = shared_out(
             texts, self._detect_whole, _detect_in_worker, n_jobs, _init_worker, (state,), chunk
         )
