@@ -345,19 +345,27 @@ class Detector:
         found = shared_out(
             texts, self._detect_whole, _detect_in_worker, n_jobs, _init_worker, (state,), chunk
         )
-        for d, plan in zip(docs, plans, strict=True):
-            parts = [next(found) for _ in plan]
-            spans = parts[0] if len(plan) == 1 else merge_windows(plan, parts)
-            results.append(d.with_spans(spans))
-            advance(1)
+        _PARENT[:] = [state, self]  # a forked worker takes this detector as it is (warm)
+        try:
+            for d, plan in zip(docs, plans, strict=True):
+                parts = [next(found) for _ in plan]
+                spans = parts[0] if len(plan) == 1 else merge_windows(plan, parts)
+                results.append(d.with_spans(spans))
+                advance(1)
+        finally:
+            _PARENT.clear()
         return results
 
 
 _WORKER: Detector | None = None
+_PARENT: list = []  # [state, detector] while a pool runs: what a forked worker inherits
 
 
 def _init_worker(state) -> None:
     global _WORKER
+    if _PARENT and _PARENT[0] is state:  # forked (the state is the parent's own object)
+        _WORKER = _PARENT[1]
+        return
     crf, config, allow, deny, profile = state
     _WORKER = Detector(crf, config, allow, deny, profile)
 
