@@ -214,6 +214,28 @@ def test_the_watchdog_waits_for_a_slow_answer_and_stops_a_silent_process(monkeyp
     assert not mp.active_children()
 
 
+def test_a_failed_forked_process_s_error_is_logged(caplog):
+    # the error the failed child sends back is logged (one line), not dropped
+    import logging
+
+    from hidekit.release import stream_fork
+
+    def fails():
+        raise ValueError("the second half broke\nsecond line")
+
+    with caplog.at_level(logging.WARNING, logger="hidekit.release"):
+        assert stream_fork.forked(fails)() is None
+    messages = [r.getMessage() for r in caplog.records]
+    assert messages == [
+        "the forked process failed (ValueError: the second half broke): its share done here"
+    ]
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="hidekit.release"):
+        assert stream_fork.forked(lambda: 42)() == 42
+        assert stream_fork.forked(lambda: 1)(stop=True) is None  # stopped by us: nothing
+    assert not caplog.records
+
+
 def test_batches_come_in_the_size_asked():
     import pyarrow as pa
 
@@ -294,18 +316,21 @@ _cell = st.one_of(
     text=st.lists(_cell, min_size=1, max_size=12),
     floats=st.lists(st.one_of(st.none(), st.floats(allow_nan=False, width=64)), min_size=1),
     sep=st.sampled_from([",", ";", "\t", "|"]),
+    plain=st.lists(st.floats(-200, 200), min_size=12, max_size=12),
 )
-def test_csv_rows_are_to_csv(text, floats, sep):
+def test_csv_rows_are_to_csv(text, floats, sep, plain):
+    # plain: decimals as coordinates hold (Arrow writes their digits), whole and tiny ones too
     n = min(len(text), len(floats))
     frame = pd.DataFrame(
         {
             "t": pd.Series(text[:n], dtype=object),
             "f": pd.Series([np.nan if v is None else v for v in floats[:n]], dtype=float),
+            "g": pd.Series([plain[i] / 10 ** (i % 7) for i in range(n)], dtype=float),
             "i": pd.array([None if i % 3 == 0 else i - 5 for i in range(n)], dtype="Int64"),
             "m": pd.Series([[1, True, "1", 2.5, None][i % 5] for i in range(n)], dtype=object),
         }
     )
-    for part in (frame, frame[["t"]], frame[["f"]]):
+    for part in (frame, frame[["t"]], frame[["f"]], frame[["f", "g", "i"]]):
         want = neutralize_formulas(part)[0].to_csv(index=False, sep=sep).encode()
         assert header_line(part.columns, sep) + csv_rows(part, sep) == want
         raw = part.to_csv(index=False, sep=sep).encode()

@@ -194,3 +194,33 @@ def test_every_transform_is_deterministic_and_leaves_input(adult_frame):
         assert list(a.index) == list(small.index)
     pd.testing.assert_frame_equal(small, copy)
     assert np.array_equal(small.columns, copy.columns)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.one_of(st.none(), st.integers(-50, 50), st.floats(-1e6, 1e6)),
+            st.integers(1, 6),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    st.floats(0, 100, exclude_min=True, exclude_max=True),
+    st.floats(0, 100, exclude_min=True, exclude_max=True),
+)
+def test_topcode_fit_on_counts_is_the_fit_on_the_repeated_rows(rows, p_top, p_bottom):
+    # the percentile on distinct values and their counts (the chunked release's fit) is the one
+    # numpy takes on every record: checked against the rows repeated
+    values = [v for v, _ in rows]
+    counts = np.array([n for _, n in rows])
+    distinct = pd.DataFrame({"x": pd.array(values, dtype="Float64")})
+    full = distinct.loc[distinct.index.repeat(counts)].reset_index(drop=True)
+    lo, hi = sorted((p_bottom, p_top))
+    if all(v is None for v in values):
+        with pytest.raises(OptionError):
+            TopCode(["x"], top_percentile=hi).fit_counts(distinct, counts)
+        return
+    for kw in ({"top_percentile": hi}, {"bottom_percentile": lo}):
+        expected = TopCode(["x"], **kw).fit(full).thresholds_
+        assert TopCode(["x"], **kw).fit_counts(distinct, counts).thresholds_ == expected

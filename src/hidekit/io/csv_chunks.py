@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.csv as pcsv
 
 from hidekit.io.atomic import atomic_path, check_output_file
 from hidekit.io.writers import FORMULA_START, looks_like_formula, neutralize_formulas
@@ -67,6 +68,27 @@ def _column_texts(column: pd.Series, sep: str, neutralize: bool) -> pa.Array:
     return dictionary.take(pa.array(idx))
 
 
+def _float_texts(values: np.ndarray, special: str) -> pa.Array | None:
+    """Floats as numpy's ``astype(str)`` writes them (missing: empty), without a Python
+    text per cell: Arrow's shortest round-trip digits where both write them the same way (plain
+    decimals with a point, well inside numpy's positional range), numpy's own text for the
+    rest (whole numbers, exponents, infinities); None when a text needs quoting."""
+    texts = pc.cast(pa.array(values, from_pandas=True), pa.string())
+    size = np.abs(values)
+    with np.errstate(invalid="ignore"):
+        plain = (size >= 1e-3) & (size < 1e15)
+    dotted = pc.match_substring(texts, ".").fill_null(False).to_numpy(zero_copy_only=False)
+    sci = pc.match_substring(texts, "e").fill_null(False).to_numpy(zero_copy_only=False)
+    redo = ~(plain & dotted & ~sci) & ~np.isnan(values)
+    if redo.any():
+        numpy_texts = _flat(pa.array(values[redo].astype(str), pa.string()))
+        texts = pc.replace_with_mask(texts, pa.array(redo), numpy_texts)
+    texts = pc.fill_null(texts, "")
+    if len(texts) and pc.any(pc.match_substring_regex(texts, special)).as_py():
+        return None
+    return _flat(texts)
+
+
 def _distinct_texts(values: pd.Series, sep: str, kind: str, neutralize: bool) -> pa.Array:
     """Distinct values as text: plain text and floats vectorized (what ``to_csv`` does with
     them: the text itself, numpy's ``astype(str)``), the rest through ``to_csv``."""
@@ -79,9 +101,9 @@ def _distinct_texts(values: pd.Series, sep: str, kind: str, neutralize: bool) ->
             return arr
         return pa.array(_cell_texts(pd.Series(arr.to_pylist(), dtype=object), sep), pa.string())
     if values.dtype == np.float64:
-        arr = pa.array(values.to_numpy().astype(str), pa.string())
-        if not len(arr) or not pc.any(pc.match_substring_regex(arr, special)).as_py():
-            return arr
+        floats = _float_texts(values.to_numpy(), special)
+        if floats is not None:
+            return floats
     if neutralize and values.dtype == object:
         values = neutralize_formulas(values.to_frame())[0].iloc[:, 0]
     return pa.array(_cell_texts(values, sep), pa.string())
@@ -118,10 +140,29 @@ def csv_rows(frame: pd.DataFrame, sep: str = ",", *, neutralize: bool = True) ->
     if len(cols) == 1:  # to_csv quotes a row whose only cell is empty
         cols[0] = pc.if_else(pc.equal(cols[0], ""), '""', cols[0])
         lines = cols[0]
+    elif (rows := _arrow_rows(cols, sep)) is not None:
+        return rows
     else:
         lines = pc.binary_join_element_wise(*cols, sep)
     joined = pc.binary_join_element_wise(lines, pa.scalar(""), "\n")
     return _string_bytes(joined)
+
+
+def _arrow_rows(cols: list[pa.Array], sep: str) -> bytes | None:
+    """The cells (texts as they are to be written) joined into lines by Arrow's CSV writer,
+    which adds no quotes (``quoting_style="none"``): several times faster than joining them
+    element-wise. None when a cell holds the separator, a quote or a line break (the writer
+    refuses it) or the separator is not one character: then they are joined element-wise."""
+    if len(sep) != 1:
+        return None
+    table = pa.table({str(i): c for i, c in enumerate(cols)})
+    sink = pa.BufferOutputStream()
+    options = pcsv.WriteOptions(include_header=False, quoting_style="none", delimiter=sep)
+    try:
+        pcsv.write_csv(table, sink, options)
+    except pa.ArrowInvalid:
+        return None
+    return sink.getvalue().to_pybytes()
 
 
 def _flat(array) -> pa.Array:

@@ -64,7 +64,7 @@ def forked(task: Callable[[], T]) -> Callable[..., T | None]:
     def wait(stop: bool = False) -> T | None:
         own = time.monotonic() - started
         limit = max(WAIT_FLOOR, WAIT_FACTOR * own)
-        status, got = "error", None
+        status, got, told = "error", None, stop
         if stop:
             _stop(child)
         elif recv.poll(limit):  # an answer, or the end of a process that died without one
@@ -78,9 +78,17 @@ def forked(task: Callable[[], T]) -> Callable[..., T | None]:
                 own,
             )
             _stop(child)
+            told = True
         recv.close()
         child.join()
-        return got if status == "ok" else None
+        if status == "ok":
+            return got
+        if isinstance(got, str):  # the child's own error: why its share is done here
+            first = got.splitlines()[0] if got else got
+            log.warning("the forked process failed (%s): its share done here", first)
+        elif not told:
+            log.warning("the forked process ended without an answer: its share done here")
+        return None
 
     return wait
 

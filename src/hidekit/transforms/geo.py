@@ -382,7 +382,7 @@ class Jitter(Transform):
         """Every record's coordinates replaced by its cluster's displaced point (``rows``: see
         ``displacement``)."""
         table, ids = self.displacement(frame, rows)
-        out = frame.copy()
+        out = frame.copy(deep=False)  # the coordinates are replaced, not written into
         keep = ids >= 0
         lat = np.full(len(frame), np.nan)
         lon = np.full(len(frame), np.nan)

@@ -69,13 +69,27 @@ class TopCode(Transform):
         _check_percentile("bottom_percentile", bottom_percentile)
 
     def fit(self, frame: pd.DataFrame) -> TopCode:
+        return self._fit(frame, None)
+
+    def fit_counts(self, frame: pd.DataFrame, counts: np.ndarray) -> TopCode:
+        """The fit of the table where distinct row i stands for ``counts[i]`` records, without
+        repeating the rows: a percentile is the order statistic the repeated rows would give."""
+        self.check_params()
+        return self._fit(frame, np.asarray(counts, dtype=np.int64))
+
+    def _fit(self, frame: pd.DataFrame, counts: np.ndarray | None) -> TopCode:
         require_columns(frame.columns, self.columns)
         self.thresholds_: dict[str, tuple[float | None, float | None]] = {}
         for col in self.columns:
-            x = numeric_column(frame, col).dropna().to_numpy()
-            top = self.top if self.top_percentile is None else _pct(x, self.top_percentile)
+            values = numeric_column(frame, col)
+            present = values.notna().to_numpy()
+            x = values.to_numpy()[present]
+            w = None if counts is None else counts[present]
+            top = self.top if self.top_percentile is None else _pct(x, self.top_percentile, w)
             bottom = (
-                self.bottom if self.bottom_percentile is None else _pct(x, self.bottom_percentile)
+                self.bottom
+                if self.bottom_percentile is None
+                else _pct(x, self.bottom_percentile, w)
             )
             if top is not None and bottom is not None and float(bottom) >= float(top):
                 raise OptionError(f"topcode {col!r}: bottom {bottom} is not below top {top}")
@@ -117,8 +131,15 @@ class TopCode(Transform):
         return out
 
 
-def _pct(x: np.ndarray, p) -> float:
+def _pct(x: np.ndarray, p, counts: np.ndarray | None = None) -> float:
+    """The ``p``-th percentile of ``x`` (each value ``counts`` times when given)."""
     if x.size == 0:
         raise OptionError("topcode: cannot take a percentile of a column with no values")
     # 'higher' keeps the threshold an observed value, so the label names a value in the data.
-    return float(np.percentile(x, float(p), method="higher"))
+    if counts is None:
+        return float(np.percentile(x, float(p), method="higher"))
+    order = np.argsort(x, kind="stable")
+    ends = np.cumsum(counts[order])  # the repeated sorted values: x[order][i] ends at ends[i]
+    # the place numpy picks among ends[-1] sorted values (the same index whatever the values)
+    at = int(np.percentile(np.arange(int(ends[-1])), float(p), method="higher"))
+    return float(x[order][np.searchsorted(ends, at, side="right")])
