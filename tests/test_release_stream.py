@@ -489,3 +489,20 @@ def test_jitter_draws_are_keyed_blake2b_of_the_tags():
     words = np.frombuffer(raw, "<u8").reshape(len(tags), 4)
     want = (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
     assert np.array_equal(j._uniforms(tags, 3), want)
+
+
+@pytest.mark.parametrize("values", [[10, 11, 12, 13], [13, 10, 12, 11], [1, None, 3, 2]])
+def test_a_lookup_finds_each_record_s_row_and_refuses_an_unseen_value(values):
+    # one column of distinct values (row = id when in first-seen order) or not: the rows a
+    # dictionary gives; a value (or a missing one) the table lacks is refused
+    from hidekit.release.stream_tables import Lookup, StreamUnsupported
+
+    table = pd.DataFrame({"v": pd.array(values, dtype="Int64")})
+    lookup = Lookup(table)
+    where = {v: i for i, v in enumerate(values)}
+    chunk = [values[i] for i in (3, 0, 0, 2, 1)]
+    got = lookup.rows(pd.DataFrame({"v": pd.array(chunk, dtype="Int64")}))
+    assert got.tolist() == [where[v] for v in chunk]
+    for unseen in ([99], [None] if None not in values else [4]):
+        with pytest.raises(StreamUnsupported):
+            lookup.rows(pd.DataFrame({"v": pd.array([values[0], *unseen], dtype="Int64")}))

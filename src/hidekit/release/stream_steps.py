@@ -90,7 +90,8 @@ class ValuesStep(StreamStep):
             out = self.transform.transform(distinct)
         if len(out) != len(distinct):
             raise StreamUnsupported(f"step {self.step.use} changed the number of records")
-        self.inputs, self.outputs = distinct, out.reset_index(drop=True)
+        self.inputs, self.outputs = distinct, _numbered(out)
+        self._arrays = {c: self.outputs[c].array for c in self.outputs.columns}
         self.lookup = Lookup(distinct)
         for c in out.columns:
             if c not in distinct.columns:
@@ -107,9 +108,8 @@ class ValuesStep(StreamStep):
 
     def _put(self, frame: pd.DataFrame, rows: np.ndarray) -> pd.DataFrame:
         frame = frame.copy(deep=False)  # new columns, the chunk before the step untouched
-        for c in self.outputs.columns:
-            values = self.outputs[c].take(rows)
-            frame[c] = pd.Series(values.array, index=frame.index)
+        for c, array in self._arrays.items():  # taken from the array: no index built
+            frame[c] = pd.Series(array.take(rows), index=frame.index, copy=False)
         return frame.drop(columns=self.dropped) if self.dropped else frame
 
     def apply_table(self, table: CountTable) -> CountTable:
@@ -120,6 +120,14 @@ class ValuesStep(StreamStep):
 
     def apply_chunk(self, frame: pd.DataFrame) -> pd.DataFrame:
         return self._put(frame, self.lookup.rows(frame))
+
+
+def _numbered(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` indexed 0, 1, ... (without a copy when it is already)."""
+    index = frame.index
+    if isinstance(index, pd.RangeIndex) and index.start == 0 and index.step == 1:
+        return frame
+    return frame.reset_index(drop=True)
 
 
 class JitterStep(StreamStep):

@@ -87,10 +87,12 @@ class Lookup:
         self._indexes = [pd.Index(pd.unique(table[c].dropna())) for c in self.columns]
         self._spans = [len(i) + 1 for i in self._indexes]
         ids = self._ids(table)
-        if (ids < 0).any() or len(np.unique(ids)) != len(ids):
+        # ids 0, 1, ... in row order (a column of distinct values): a row is its id
+        self._plain = bool(len(ids)) and bool(np.array_equal(ids, np.arange(len(ids))))
+        self._order = ids if self._plain else np.argsort(ids, kind="stable")
+        self._sorted = ids if self._plain else ids[self._order]
+        if (ids < 0).any() or bool((self._sorted[1:] == self._sorted[:-1]).any()):
             raise StreamUnsupported("a step's values do not tell its rows apart")
-        self._order = np.argsort(ids, kind="stable")
-        self._sorted = ids[self._order]
 
     def _ids(self, rows: pd.DataFrame) -> np.ndarray:
         ids = np.zeros(len(rows), np.int64)
@@ -105,6 +107,10 @@ class Lookup:
     def rows(self, frame: pd.DataFrame) -> np.ndarray:
         """The table row of each record of ``frame``; StreamUnsupported for a value not seen."""
         ids = self._ids(frame)
+        if self._plain:
+            if len(ids) and (ids.min() < 0 or ids.max() >= len(self._order)):
+                raise StreamUnsupported("a record's values were not in the step's fitted table")
+            return ids
         pos = np.searchsorted(self._sorted, ids)
         pos = np.minimum(pos, len(self._sorted) - 1)
         found = (ids >= 0) & (self._sorted[pos] == ids) if len(self._sorted) else ids < -1
@@ -143,4 +149,7 @@ def typed_counts(table: pa.Table, columns: Sequence[str], kinds: dict[str, str])
     )
     counts = table.column(N).to_numpy().astype(np.int64)
     first = table.column(FIRST).to_numpy().astype(np.int64)
+    if len(columns) == 1 and frame.iloc[:, 0].is_unique:  # typing merged no texts (IDs)
+        order = np.argsort(first, kind="stable")  # as regroup orders the rows
+        return CountTable(frame.iloc[order].reset_index(drop=True), counts[order], first[order])
     return CountTable(frame, counts, first).regroup(columns)
