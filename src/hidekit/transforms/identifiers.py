@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
@@ -79,7 +80,7 @@ def _key_array(s: pd.Series) -> pa.Array:
 
 
 def _flat_crosswalk(
-    frame: pd.DataFrame, columns: list[str], width, prefixes
+    frame: pd.DataFrame, columns: list[str], width, prefixes, words=None
 ) -> tuple[pd.DataFrame, dict] | None:
     """``Encode.fit``'s crosswalk for flat columns and no earlier crosswalk, the same frame built
     by Arrow (unique values, zero-padding) instead of per value in Python, and for each column
@@ -97,7 +98,7 @@ def _flat_crosswalk(
         n = len(uniq)
         w = _width_for(n, width, None, col)
         check_capacity(n, 0, w)
-        order = keyed_order(uniq.to_numpy(zero_copy_only=False), prefixes[col])
+        order = order_of_words((words or arrow_keyed_words)(uniq, prefixes[col]))
         at = np.empty(n, np.int64)  # crosswalk row (in this column's block) of each distinct
         at[order] = np.arange(n)
         hit = encoded.indices.to_numpy(zero_copy_only=False)
@@ -126,22 +127,38 @@ def code_prefix(random, column: str) -> str:
     return random.subkey("encode", column).hex()
 
 
-def keyed_order(values, prefix: str) -> np.ndarray:
-    """Indices of ``values`` (text) in the order of their keyed hash SHA-256(prefix + value):
-    a value's code depends on the key and the set of values only, and Spark computes the same
-    hash per value with ``sha2`` (``hidekit.transforms.spark_encode``)."""
-    base = hashlib.sha256(prefix.encode("ascii"))
-    digests = []
-    for v in values:
-        h = base.copy()
-        h.update(v.encode("utf-8", "surrogatepass"))
-        digests.append(h.digest())
-    words = np.frombuffer(b"".join(digests), dtype=">u8").reshape(-1, 4)
+def keyed_words(texts, prefix: str) -> np.ndarray:
+    """SHA-256(prefix + text) of each UTF-8 text (bytes), as 4 big-endian 64-bit words a row."""
+    copy = hashlib.sha256(prefix.encode("ascii")).copy  # the prefix hashed once
+
+    def digest(text: bytes) -> bytes:
+        h = copy()
+        h.update(text)
+        return h.digest()
+
+    return np.frombuffer(b"".join(map(digest, texts)), dtype=">u8").reshape(-1, 4)
+
+
+def arrow_keyed_words(texts: pa.Array, prefix: str) -> np.ndarray:
+    """``keyed_words`` of an Arrow string array (its UTF-8 bytes as they are)."""
+    return keyed_words(texts.cast(pa.binary()).to_pylist(), prefix)
+
+
+def order_of_words(words: np.ndarray) -> np.ndarray:
+    """Row indices in the order of their hash words (``keyed_words``)."""
     order = np.argsort(words[:, 0], kind="stable")
     first = words[order, 0]
     if len(first) > 1 and bool((first[1:] == first[:-1]).any()):  # a 64-bit tie: all 256 bits
         order = np.lexsort(words.T[::-1])
     return order
+
+
+def keyed_order(values, prefix: str) -> np.ndarray:
+    """Indices of ``values`` (text) in the order of their keyed hash SHA-256(prefix + value):
+    a value's code depends on the key and the set of values only, and Spark computes the same
+    hash per value with ``sha2`` (``hidekit.transforms.spark_encode``)."""
+    texts = (v.encode("utf-8", "surrogatepass") for v in values)
+    return order_of_words(keyed_words(texts, prefix))
 
 
 def _as_list(columns) -> list[str]:
@@ -219,6 +236,9 @@ class Encode(Transform):
     # values: a record's code depends on its value and the fit only (``spark_apply`` computes it
     # per value on Spark; the chunked release fits it on the distinct values)
     spark_scope: ClassVar[str] = "values"
+    # how a flat column's distinct values get their keyed hash words (None: ``arrow_keyed_words``
+    # here); the chunked release hashes half of them in a second process (same words)
+    hash_words: Callable[[pa.Array, str], np.ndarray] | None = None
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "identifier column(s) to replace by random fixed-width codes",
         "width": "code width (a list: one per hierarchy level)",
@@ -275,7 +295,7 @@ class Encode(Transform):
         prefixes = {c: code_prefix(self._random, c) for c in self.columns}
         self._fitted_rows = None
         if not self.hierarchy and not len(prior):
-            fast = _flat_crosswalk(frame, self.columns, self.width, prefixes)
+            fast = _flat_crosswalk(frame, self.columns, self.width, prefixes, self.hash_words)
             if fast is not None:
                 self.crosswalk_, self._fitted_rows = fast
                 return self
