@@ -52,7 +52,7 @@ from hidekit.release.stream_tables import (
 from hidekit.risk.metrics import report_from_sizes
 from hidekit.scan.scanner import DEFAULT_SAMPLE, sample_rows
 from hidekit.secrets import public_params
-from hidekit.transforms.identifiers import arrow_keyed_words
+from hidekit.transforms.keyed_hash import arrow_keyed_words
 from hidekit.transforms.loss import VariableLoss, loss_warnings, same_cells
 
 CHUNK_ROWS = 250_000
@@ -334,6 +334,17 @@ def _fit_sets(steps: list[StreamStep], keys: list[str]) -> tuple[dict, list, tup
     return sets, pairs, closure(steps, keys, len(steps))
 
 
+def _hash_on_two_cores(steps: list[StreamStep]) -> bool:
+    """Whether two processes run (``_workers``); then encode steps' keyed hashes (one per
+    distinct value) are computed on both cores."""
+    if _workers() < 2:
+        return False
+    for s in steps:
+        if hasattr(s.transform, "hash_words"):
+            s.transform.hash_words = _halved_words
+    return True
+
+
 def _halved_words(texts, prefix: str) -> np.ndarray:
     """``arrow_keyed_words`` of half the texts here, of the other half in a forked process."""
     return in_halves(lambda part: arrow_keyed_words(part, prefix), texts)
@@ -440,11 +451,7 @@ def stream_plan(
     skipped = _skipped(steps, columns)
     read = [c for c in columns if c not in skipped]
     needed = sorted({*sets.values(), risk_cols})
-    two = _workers() > 1
-    if two:  # an encode step's keyed hashes (one per distinct value) on both cores
-        for s in steps:
-            if hasattr(s.transform, "hash_words"):
-                s.transform.hash_words = _halved_words
+    two = _hash_on_two_cores(steps)
     halves = split is not None and two
     keep = [sets[i] for i, s in enumerate(steps) if isinstance(s, SuppressStep)] if halves else []
     at = half_way(source, chunk_rows) if two else None

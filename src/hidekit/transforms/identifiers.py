@@ -29,6 +29,7 @@ import pyarrow.compute as pc
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
+from hidekit.transforms.keyed_hash import arrow_keyed_words, keyed_words, order_of_words
 
 CROSSWALK_COLUMNS = ["column", "parent", "value", "code"]
 
@@ -125,32 +126,6 @@ def code_prefix(random, column: str) -> str:
     """The secret that orders a flat column's values (hex of a subkey of the step's key): a
     value's place is the rank of SHA-256(prefix + value) among the column's values."""
     return random.subkey("encode", column).hex()
-
-
-def keyed_words(texts, prefix: str) -> np.ndarray:
-    """SHA-256(prefix + text) of each UTF-8 text (bytes), as 4 big-endian 64-bit words a row."""
-    copy = hashlib.sha256(prefix.encode("ascii")).copy  # the prefix hashed once
-
-    def digest(text: bytes) -> bytes:
-        h = copy()
-        h.update(text)
-        return h.digest()
-
-    return np.frombuffer(b"".join(map(digest, texts)), dtype=">u8").reshape(-1, 4)
-
-
-def arrow_keyed_words(texts: pa.Array, prefix: str) -> np.ndarray:
-    """``keyed_words`` of an Arrow string array (its UTF-8 bytes as they are)."""
-    return keyed_words(texts.cast(pa.binary()).to_pylist(), prefix)
-
-
-def order_of_words(words: np.ndarray) -> np.ndarray:
-    """Row indices in the order of their hash words (``keyed_words``)."""
-    order = np.argsort(words[:, 0], kind="stable")
-    first = words[order, 0]
-    if len(first) > 1 and bool((first[1:] == first[:-1]).any()):  # a 64-bit tie: all 256 bits
-        order = np.lexsort(words.T[::-1])
-    return order
 
 
 def keyed_order(values, prefix: str) -> np.ndarray:
