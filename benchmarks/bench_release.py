@@ -3,6 +3,8 @@ whole demo plan on 1,000,000 records with the time of each step.
 
     python benchmarks/bench_release.py [--records 1000000]
     python benchmarks/bench_release.py --skip-plan --csv-records 10000000 --tmp /tmp/scale
+    python benchmarks/bench_release.py --csv-records 10000000 --tmp /tmp/scale \
+        --baseline /tmp/main/src --rounds 2   # main's code (git archive main src) alternating
 
 ``--csv-records N`` runs ``hidekit release`` as a child under ``/usr/bin/time`` on the demo plan
 over a CSV of N survey records (``_survey_csv``: written by chunks into ``--tmp``, reused when
@@ -96,11 +98,10 @@ def _time_report(text: str) -> dict[str, float]:
     }
 
 
-def bench_plan_csv(records: int, tmp: Path) -> None:
-    """The demo plan through the command line on a CSV of ``records`` survey rows."""
-    import json
-    import subprocess
-
+def bench_plan_csv(records: int, tmp: Path, baseline: Path | None = None, rounds: int = 1) -> None:
+    """The demo plan through the command line on a CSV of ``records`` survey rows; with
+    ``baseline`` (another checkout's ``src`` folder), that code's run alternates with this
+    one's, ``rounds`` times each (the same CSV, a fresh key and output folder each run)."""
     from _survey_csv import write_survey_csv
 
     tmp.mkdir(parents=True, exist_ok=True)
@@ -109,41 +110,61 @@ def bench_plan_csv(records: int, tmp: Path) -> None:
         t = time.perf_counter()
         write_survey_csv(data, records)
         print(f"survey CSV of {records:,} records written in {time.perf_counter() - t:.0f} s")
+    print(f"\ndemo plan, {records:,}-record CSV ({data.stat().st_size / 1e9:.2f} GB), CLI:")
+    print("| run | code | wall | CPU | peak | load | k | steps (s) |")
+    print("|---|---|---|---|---|---|---|---|")
+    codes = [("this", None)] if baseline is None else [("this", None), ("baseline", baseline)]
+    for i in range(rounds):
+        for name, src in codes if i % 2 == 0 else codes[::-1]:
+            row = _run_plan_csv(records, tmp, src)
+            if row is not None:
+                print(f"| {i + 1} | {name} | {row}")
+
+
+def _run_plan_csv(records: int, tmp: Path, src: Path | None) -> str | None:
+    """One ``hidekit release`` of the demo plan under ``/usr/bin/time`` (``src``: the code
+    imported instead of this checkout's); its table row, None when it failed."""
+    import json
+    import shutil
+    import subprocess
+
     from hidekit.jobs.files import new_key_file
 
     key = tmp / "bench.key"
     key.unlink(missing_ok=True)  # a fresh key each run (base64 text: never refused)
     new_key_file(key)  # never printed
     plan = (Path(__file__).resolve().parents[1] / "examples" / "demo-plan.toml").read_text()
-    plan = plan.replace("../demo-output/survey.csv", data.name)
+    plan = plan.replace("../demo-output/survey.csv", f"survey_{records}.csv")
     plan = plan.replace("../demo-output/demo.key", key.name)
     plan = plan.replace('"../demo-output/release"', f'"release_{records}"')
     (tmp / "plan.toml").write_text(plan)
+    for old in (tmp / f"release_{records}", tmp / f"release_{records}.private"):
+        shutil.rmtree(old, ignore_errors=True)  # each run writes a fresh folder
     hidekit = str(Path(sys.executable).with_name("hidekit"))
     report = tmp / "time.txt"
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
     load = os.getloadavg()
     run = subprocess.run(
         ["/usr/bin/time", "-v", "-o", str(report), hidekit, "release", "plan.toml", "--json"],
         cwd=tmp,
         capture_output=True,
         text=True,
+        env=env,
     )
     if run.returncode:
         print(run.stderr[-2000:])
-        return
+        return None
     out = json.loads(run.stdout)
     fig = _time_report(report.read_text())
     after = os.getloadavg()
-    print(f"\ndemo plan, {records:,}-record CSV ({data.stat().st_size / 1e9:.2f} GB), CLI:")
-    print(
-        f"wall {fig['wall']:.1f} s, CPU {fig['cpu']:.1f} s, peak {fig['peak_mb']:,.0f} MB, "
-        f"load {load[0]:.1f} -> {after[0]:.1f}; k {out['risk_before']['k']} -> "
-        f"{out['risk_after']['k']}"
+    steps = ", ".join(f"{s['use']} {s['seconds']:.2f}" for s in out["steps"])
+    return (
+        f"{fig['wall']:.1f} s | {fig['cpu']:.1f} s | {fig['peak_mb']:,.0f} MB | "
+        f"{load[0]:.1f} -> {after[0]:.1f} | {out['risk_before']['k']} -> "
+        f"{out['risk_after']['k']} | {steps} |"
     )
-    print("| step | use | seconds |")
-    print("|---|---|---|")
-    for s in out["steps"]:
-        print(f"| {s['step']} | {s['use']} | {s['seconds']:.2f} |")
 
 
 def main(argv=None) -> None:
@@ -152,9 +173,11 @@ def main(argv=None) -> None:
     ap.add_argument("--skip-plan", action="store_true")
     ap.add_argument("--csv-records", type=int, default=None)
     ap.add_argument("--tmp", type=Path, default=Path(tempfile.gettempdir()) / "hidekit-bench")
+    ap.add_argument("--baseline", type=Path, default=None, help="another checkout's src folder")
+    ap.add_argument("--rounds", type=int, default=1)
     args = ap.parse_args(argv)
     if args.csv_records:
-        bench_plan_csv(args.csv_records, args.tmp)
+        bench_plan_csv(args.csv_records, args.tmp, args.baseline, args.rounds)
         return
     bench_suppression()
     if not args.skip_plan:

@@ -8,6 +8,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hidekit.cli.main import app
@@ -88,3 +90,31 @@ def test_max_loss_must_be_a_share(tmp_path):
     plan, _ = _plan(tmp_path, risk="k = 1\nmax_loss = 1.5")
     with pytest.raises(OptionError, match="max_loss must be between 0 and 1"):
         load_plan(plan)
+
+
+_whole = st.one_of(st.none(), st.integers(-(2**62), 2**62), st.integers(-20, 20))
+_texts = st.one_of(
+    st.none(),
+    st.sampled_from(["1", "-3", "07", "x", "", "9007199254740993"]),
+    st.integers(-20, 20).map(str),
+    st.text(max_size=3),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_whole, _texts), min_size=1, max_size=20), st.booleans())
+def test_same_cells_of_numbers_and_texts_is_value_key_equality(rows, nullable):
+    # whole numbers beside text (an encoded or binned column against its input): equal cells
+    # are those whose value_key is equal, missing equal to missing (checked value by value)
+    from hidekit.transforms.generalize import value_key
+    from hidekit.transforms.loss import same_cells
+
+    numbers = [n for n, _ in rows]
+    if nullable or None in numbers:
+        a = pd.Series(pd.array(numbers, dtype="Int64"))
+    else:
+        a = pd.Series(np.array(numbers, dtype=np.int64))
+    b = pd.Series([t for _, t in rows], dtype=object)
+    want = [value_key(x) == value_key(y) for x, y in zip(a, b, strict=True)]
+    assert same_cells(a, b).tolist() == want
+    assert same_cells(b, a).tolist() == want

@@ -19,6 +19,9 @@ def same_cells(a: pd.Series, b: pd.Series) -> np.ndarray:
     if a.dtype == b.dtype:
         eq = (a == b).fillna(False).to_numpy(dtype=bool)
         return eq | (a.isna() & b.isna()).to_numpy()
+    arrow_a, arrow_b = _arrow_keys(a), _arrow_keys(b)
+    if arrow_a is not None and arrow_b is not None:
+        return _equal_or_missing(arrow_a, arrow_b)
     ka, kb = _text_keys(a), _text_keys(b)
     if ka is not None and kb is not None:
         return ka == kb
@@ -55,6 +58,35 @@ def _text_keys(s: pd.Series) -> np.ndarray | None:
     else:
         keys[:-1] = [value_key(u) for u in uniques]
     return keys[codes]
+
+
+def _arrow_keys(s: pd.Series):
+    """``value_key`` of every row as an Arrow string array (null where missing), for whole
+    numbers below 2**53 (their decimal text) and columns of text (the text); else None."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    try:
+        if pd.api.types.is_integer_dtype(s.dtype):
+            ints = pa.array(s.array, type=pa.int64(), from_pandas=True)
+            low, high = pc.min_max(ints).values()
+            if low.is_valid and max(-low.as_py(), high.as_py()) >= 2**53:
+                return None
+            return pc.cast(ints, pa.string())
+        if s.dtype == object:
+            return pa.array(s.to_numpy(), type=pa.string(), from_pandas=True)
+    except (pa.ArrowException, UnicodeEncodeError, OverflowError):
+        return None
+    return None
+
+
+def _equal_or_missing(a, b) -> np.ndarray:
+    """Per row, whether two Arrow arrays hold equal values or are both missing."""
+    import pyarrow.compute as pc
+
+    eq = pc.equal(a, b).fill_null(False).to_numpy(zero_copy_only=False)
+    both = pc.and_(a.is_null(), b.is_null()).to_numpy(zero_copy_only=False)
+    return eq | both
 
 
 def _exact_floats(uniques) -> bool:
