@@ -278,11 +278,3 @@ def test_flat_codes_are_the_ranks_of_a_keyed_hash_of_each_value():
     finally:
         identifiers._flat_crosswalk = fast
     assert slow.equals(out)
-    # the chunked release's hashes, half of them in a forked process: the same codes
-    from hidekit.release.stream_fork import in_halves
-
-    halved = Encode(["name"], key=key)
-    halved.hash_words = lambda texts, p: in_halves(
-        lambda part: identifiers.arrow_keyed_words(part, p), texts, least=1
-    )
-    assert halved.fit_transform(df).equals(out)

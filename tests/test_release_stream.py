@@ -506,29 +506,3 @@ def test_a_lookup_finds_each_record_s_row_and_refuses_an_unseen_value(values):
     for unseen in ([99], [None] if None not in values else [4]):
         with pytest.raises(StreamUnsupported):
             lookup.rows(pd.DataFrame({"v": pd.array([values[0], *unseen], dtype="Int64")}))
-
-
-def test_in_halves_joins_both_processes_rows_in_order():
-    # half the rows in a forked process: the rows of the task on the whole array, in order;
-    # done here when the other process fails
-    import pyarrow as pa
-
-    from hidekit.release.stream_fork import in_halves
-
-    array = pa.array([f"v{i}" for i in range(101)])
-
-    def lengths(part):
-        return np.array([len(v) for v in part.to_pylist()]) * 10 + len(part) % 2
-
-    want = np.concatenate([lengths(array.slice(0, 50)), lengths(array.slice(50))])
-    assert in_halves(lengths, array, least=1).tolist() == want.tolist()
-    assert in_halves(lengths, array).tolist() == lengths(array).tolist()  # too few: here
-
-    parent = os.getpid()
-
-    def fails_when_forked(part):
-        if os.getpid() != parent:
-            raise RuntimeError("no")
-        return lengths(part)
-
-    assert in_halves(fails_when_forked, array, least=1).tolist() == want.tolist()

@@ -33,7 +33,7 @@ from hidekit.io.atomic import discard_part, part_writer
 from hidekit.io.direct import DirectSource, direct_source
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan
 from hidekit.release.runner import ReleaseResult, StepRecord, _problems, _risk_dict
-from hidekit.release.stream_fork import forked, half_way, in_halves
+from hidekit.release.stream_fork import forked, half_way
 from hidekit.release.stream_scan import Scan, fit_scan
 from hidekit.release.stream_source import batches, typed_frame
 from hidekit.release.stream_steps import (
@@ -52,7 +52,6 @@ from hidekit.release.stream_tables import (
 from hidekit.risk.metrics import report_from_sizes
 from hidekit.scan.scanner import DEFAULT_SAMPLE, sample_rows
 from hidekit.secrets import public_params
-from hidekit.transforms.keyed_hash import arrow_keyed_words
 from hidekit.transforms.loss import VariableLoss, loss_warnings, same_cells
 
 CHUNK_ROWS = 250_000
@@ -334,22 +333,6 @@ def _fit_sets(steps: list[StreamStep], keys: list[str]) -> tuple[dict, list, tup
     return sets, pairs, closure(steps, keys, len(steps))
 
 
-def _hash_on_two_cores(steps: list[StreamStep]) -> bool:
-    """Whether two processes run (``_workers``); then encode steps' keyed hashes (one per
-    distinct value) are computed on both cores."""
-    if _workers() < 2:
-        return False
-    for s in steps:
-        if hasattr(s.transform, "hash_words"):
-            s.transform.hash_words = _halved_words
-    return True
-
-
-def _halved_words(texts, prefix: str) -> np.ndarray:
-    """``arrow_keyed_words`` of half the texts here, of the other half in a forked process."""
-    return in_halves(lambda part: arrow_keyed_words(part, prefix), texts)
-
-
 def _fit(scan: Scan, steps: list[StreamStep], sets: dict) -> None:
     for i, s in enumerate(steps):
         if isinstance(s, (ValuesStep, SuppressStep)):
@@ -451,7 +434,7 @@ def stream_plan(
     skipped = _skipped(steps, columns)
     read = [c for c in columns if c not in skipped]
     needed = sorted({*sets.values(), risk_cols})
-    two = _hash_on_two_cores(steps)
+    two = _workers() > 1
     halves = split is not None and two
     keep = [sets[i] for i, s in enumerate(steps) if isinstance(s, SuppressStep)] if halves else []
     at = half_way(source, chunk_rows) if two else None

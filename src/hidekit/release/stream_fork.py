@@ -17,9 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-import numpy as np
-import pyarrow as pa
-
 from hidekit.io.direct import DirectSource
 from hidekit.io.files import read_head_bytes
 
@@ -114,20 +111,3 @@ def half_way(source: DirectSource, rows: int) -> int | None:
         return None
     chunks = round(path.stat().st_size * lines / len(head) / rows)
     return rows * ((chunks + 1) // 2) if chunks >= 2 else None
-
-
-def in_halves(task: Callable[[pa.Array], np.ndarray], array: pa.Array, least: int = 100_000):
-    """``task(array)`` (rows of a numpy array for rows of ``array``) as ``task`` of its first
-    half here and of its second in a forked process, joined; in this process alone below
-    ``least`` rows or if the other fails."""
-    half = len(array) // 2
-    if half < least:
-        return task(array)
-    wait = forked(lambda: task(array.slice(half)))
-    try:
-        head = task(array.slice(0, half))
-    except BaseException:
-        wait(stop=True)
-        raise
-    tail = wait()
-    return np.concatenate([head, task(array.slice(half)) if tail is None else tail])

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Callable
 from typing import ClassVar
 
 import numpy as np
@@ -81,7 +80,7 @@ def _key_array(s: pd.Series) -> pa.Array:
 
 
 def _flat_crosswalk(
-    frame: pd.DataFrame, columns: list[str], width, prefixes, words=None
+    frame: pd.DataFrame, columns: list[str], width, prefixes
 ) -> tuple[pd.DataFrame, dict] | None:
     """``Encode.fit``'s crosswalk for flat columns and no earlier crosswalk, the same frame built
     by Arrow (unique values, zero-padding) instead of per value in Python, and for each column
@@ -99,7 +98,7 @@ def _flat_crosswalk(
         n = len(uniq)
         w = _width_for(n, width, None, col)
         check_capacity(n, 0, w)
-        order = order_of_words((words or arrow_keyed_words)(uniq, prefixes[col]))
+        order = order_of_words(arrow_keyed_words(uniq, prefixes[col]))
         at = np.empty(n, np.int64)  # crosswalk row (in this column's block) of each distinct
         at[order] = np.arange(n)
         hit = encoded.indices.to_numpy(zero_copy_only=False)
@@ -211,9 +210,6 @@ class Encode(Transform):
     # values: a record's code depends on its value and the fit only (``spark_apply`` computes it
     # per value on Spark; the chunked release fits it on the distinct values)
     spark_scope: ClassVar[str] = "values"
-    # how a flat column's distinct values get their keyed hash words (None: ``arrow_keyed_words``
-    # here); the chunked release hashes half of them in a second process (same words)
-    hash_words: Callable[[pa.Array, str], np.ndarray] | None = None
     param_docs: ClassVar[dict[str, str]] = {
         "columns": "identifier column(s) to replace by random fixed-width codes",
         "width": "code width (a list: one per hierarchy level)",
@@ -270,7 +266,7 @@ class Encode(Transform):
         prefixes = {c: code_prefix(self._random, c) for c in self.columns}
         self._fitted_rows = None
         if not self.hierarchy and not len(prior):
-            fast = _flat_crosswalk(frame, self.columns, self.width, prefixes, self.hash_words)
+            fast = _flat_crosswalk(frame, self.columns, self.width, prefixes)
             if fast is not None:
                 self.crosswalk_, self._fitted_rows = fast
                 return self
