@@ -506,3 +506,16 @@ def test_a_lookup_finds_each_record_s_row_and_refuses_an_unseen_value(values):
     for unseen in ([99], [None] if None not in values else [4]):
         with pytest.raises(StreamUnsupported):
             lookup.rows(pd.DataFrame({"v": pd.array([values[0], *unseen], dtype="Int64")}))
+
+
+def test_a_lookup_refuses_a_table_whose_combinations_cannot_be_numbered():
+    # four columns of 2**16 distinct values each: 65,537**4 > 2**62 combination numbers would
+    # wrap around int64 and find wrong rows; the lookup refuses (the run goes in memory)
+    from hidekit.release.stream_tables import Lookup, StreamUnsupported
+
+    n = 2**16
+    rng = np.random.default_rng(0)
+    table = pd.DataFrame({c: rng.permutation(n) for c in "abcd"})
+    with pytest.raises(StreamUnsupported, match="too many distinct combinations"):
+        Lookup(table)
+    assert len(Lookup(table[["a", "b", "c"]]).rows(table[["a", "b", "c"]].head(3))) == 3

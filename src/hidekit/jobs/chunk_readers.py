@@ -168,33 +168,24 @@ def chunk_reader(con, source: FrameSource, read: Sequence[str]) -> CsvChunks | F
 class _Combos:
     """Each record's row in the count table, found from its batch's raw text: each column's
     distinct texts are typed once (as ``read_table`` types them) and numbered among the table's
-    values; a record's numbers make one integer, looked up among the table's."""
+    values (``stream_tables.Lookup``, which finds the rows)."""
 
     def __init__(self, table: pd.DataFrame, kinds: dict[str, str]):
-        from hidekit.release.stream_tables import StreamUnsupported
+        from hidekit.release.stream_tables import Lookup
 
-        self.columns, self.kinds = list(table.columns), kinds
-        self.indexes = [pd.Index(pd.unique(table[c].dropna())) for c in self.columns]
-        if np.prod([float(len(i) + 1) for i in self.indexes]) >= 2.0**62:
-            raise StreamUnsupported("too many distinct combinations to number")
-        ids = np.zeros(len(table), np.int64)
-        for c, index in zip(self.columns, self.indexes, strict=True):
-            codes = index.get_indexer(table[c])
-            codes[table[c].isna().to_numpy()] = len(index)
-            ids = ids * (len(index) + 1) + codes
-        self.order = np.argsort(ids, kind="stable")
-        self.sorted = ids[self.order]
+        self.kinds = kinds
+        self._lookup = Lookup(table)
 
     def rows(self, batch: pa.RecordBatch) -> np.ndarray:
         """The table row of each record of ``batch`` (raw text columns)."""
         import pyarrow.compute as pc
 
         from hidekit.release.stream_source import typed_column
-        from hidekit.release.stream_tables import StreamUnsupported
 
+        look = self._lookup
         ids = np.zeros(batch.num_rows, np.int64)
         unseen = np.zeros(batch.num_rows, bool)
-        for c, index in zip(self.columns, self.indexes, strict=True):
+        for c, index, span in zip(look.columns, look.indexes, look.spans, strict=True):
             encoded = pc.dictionary_encode(batch.column(c))
             values = typed_column(encoded.dictionary, self.kinds[c])
             known = index.get_indexer(values)
@@ -202,8 +193,6 @@ class _Combos:
             at = encoded.indices.fill_null(-1).to_numpy(zero_copy_only=False)
             codes = np.append(known, len(index))[at]  # a null index (-1) takes the last: missing
             unseen |= codes < 0
-            ids = ids * (len(index) + 1) + codes
-        pos = np.minimum(np.searchsorted(self.sorted, ids), len(self.sorted) - 1)
-        if unseen.any() or not (self.sorted[pos] == ids).all():
-            raise StreamUnsupported("a record's keys were not in the counted table")
-        return self.order[pos]
+            ids = ids * span + codes
+        ids[unseen] = -1
+        return look.found(ids)

@@ -84,8 +84,10 @@ class Lookup:
 
     def __init__(self, table: pd.DataFrame):
         self.columns = list(table.columns)
-        self._indexes = [pd.Index(pd.unique(table[c].dropna())) for c in self.columns]
-        self._spans = [len(i) + 1 for i in self._indexes]
+        self.indexes = [pd.Index(pd.unique(table[c].dropna())) for c in self.columns]
+        self.spans = [len(i) + 1 for i in self.indexes]
+        if np.prod([float(span) for span in self.spans]) >= 2.0**62:
+            raise StreamUnsupported("too many distinct combinations to number")
         ids = self._ids(table)
         # ids 0, 1, ... in row order (a column of distinct values): a row is its id
         self._plain = bool(len(ids)) and bool(np.array_equal(ids, np.arange(len(ids))))
@@ -97,7 +99,7 @@ class Lookup:
     def _ids(self, rows: pd.DataFrame) -> np.ndarray:
         ids = np.zeros(len(rows), np.int64)
         unseen = np.zeros(len(rows), bool)
-        for c, index, span in zip(self.columns, self._indexes, self._spans, strict=True):
+        for c, index, span in zip(self.columns, self.indexes, self.spans, strict=True):
             codes = _column_codes(index, rows[c])
             unseen |= codes < 0
             ids = ids * span + codes
@@ -106,7 +108,11 @@ class Lookup:
 
     def rows(self, frame: pd.DataFrame) -> np.ndarray:
         """The table row of each record of ``frame``; StreamUnsupported for a value not seen."""
-        ids = self._ids(frame)
+        return self.found(self._ids(frame))
+
+    def found(self, ids: np.ndarray) -> np.ndarray:
+        """The table row of each combination number (``indexes``' codes in ``spans``' mixed
+        radix); StreamUnsupported for -1 or a number not in the table."""
         if self._plain:
             if len(ids) and (ids.min() < 0 or ids.max() >= len(self._order)):
                 raise StreamUnsupported("a record's values were not in the step's fitted table")
