@@ -21,72 +21,16 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from spark_steps_plan import write_steps_folder  # noqa: E402
 
 KEY = bytes(range(61, 93))  # benchmark-only key (32 distinct bytes)
 STEPS = ("partition", "optimal", "suppress_risk")
-PLAN = """
-[input]
-path = "survey.csv"
-[roles]
-direct = ["record_id", "name", "ssn", "phone", "email", "street_address", "birth_date",
-          "latitude", "longitude"]
-keys = ["sex", "age", "state", "race", "marital_status"]
-[risk]
-k = 2
-[[steps]]
-use = "partition"
-identifiers = ["record_id", "ssn"]
-[[steps]]
-use = "remove"
-columns = ["name", "phone", "email", "street_address", "birth_date", "city", "zip",
-           "latitude", "longitude"]
-[[steps]]
-use = "bin"
-columns = ["age"]
-edges = [30, 40, 50, 60, 70, 80, 90]
-[[steps]]
-use = "optimal"
-keys = ["education", "marital_status"]
-hierarchies = { education = "education.csv", marital_status = "marital.csv" }
-k = 3
-suppression = 0.05
-[[steps]]
-use = "suppress_risk"
-keys = ["sex", "age", "state", "race"]
-columns = ["race", "state"]
-threshold = 0.3
-weights = "weight"
-missing = "any"
-[[steps]]
-use = "suppress"
-keys = ["sex", "age", "state", "race", "marital_status"]
-k = 2
-"""
 
 
 def prepare(folder: Path, records: int) -> None:
-    from hidekit.demo.survey import generate_survey
-    from hidekit.io import write_table
-
-    frame = generate_survey(records, 7)
-    frame["weight"] = np.random.default_rng(2).integers(1, 6, len(frame)) * 1.5
-    write_table(frame, folder / "survey.csv")
-    (folder / "plan.toml").write_text(PLAN, encoding="utf-8")
-    school = {"High school", "Less than high school"}
-    (folder / "education.csv").write_text(
-        "".join(
-            f"{v};{'school' if v in school else 'college'};*\n" for v in frame.education.unique()
-        ),
-        encoding="utf-8",
-    )
-    (folder / "marital.csv").write_text(
-        "".join(
-            f"{v};{'Married' if v == 'Married' else 'Not'};*\n"
-            for v in frame.marital_status.unique()
-        ),
-        encoding="utf-8",
-    )
+    """The survey, hierarchies and plan that ``tests/test_spark_plan_steps.py`` checks."""
+    write_steps_folder(folder, records)
 
 
 def run_mode(folder: Path, mode: str) -> dict:

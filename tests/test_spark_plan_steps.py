@@ -10,6 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from spark_steps_plan import write_steps_folder
+
 pytestmark = [pytest.mark.spark, pytest.mark.xdist_group("spark")]
 
 
@@ -234,86 +236,16 @@ def test_partition_on_spark_gives_the_local_ids_and_link(spark, monkeypatch, tmp
     )
 
 
-PLAN = """
-[input]
-path = "survey.csv"
-
-[roles]
-direct = ["record_id", "name", "ssn", "phone", "email", "street_address", "birth_date",
-          "latitude", "longitude"]
-keys = ["sex", "age", "state", "race", "marital_status"]
-
-[risk]
-k = 2
-
-[[steps]]
-use = "partition"
-identifiers = ["record_id", "ssn"]
-
-[[steps]]
-use = "remove"
-columns = ["name", "phone", "email", "street_address", "birth_date", "city", "zip",
-           "latitude", "longitude"]
-
-[[steps]]
-use = "bin"
-columns = ["age"]
-edges = [30, 40, 50, 60, 70, 80, 90]
-
-[[steps]]
-use = "optimal"
-keys = ["education", "marital_status"]
-hierarchies = { education = "education.csv", marital_status = "marital.csv" }
-k = 3
-suppression = 0.05
-
-[[steps]]
-use = "suppress_risk"
-keys = ["sex", "age", "state", "race"]
-columns = ["race", "state"]
-threshold = 0.3
-weights = "weight"
-missing = "any"
-
-[[steps]]
-use = "suppress"
-keys = ["sex", "age", "state", "race", "marital_status"]
-k = 2
-
-[[steps]]
-use = "text_columns"
-columns = ["note"]
-"""
-
-
 def test_a_plan_with_the_driver_steps_gives_identical_files(spark, tmp_path, monkeypatch):
     """A whole release with partition, optimal, suppress_risk (weights, ``missing="any"``) and
     text_columns on both engines: the same released file, audit (the text step's decisions too)
     and link file, and no step fell back to the driver."""
-    from hidekit.demo.survey import generate_survey
-    from hidekit.io import write_table
     from hidekit.jobs.files import read_crosswalk
     from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
     key = bytes(range(7, 39))
-    frame = generate_survey(400, 7)
-    frame["weight"] = np.random.default_rng(2).integers(1, 6, len(frame)) * 1.5
-    frame["note"] = [ANSWERS[i % len(ANSWERS)] for i in range(len(frame))]
-    write_table(frame, tmp_path / "survey.csv")
-    (tmp_path / "plan.toml").write_text(PLAN, encoding="utf-8")
-    levels = {"High school": "school", "Less than high school": "school"}
-    (tmp_path / "education.csv").write_text(
-        "".join(f"{v};{levels.get(v, 'college')};*\n" for v in frame["education"].unique()),
-        encoding="utf-8",
-    )
-    (tmp_path / "marital.csv").write_text(
-        "".join(
-            f"{v};{'Married' if v == 'Married' else 'Not'};*\n"
-            for v in frame["marital_status"].unique()
-        ),
-        encoding="utf-8",
-    )
+    frame = write_steps_folder(tmp_path, 400, ANSWERS)
     results = {}
     for engine in ("duckdb", "spark"):
         if engine == "spark":
