@@ -10,14 +10,14 @@ import pytest
 from typer.testing import CliRunner
 
 from hidekit.cli.main import app
-from hidekit.evaluation.text_risk import (
+from hidekit.evaluation.text_risk import assess_text_risk
+from hidekit.evaluation.text_risk_report import text_risk_report
+from hidekit.evaluation.text_risk_sample import (
     SAMPLE_RULE,
     SampleCheck,
-    assess_text_risk,
     normal_interval,
     wilson_interval,
 )
-from hidekit.evaluation.text_risk_report import text_risk_report
 from hidekit.jobs.corpus import write_brat_dir
 from hidekit.text.spans import Document, Span
 
