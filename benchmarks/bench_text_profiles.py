@@ -136,8 +136,10 @@ def measure(model: str, folder: Path) -> None:
         counts = [char_counts(g, p) for g, p in zip(gold, pred, strict=True)]
         groups: dict[str, list] = defaultdict(list)
         for g, c in zip(gold, counts, strict=True):
-            groups[f"case: {case_of(g.text)}"].append(c)
-            for key, value in meta.get(g.id, {}).items():
+            noted = meta.get(g.id, {})
+            if not noted.get("case"):  # the folder's own case column, else the text's
+                groups[f"case: {case_of(g.text)}"].append(c)
+            for key, value in noted.items():
                 if value:
                     groups[f"{key}: {value}"].append(c)
         chars = sum(len(d.text) for d in gold)
