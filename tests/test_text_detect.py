@@ -101,6 +101,7 @@ def hits(name: str, text: str) -> list[tuple[int, int, str]]:
             [(2, 12, "sixty-five"), (27, 29, "45")],
         ),
         ("age_en_decade", "a woman in her mid-60s", [(19, 22, "60s")]),
+        ("age_en_birthday", "her 95th birthday, his 1st", [(4, 6, "95")]),
         (
             "phone_context",
             "pager 94130, call 555-1234",

@@ -81,6 +81,7 @@ SUPPLEMENTS = (
     "speaker_label",
     "bracket_initials",
     "relative_name",
+    "age_en_birthday",
     "card_ending",
     "username_shape",
     "username_cued",

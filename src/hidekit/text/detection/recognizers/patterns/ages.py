@@ -1,4 +1,4 @@
-"""Age recognizers: "77-year-old", "aged 77", "77 años"."""
+"""Age recognizers: "77-year-old", "aged 77", "her 95th birthday", "77 años"."""
 
 from __future__ import annotations
 
@@ -27,6 +27,17 @@ register_recognizer(
         group=1,
         validate=age_valid,
         pattern=r"\b(?:aged|age:?|age of)\s+(\d{1,3})\b",
+    )
+)
+register_recognizer(
+    PatternRecognizer(
+        "age_en_birthday",  # "her 95th birthday": the ordinal is the age it marks
+        "AGE",
+        ("en",),
+        0.85,
+        group=1,
+        validate=age_valid,
+        pattern=r"\b(\d{1,3})(?:st|nd|rd|th)\s+birthday\b",
     )
 )
 register_recognizer(
