@@ -23,8 +23,9 @@ from hidekit.jobs.files import save_model
 from hidekit.text.corpus import read_brat_dir
 from hidekit.text.detection.detector import shipped_model_path
 from hidekit.text.detection.training import (
+    EN_DEV_UPTO,
     augment_documents,
-    held_for_validation,
+    in_validation,
     train_model,
 )
 from hidekit.text.profiles import is_year_alone
@@ -59,11 +60,10 @@ EN_GENERAL = 600  # general-PII texts (hidekit.text.synthesis.general), issue 14
 EN_CASE = {"upper": 0.08, "lower": 0.08}  # whole notes in capitals / lower case (issue 14)
 # survey answers, chats and e-mails are typed in lower case far more often than notes
 EN_GENERAL_CASE = {"upper": 0.05, "lower": 0.3, "lower_names": 0.15}
-# development texts by independent authors (issue 14): dev00 .. dev{EN_DEV_UPTO - 1}, pinned so the
+# development texts by independent authors (issue 14): dev00 .. dev{EN_DEV_UPTO - 1} (training.py), so the
 # recipe keeps reproducing the model as new development notes land; each training note is used
 # EN_DEV_COPIES times (the first as written, the others augmented with their own seed)
 EN_DEV = ROOT / "tests" / "fixtures" / "en-dev"
-EN_DEV_UPTO = 1133
 EN_DEV_COPIES = 5
 EN_DEV_CASE = {"upper": 0.1, "lower": 0.15, "lower_names": 0.1}
 EN_NOTES_DIR = (
@@ -105,11 +105,11 @@ def _kw(options: dict) -> str:
 
 
 def en_dev_notes(validation: bool = False) -> list:
-    """The pinned development notes of training (or, with ``validation``, those kept to tune on)."""
+    """The pinned development notes of training: dev00 .. dev{EN_DEV_UPTO - 1} minus those
+    ``held_for_validation`` keeps out (or, with ``validation``, the validation split:
+    ``in_validation``, which also counts every text from ``EN_DEV_UPTO`` on)."""
     docs = [d for d in read_brat_dir(EN_DEV) if d.id.startswith("dev") and d.id[3:].isdigit()]
-    return [
-        d for d in docs if int(d.id[3:]) < EN_DEV_UPTO and held_for_validation(d.id) == validation
-    ]
+    return [d for d in docs if in_validation(d.id) == validation]
 
 
 def en_dev_gold() -> list:

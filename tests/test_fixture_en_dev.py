@@ -116,3 +116,18 @@ def test_readme_row_states_the_counts() -> None:
     older = sum(len(_spans(d)) for d in _docs() if _number(d) < 70)
     assert f"{len(_docs())} fictitious English texts (brat; {total:,} spans)" in row
     assert f"70 clinical notes ({older:,} PHI spans" in row
+
+
+def test_texts_from_en_dev_upto_are_validation_never_training() -> None:
+    """dev1133 onward (issue 14, seventh round) are fresh validation: the training recipe's en-dev
+    part leaves every one of them out and its validation part (the one definition,
+    ``in_validation``, that bench_text_leaks.py reads) counts every one of them."""
+    recipe = load("train_models", ROOT / "scripts" / "train_models.py")
+    upto = recipe.EN_DEV_UPTO
+    fresh = [d for d in _docs() if _number(d) >= upto]
+    assert len(fresh) >= 75 and fresh[0] == f"dev{upto}"
+    trained = {d.id for d in recipe.en_dev_notes()}
+    validation = {d.id for d in recipe.en_dev_notes(validation=True)}
+    assert not trained & set(fresh) and set(fresh) <= validation
+    assert trained | validation == set(_docs()) and not trained & validation
+    assert len(trained) == 899  # as when the shipped CRF was trained (CHANGELOG, EN_DEV_UPTO 1133)

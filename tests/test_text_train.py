@@ -338,3 +338,18 @@ def test_held_for_validation_is_a_fixed_share_by_id():
     assert all((hashlib.sha256(i.encode()).digest()[0] < 51.2) == (i in held) for i in ids)
     assert not any(held_for_validation(i, share=0.0) for i in ids)
     assert all(held_for_validation(i, share=1.0) for i in ids)
+
+
+def test_in_validation_adds_every_text_from_en_dev_upto():
+    """The validation split (issue 14, seventh round) is held_for_validation's fifth of the older
+    ids plus every en-dev text from EN_DEV_UPTO on, which no training run reads; the training part
+    of the recipe is unchanged by it (the same ids as before the new texts landed)."""
+    from hidekit.text.detection.training import EN_DEV_UPTO, held_for_validation, in_validation
+
+    assert EN_DEV_UPTO == 1133  # the CRF shipped this round was trained on dev00-dev1132
+    older = [f"dev{i:02d}" for i in range(EN_DEV_UPTO)]
+    assert [i for i in older if in_validation(i)] == [i for i in older if held_for_validation(i)]
+    fresh = [f"dev{i}" for i in range(EN_DEV_UPTO, EN_DEV_UPTO + 300)]
+    assert all(in_validation(i) for i in fresh)
+    assert not all(held_for_validation(i) for i in fresh)  # the test can fail: ids alone differ
+    assert not in_validation("dev1") and not in_validation("note1200")  # other folders: by hash
