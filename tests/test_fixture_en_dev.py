@@ -131,3 +131,21 @@ def test_texts_from_en_dev_upto_are_validation_never_training() -> None:
     assert not trained & set(fresh) and set(fresh) <= validation
     assert trained | validation == set(_docs()) and not trained & validation
     assert len(trained) == 899  # as when the shipped CRF was trained (CHANGELOG, EN_DEV_UPTO 1133)
+
+
+def test_seventh_round_mix() -> None:
+    """dev1133-dev1282 (helper dev9): 90 clinical notes and 60 general-PII texts from at least 12
+    settings, about a fifth in lower case and a tenth in capitals, with the PHI kinds issue 14
+    lists (logins, IBANs, phones abroad, rooms and coded units, identifiers with letters)."""
+    manifest = _manifest()
+    block = [f"dev{i}" for i in range(1133, 1283)]
+    rows = [manifest[d] for d in block]
+    assert Counter(r[3] for r in rows) == {"clinical": 90, "general PII": 60}
+    assert len({r[1] for r in rows}) >= 12 and len({r[0] for r in rows}) >= 60
+    cases = Counter(r[2] for r in rows)
+    assert 30 <= cases["lower"] <= 40 and 15 <= cases["upper"] <= 20
+    labels = Counter(s[1] for d in block for s in _spans(d))
+    assert all(labels[k] >= 15 for k in ("USERNAME", "ROOM", "DEPARTMENT", "ACCOUNT", "ID"))
+    lettered = [s[4] for d in block for s in _spans(d) if s[1] in {"ID", "MRN", "ACCOUNT"}]
+    assert sum(any(c.isalpha() for c in v) and any(c in "/-" for c in v) for v in lettered) >= 40
+    assert sum(s[4].startswith("+") for d in block for s in _spans(d) if s[1] == "PHONE") >= 10
