@@ -11,9 +11,9 @@ from hidekit.text.detection.consistency import (
     close_leaks,
     name_edges,
     same_everywhere,
-    street_units,
     whole_tokens,
 )
+from hidekit.text.detection.consistency_streets import street_units
 from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Span
 

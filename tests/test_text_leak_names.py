@@ -173,7 +173,7 @@ def test_a_phone_number_keeps_its_plus():
 
 
 def test_a_place_before_a_street_type_is_the_street():
-    from hidekit.text.detection.consistency_parts import place_streets
+    from hidekit.text.detection.consistency_streets import place_streets
 
     text = "car park on eccles boulevard; lives 2 church row; Mersey ST 4"
     have = [span(text, "eccles", "CITY"), span(text, "church", "ORGANIZATION")]

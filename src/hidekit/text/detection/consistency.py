@@ -49,9 +49,8 @@ from hidekit.text.detection.consistency_parts import (
     fits_at,
     grown,
     org_heads,
-    place_streets,
-    street_parts,
 )
+from hidekit.text.detection.consistency_streets import place_streets, street_parts, street_units
 from hidekit.text.detection.recognizers.gates import fold
 from hidekit.text.spans import Span, sort_spans
 
@@ -81,41 +80,6 @@ UNSURE_SOURCES = frozenset({"crf-recall"})
 COMMON_BAND = 4  # a word this common in English (Zipf band) is not a name on its own
 RARE_BAND = 3  # a word rarer than this is repeated in any case
 _JOINERS = "-'’"
-_UNIT = re.compile(
-    r",?[ \t]*(?:apt|apartment|unit|suite|ste|flat|bldg|building|floor|fl|app|block|blk|bât|bat|"
-    r"tower|wing|#)\.?[ \t]*#?"
-    r"[A-Za-z]?\d{0,5}[A-Za-z]?(?![\w])",
-    re.IGNORECASE,
-)
-_UNIT_BEFORE = re.compile(
-    r"(?:^|(?<=[\s,(]))(?:(?:apt|apartment|unit|suite|flat|bldg|building|house|plot|stand|lot|"
-    r"block|blk|door|shop|room|no)\.?(?:[ \t]*no\.?)?[ \t]*#?[A-Za-z]?-?\d{1,5}[A-Za-z]?"
-    r"|\d{1,3}(?:st|nd|rd|th)[ \t]+floor|(?:ground|first|second|third|top)[ \t]+floor),?[ \t]*$",
-    re.IGNORECASE,
-)
-# a named building or estate before a street, after a comma ("Apartment 22, The Maltings, Mill
-# Road", "flat 2214, wah kin house, wah fu estate", "SHOP 7, AL-HAFEEZ PLAZA, MAIN BOULEVARD")
-_BUILDING_BEFORE = re.compile(
-    r"(?:^|(?<=[,:\n(]))[ \t]*((?:the[ \t]+)?[^\W\d_][\w'’&.-]*(?:[ \t]+[^\W\d_][\w'’&.-]*){0,3}),"
-    r"[ \t]*$",
-    re.IGNORECASE,
-)
-_BUILDING_WORDS = frozenset(
-    """
-    house court plaza estate tower towers apartments apts mansions building bldg block residency
-    residences heights villas villa complex centre center mall chambers lodge flats gardens park
-    arcade enclave society quarters cottage cottages farm manor hall maltings courtyard
-    """.split()  # noqa: SIM905
-)
-_STREET_TYPE = re.compile(
-    r"[ \t]+(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt)\.?(?![\w])",
-    re.IGNORECASE,
-)
-_STREET_TYPE_END = re.compile(
-    r"\b(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt|street|road|"
-    r"avenue|lane|drive|court|place|crescent|terrace|boulevard|parkway|highway)\.?$",
-    re.IGNORECASE,
-)
 
 
 @lru_cache(maxsize=1)
@@ -410,50 +374,6 @@ def _join_nicknames(text: str, spans: list[Span]) -> list[Span]:
             out.append(p)
             i += 1
     return out
-
-
-def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Streets keep the unit, flat or building and the street type written beside them."""
-    out = sort_spans(spans)
-    for k, s in enumerate(out):
-        if s.label != "STREET":
-            continue
-        a, b = s.start, s.end
-        m = _STREET_TYPE.match(text, b)
-        if m and not _STREET_TYPE_END.search(text[a:b]):
-            b = m.end()
-        m = _UNIT.match(text, b)
-        if m and any(c.isdigit() for c in m.group()) or (m and m.group().rstrip()[-1:].isupper()):
-            b = m.end()
-        a = _address_start(text, a)
-        if a > 0 and text[a - 1] == "#" and text[a : a + 1].isdigit():
-            a -= 1  # "#03-44 Peninsula Plaza": the sign is written with the unit
-        if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
-            out[k] = grown(text, s, a, b)
-    return out
-
-
-def _address_start(text: str, a: int) -> int:
-    """Where the address line of a street starting at ``a`` starts: units, floors and house
-    numbers before it, and named buildings ("X House", "Y Plaza"; "the X" only with a unit
-    before it: "apt 4, the courtyard"), up to four parts."""
-    sure = a
-    for _ in range(4):
-        before = _UNIT_BEFORE.search(text, max(0, a - 30), a)
-        if before:
-            a = sure = before.start()
-            continue
-        m = _BUILDING_BEFORE.search(text, max(0, a - 60), a)
-        if not m:
-            break
-        words = m.group(1).split()
-        building = words[-1].casefold() in _BUILDING_WORDS
-        if not (building or words[0].casefold() == "the"):
-            break
-        a = m.start(1)
-        if building:
-            sure = a
-    return sure
 
 
 def _keys(text: str, s: Span) -> list[str]:

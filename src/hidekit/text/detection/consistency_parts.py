@@ -1,6 +1,6 @@
-"""Leak-closing rules on address parts, code prefixes and logins (``consistency.close_leaks``
-runs them): a street written in two parts, the letters before an identifier, a login in
-brackets after a name."""
+"""Leak-closing rules on code prefixes, logins and organizations (``consistency.close_leaks``
+runs them): the letters before an identifier, a login in brackets after a name, the word that
+closes an organization's name; and the helpers the rule modules share."""
 
 from __future__ import annotations
 
@@ -22,53 +22,6 @@ def fits_at(out: Sequence[Span], k: int, start: int, end: int) -> bool:
 
 def grown(text: str, s: Span, start: int, end: int) -> Span:
     return Span(start, end, s.label, text[start:end], s.source, s.score)
-
-
-_UNIT_NUMBER = re.compile(r"#\d{1,3}-\d{1,5}[A-Za-z]?")  # "#08-447": floor and unit
-# a street type after a word the model took for a place ("eccles" + " boulevard"), with the
-# house number before it ("2 church row")
-_TYPE_AFTER = re.compile(
-    r"[ \t]+(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|row|close|crescent|"
-    r"terrace|way|place|court|grove|parade|highway|expressway)\b\.?",
-    re.IGNORECASE,
-)
-_HOUSE_BEFORE = re.compile(r"(?<![\w/.-])\d{1,5}[A-Za-z]?[ \t]+$")
-
-
-def place_streets(text: str, spans: Sequence[Span]) -> list[Span]:
-    """A city or organization found right before a street type is the street's name: the span
-    becomes a STREET with the type, and the house number written before it."""
-    out = sort_spans(spans)
-    for k, s in enumerate(out):
-        if s.label not in ("CITY", "ORGANIZATION") or not (m := _TYPE_AFTER.match(text, s.end)):
-            continue
-        word = m.group().strip(" \t.")
-        if not (word.isupper() == s.text.isupper() and word.islower() == s.text.islower()):
-            continue  # written in the name's case: "eccles boulevard", "Mersey Rd"
-        h = _HOUSE_BEFORE.search(text, max(0, s.start - 8), s.start)
-        a = h.start() if h else s.start
-        if fits_at(out, k, a, m.end()):
-            out[k] = Span(a, m.end(), "STREET", text[a : m.end()], s.source, s.score)
-    return out
-
-
-def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Two parts of one address line found apart, with only a comma between them, are one
-    street ("Flat 12, Paradise Student Village" + ", " + "40 Paradise Street"): the comma is
-    part of the address as written."""
-    out: list[Span] = []
-    for s in sort_spans(spans):
-        p = out[-1] if out else None
-        if (
-            p is not None
-            and p.label == "STREET"
-            and (s.label == "STREET" or _UNIT_NUMBER.fullmatch(s.text))
-            and re.fullmatch(r",[ \t]*", text[p.end : s.start])
-        ):
-            out[-1] = grown(text, p, p.start, s.end)
-        else:
-            out.append(s)
-    return out
 
 
 # one or two letters written before a number ("HPCSA PT 0118447", "tag SR 447182", "MMC M 44718",
