@@ -138,6 +138,20 @@ def test_recognizer_offsets(name, text, expected):
     assert hits(name, text) == expected
 
 
+def test_units_named_by_common_words_are_no_organization():
+    # a unit named by its head and common or specialty words points to no one; its
+    # organization, or a unit named after someone or something rare, still does
+    text = (
+        "Kenyatta National Bank - Department of Obstetrics; Emergency Department; "
+        "Customer Services; Baylor Services; School of Physics; Kessler Department"
+    )
+    assert [t for _, _, t in hits("organization_en", text)] == [
+        "Kenyatta National Bank",
+        "Baylor Services",
+        "Kessler Department",
+    ]
+
+
 def test_checksums_by_hand():
     # 12345678 mod 23 = 14 -> 'Z'; X1234567: 01234567 mod 23 = 19 -> 'L'
     assert dni_valid("12345678Z") and not dni_valid("12345678A")

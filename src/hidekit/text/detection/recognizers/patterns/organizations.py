@@ -9,12 +9,50 @@ from hidekit.text.detection.recognizers.patterns.hospitals import not_department
 from hidekit.text.detection.recognizers.patterns.occupations import job_heads
 
 _ORG_WORD = rf"(?:{_CAP}|[{_UP}]{{2,}}|&)"
+# the head words of a unit inside an organization; such a unit named only by common words or a
+# specialty ("Department of Medicine", "Emergency Department", "Customer Services", "School of
+# Physics") points to no one: the organization it belongs to is the identifier
+_UNIT_HEADS = frozenset("department departments services service division school unit".split())  # noqa: SIM905
+_UNIT_GLUE = frozenset("of for and & the".split())  # noqa: SIM905
+_SPECIALTY_ENDS = (
+    "ology",
+    "ological",
+    "iatry",
+    "iatrics",
+    "ics",
+    "therapy",
+    "graphy",
+    "medicine",
+    "surgery",
+)
+
+
+def generic_unit(value: str) -> bool:
+    """True for a unit named by its head word and common or specialty words alone: "Department
+    of Cardiology", "Accident & Emergency Department", "HR Shared Services" (an acronym of two or
+    three letters counts as common); not "Baylor Services", "School of Nursing Sciences Nairobi"."""
+    from hidekit.text.detection.recognizers.gazetteers import word_bands
+
+    words = [w.strip(".,") for w in value.split()]
+    folded = [w.casefold() for w in words]
+    if not words or not any(w in _UNIT_HEADS for w in folded):
+        return False
+    bands = word_bands()
+    for w, f in zip(words, folded, strict=True):
+        if f in _UNIT_HEADS or f in _UNIT_GLUE or f.endswith(_SPECIALTY_ENDS):
+            continue
+        if bands.get(f, 0) < 4 and not (w.isupper() and len(w) <= 3):
+            return False
+    return True
+
+
 register_recognizer(
     PatternRecognizer(
         "organization_en",
         "ORGANIZATION",
         ("en",),
         0.7,
+        validate=lambda v: not generic_unit(v),
         flags=CS,
         pattern=rf"\b(?:{_ORG_WORD}[ \t]+(?:(?:{_ORG_WORD}|of|and|the)[ \t]+){{0,4}}"
         r"(?:Inc|LLC|Ltd|Corp|Corporation|Company|Co|Group|PLC|Partners|Industries|Foundation|Bank"
