@@ -600,3 +600,23 @@ def test_an_organization_takes_in_the_word_that_closes_its_name():
         "Fade Kings",
         "Hollins Park",  # a modifier without a head is not taken
     ]
+
+
+def test_a_name_inside_a_login_covers_the_whole_login():
+    from hidekit.text.detection.consistency_parts import handle_names
+
+    t = "reply from kwame_dev2, ping @liam.s or Dr.Okafor; mail priya.s@example.org; J. Smith"
+    spans = [
+        _span(t, "kwame", "NAME"),
+        _span(t, "liam", "NAME"),
+        _span(t, "Okafor", "DOCTOR"),
+        _span(t, "priya", "NAME"),
+        _span(t, "Smith", "NAME"),
+    ]
+    assert _texts(t, handle_names(t, spans)) == [
+        ("USERNAME", "kwame_dev2"),  # joined by "_" and a digit
+        ("USERNAME", "liam.s"),  # lower case with a "." inside; the "@" stays outside
+        ("DOCTOR", "Okafor"),  # "Dr.Okafor" is a title, not a login
+        ("NAME", "priya"),  # an e-mail address is not a login
+        ("NAME", "Smith"),
+    ]

@@ -76,6 +76,38 @@ def bracket_handles(text: str, spans: Sequence[Span]) -> list[Span]:
     return sort_spans(out + added) if added else out
 
 
+_HANDLE_CHARS = re.compile(r"[\w.-]*", re.ASCII)
+
+
+def handle_names(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A name found inside a login written as one token ("priya" of "priya.s_kyc", "kwame" of
+    "kwame_dev", "liam" of "@liam.s") covers the whole login, as a USERNAME: the token joins
+    letters and digits with "_", or is written in lower case with a "." inside."""
+    out = sort_spans(spans)
+    for k, s in enumerate(out):
+        if s.label not in PERSON_LABELS:
+            continue
+        a = s.start
+        while a > 0 and (text[a - 1].isascii() and (text[a - 1].isalnum() or text[a - 1] in "._-")):
+            a -= 1
+        m = _HANDLE_CHARS.match(text, s.end)
+        b = m.end() if m else s.end
+        while b > s.end and text[b - 1] in ".-":
+            b -= 1
+        while a < s.start and text[a] in ".-":
+            a += 1
+        token = text[a:b]
+        if token == s.text or "@" in text[b : b + 1] or not token.isascii():
+            continue  # an e-mail address is the e-mail recognizers' to find
+        if not (
+            "_" in token or any(c.isdigit() for c in token) or ("." in token and token.islower())
+        ):
+            continue
+        if fits_at(out, k, a, b):
+            out[k] = Span(a, b, "USERNAME", token, s.source, s.score)
+    return out
+
+
 # words that close the name of an organization or a place of care ("Gapuwiyak school", "Cuan
 # Mhuire nursing home", "CANADIAN TIRE CORPORATION"): in the en-dev annotations a span of these
 # labels ends on such a word hundreds of times and stops right before one a handful of times
