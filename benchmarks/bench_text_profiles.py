@@ -9,6 +9,11 @@ predictions are both restricted to what the profile counts as PHI (``restrict_do
 profile is scored on the PHI it promises to hide; "model" is the model's own labels, nothing added.
 A ``settings.tsv`` or ``MANIFEST.tsv`` in a folder (note id, then one column per setting: country,
 kind, case …) adds a row per value of each setting.
+
+A note leaks when a character of a direct identifier stays in sight (``shows``): a letter or digit,
+or other punctuation except between two masked characters of the identifier (the annotations
+write the comma between two masked address parts inside one STREET span or between two: in sight
+it tells nothing either way). The second figure counts letters and digits only.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ FOLDERS = [ROOT / "tests" / "fixtures" / n for n in ("en-dev", "en-notes", "en-t
 def char_counts(g, p) -> tuple[Counter, Counter, Counter, Counter, bool]:
     """Per label: gold characters, gold characters found, predicted characters, predicted
     characters inside gold; and whether a direct identifier of the note leaks (a character of it
-    left uncovered)."""
+    left in sight: ``shows``)."""
     gl, pl = [None] * len(g.text), [None] * len(g.text)
     for s in g.spans:
         gl[s.start : s.end] = [s.label] * s.length
@@ -46,30 +51,38 @@ def char_counts(g, p) -> tuple[Counter, Counter, Counter, Counter, bool]:
         if b:
             p_tot[b] += 1
             p_hit[b] += a is not None
-    leak = any(
-        s.label in DIRECT_LABELS
-        and any(pl[i] is None and not g.text[i].isspace() for i in range(s.start, s.end))
-        for s in g.spans
-    )
+    covered = [b is not None for b in pl]
+    leak = any(s.label in DIRECT_LABELS and shows(g.text, covered, s) for s in g.spans)
     return g_tot, g_hit, p_tot, p_hit, leak
 
 
+def shows(text: str, covered: list[bool], s, content_only: bool = False) -> bool:
+    """Whether the gold span ``s`` leaves a character in sight: a letter or digit, or (unless
+    ``content_only``) another non-space character, except punctuation between two masked
+    characters of the span (the comma of "Flat 2, 5th Cross" when both parts are masked, as
+    one gold span or two: the annotations do both, and the comma tells nothing)."""
+    for i in range(s.start, s.end):
+        c = text[i]
+        if covered[i] or c.isspace() or (content_only and not c.isalnum()):
+            continue
+        if c.isalnum():
+            return True
+        left = next((j for j in range(i - 1, s.start - 1, -1) if not text[j].isspace()), None)
+        right = next((j for j in range(i + 1, s.end) if not text[j].isspace()), None)
+        if left is None or right is None or not (covered[left] and covered[right]):
+            return True
+    return False
+
+
 def leaking_spans(g, p, content_only: bool = False) -> list:
-    """The gold direct identifiers of ``g`` with a character left uncovered by ``p``: any
-    non-space character, or with ``content_only`` a letter or digit (a gold span that takes in
-    the comma between a street and its town, both masked, "leaks" that comma alone)."""
+    """The gold direct identifiers of ``g`` with a character left in sight by ``p`` (``shows``):
+    any non-space character but punctuation between two masked ones, or with ``content_only`` a
+    letter or digit."""
     covered = [False] * len(g.text)
     for s in p.spans:
         covered[s.start : s.end] = [True] * s.length
-
-    def shown(c: str) -> bool:
-        return c.isalnum() if content_only else not c.isspace()
-
     return [
-        s
-        for s in g.spans
-        if s.label in DIRECT_LABELS
-        and any(not covered[i] and shown(g.text[i]) for i in range(s.start, s.end))
+        s for s in g.spans if s.label in DIRECT_LABELS and shows(g.text, covered, s, content_only)
     ]
 
 
