@@ -620,3 +620,22 @@ def test_a_name_inside_a_login_covers_the_whole_login():
         ("NAME", "priya"),  # an e-mail address is not a login
         ("NAME", "Smith"),
     ]
+
+
+def test_one_list_of_street_types_serves_the_rules_and_the_recognizer():
+    from hidekit.text.detection.consistency_streets import place_streets
+    from hidekit.text.detection.street_types import AMBIGUOUS, LONG_TYPES, SHORT_TYPES
+
+    assert AMBIGUOUS.issubset(SHORT_TYPES) and not set(SHORT_TYPES) & set(LONG_TYPES)
+    found = run_recognizers(
+        "chest ct and head ct clear; seen by the on-call dr; lives at 14 hazel court",
+        get_recognizers(names=["street_any_case"]),
+    )
+    # an ambiguous short type never makes a street in running text; a long one with its number
+    assert [h.text for h in found] == ["14 hazel court"]
+    t = "14 Eldon Square, Newcastle; 2210 Orchard Crest Gardens"
+    spans = [_span(t, "Eldon", "CITY"), _span(t, "2210 Orchard Crest", "STREET")]
+    assert _texts(t, street_units(t, place_streets(t, spans))) == [
+        ("STREET", "14 Eldon Square"),  # a place before a street type is the street's name
+        ("STREET", "2210 Orchard Crest Gardens"),  # the type left after a street
+    ]

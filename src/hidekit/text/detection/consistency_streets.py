@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from hidekit.text.detection.consistency_parts import fits_at, grown
+from hidekit.text.detection.street_types import LONG_TYPES, SHORT_TYPES, alternatives
 from hidekit.text.spans import Span, sort_spans
 
 _UNIT = re.compile(
@@ -36,23 +37,19 @@ _BUILDING_WORDS = frozenset(
     arcade enclave society quarters cottage cottages farm manor hall maltings courtyard
     """.split()  # noqa: SIM905
 )
+# a street type written after a street found without it ("2210 Orchard Crest" + " Dr"), unless
+# the street already ends with one
 _STREET_TYPE = re.compile(
-    r"[ \t]+(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt)\.?(?![\w])",
-    re.IGNORECASE,
+    rf"[ \t]+(?:{alternatives(SHORT_TYPES + LONG_TYPES)})\.?(?![\w])", re.IGNORECASE
 )
-_STREET_TYPE_END = re.compile(
-    r"\b(?:dr|rd|st|ave|av|blvd|ln|ct|pkwy|hwy|pl|cres|tce|terr|way|cl|sq|crt|street|road|"
-    r"avenue|lane|drive|court|place|crescent|terrace|boulevard|parkway|highway)\.?$",
-    re.IGNORECASE,
-)
+_STREET_TYPE_END = re.compile(rf"\b(?:{alternatives(SHORT_TYPES + LONG_TYPES)})\.?$", re.IGNORECASE)
 
 
 _UNIT_NUMBER = re.compile(r"#\d{1,3}-\d{1,5}[A-Za-z]?")  # "#08-447": floor and unit
 # a street type after a word the model took for a place ("eccles" + " boulevard"), with the
 # house number before it ("2 church row")
 _TYPE_AFTER = re.compile(
-    r"[ \t]+(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|row|close|crescent|"
-    r"terrace|way|place|court|grove|parade|highway|expressway)\b\.?",
+    rf"[ \t]+(?:{alternatives(LONG_TYPES + SHORT_TYPES)})\b\.?",
     re.IGNORECASE,
 )
 _HOUSE_BEFORE = re.compile(r"(?<![\w/.-])\d{1,5}[A-Za-z]?[ \t]+$")

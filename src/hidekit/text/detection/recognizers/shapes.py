@@ -42,13 +42,11 @@ from hidekit.text.detection.recognizers.signatures import (
     _clinical,
     _note_case,
 )
+from hidekit.text.detection.street_types import AMBIGUOUS, LONG_TYPES, SHORT_TYPES, alternatives
 from hidekit.text.spans import Span
 
-_SHORT_TYPES = "st|rd|ave|blvd|tce|cres|hwy|ln|pde|cct"
-_LONG_TYPES = (
-    "street|road|avenue|lane|drive|crescent|terrace|close|walk|way|place|boulevard|parade|"
-    "highway|grove|mews|gardens|row|circuit|square"
-)
+_SHORT_TYPES = alternatives(t for t in SHORT_TYPES if t not in AMBIGUOUS)
+_LONG_TYPES = alternatives(LONG_TYPES)
 
 
 @dataclass
