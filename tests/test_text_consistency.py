@@ -639,3 +639,19 @@ def test_one_list_of_street_types_serves_the_rules_and_the_recognizer():
         ("STREET", "14 Eldon Square"),  # a place before a street type is the street's name
         ("STREET", "2210 Orchard Crest Gardens"),  # the type left after a street
     ]
+
+
+def test_european_streets_with_their_house_number():
+    found = run_recognizers(
+        "at Eisenbahnstraße 118, 2. OG; Rue Vanderkindere 214, bte 3; to 17 rue des "
+        "Trois-Frères, 4e; ul. Długa 17/4, 31-146; Via Roma 12. Sent via Email 2 times, "
+        "Via Zoom 2 pm, went via the ED 3 times; Keizersgracht",
+        get_recognizers(names=["street_european"]),
+    )
+    assert [h.text for h in found] == [
+        "Eisenbahnstraße 118",
+        "Rue Vanderkindere 214",
+        "17 rue des Trois-Frères",
+        "ul. Długa 17/4",
+        "Via Roma 12",
+    ]  # no number, no street: "via Email", "Via Zoom 2 pm", a street word alone

@@ -99,6 +99,7 @@ SUPPLEMENTS = (
     "vehicle_plate",
     "vehicle_plate_cue",
     "street_any_case",
+    "street_european",
     "city_lower_note",
 )
 

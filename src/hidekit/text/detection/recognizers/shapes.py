@@ -19,7 +19,10 @@ Filipino, Australian notes and survey answers) leak what the CRF rarely saw in g
 - ``street_any_case``: a street written in lower case, one or two words and a street type
   ("on king st", "oxford st", "14 cathedral walk"): the word before the type must not be common
   English (its Zipf band below 6 for "st", "rd", "ave"…; below 5 for "street", "road", "way"…)
-  — STREET.
+  — STREET;
+- ``street_european``: a street written the European way with its house number, a compound
+  ending in a street word ("Eisenbahnstraße 118", "Keizersgracht 44-2") or a street word first
+  ("Rue Vanderkindere 214", "17 rue des Trois-Frères", "ul. Długa 17/4") — STREET.
 
 Like ``hidekit.text.detection.recognizers.signatures`` they run beside any model for the profiles
 only (not trained on), so the shipped model's features stay as they were.
@@ -173,6 +176,31 @@ def _ipv6(value: str) -> bool:
     return True
 
 
+# a street written the European way, with its house number: a compound ending in a street word
+# ("Eisenbahnstraße 118", "Seefeldstrasse 142", "Keizersgracht 44-2"), or a street word first
+# ("Rue Vanderkindere 214", "17 rue des Trois-Frères", "Calle de la Paz 22", "ul. Długa 17/4",
+# "Jalan Mawar 3")
+_NUMBER = r"\d{1,4}[a-zA-Z]?(?:[/-]\d{1,4}[a-zA-Z]?)?"
+_LINK = (
+    r"(?:de|del|da|do|dos|das|des|du|la|le|les|di|della|dei|degli|y|e|san|santa|sainte|saint|st\.?)"
+)
+_STREET_FIRST = (
+    r"(?:[Rr]ue|[Cc]alle|[Rr]ua|Via|Viale|[Aa]venida|[Jj]alan|[Jj]ln\.?|ul\.|[Uu]lica|"
+    r"[Bb]óthar|[Tt]riq|[Cc]arrer|[Cc]orso|[Pp]iazza|[Ll]argo|[Tt]ravessa|[Pp]raça|[Cc]hemin|"
+    r"[Qq]uai|[Ii]mpasse|[Aa]llée)"
+)
+_NAME_WORD = r"[A-ZÀ-ÝĀ-Ž][\w'’-]*"
+_EUROPEAN_STREET = (
+    r"(?<![\w/-])(?:"
+    rf"[A-ZÄÖÜÅØÆ][\w'’-]*?(?:straße|strasse|gasse|weg|allee|platz|laan|gracht|straat|plein|kade|"
+    rf"vej|gade|gatan|vägen|veien|gata)[ \t]+{_NUMBER}"
+    rf"|(?:{_NUMBER},?[ \t]+)?{_STREET_FIRST}[ \t]+(?:{_LINK}[ \t]+)*{_NAME_WORD}"
+    rf"(?:[ \t]+(?:{_LINK}[ \t]+)*{_NAME_WORD}){{0,3}}?[ \t]+{_NUMBER}"
+    rf"|{_NUMBER},?[ \t]+{_STREET_FIRST}[ \t]+(?:{_LINK}[ \t]+)*{_NAME_WORD}"
+    rf"(?:[ \t]+(?:{_LINK}[ \t]+)*{_NAME_WORD}){{0,3}}"
+    r")(?![\w/-])(?![ \t]*(?:am|pm|a\.m|p\.m|h|hrs?|mins?|times|x)\b)"
+)
+
 SHAPE_RECOGNIZERS: list[Recognizer] = [
     PatternRecognizer(
         "ipv6_compressed",
@@ -207,6 +235,14 @@ SHAPE_RECOGNIZERS: list[Recognizer] = [
         PROFILE_ONLY,
         0.75,
         pattern=r"(?<![\w.@+-])[A-Za-z][\w.-]{1,40}@[A-Za-z]{2,20}(?![\w@-]|\.\w)",
+    ),
+    PatternRecognizer(
+        "street_european",
+        "STREET",
+        PROFILE_ONLY,
+        0.7,
+        flags=0,
+        pattern=_EUROPEAN_STREET,
     ),
     VehiclePlateRecognizer("vehicle_plate", "ID", PROFILE_ONLY, 0.7),
     CuedPlateRecognizer("vehicle_plate_cue", "ID", PROFILE_ONLY, 0.7),
