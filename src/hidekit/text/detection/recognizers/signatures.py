@@ -262,12 +262,17 @@ def _handle_like(word: str) -> bool:
     return word.islower() and _band(word) < 3
 
 
+def _people_part(word: str) -> bool:
+    """A relative's word joined by a hyphen ("son-in" of "son-in-law", "step-dad"): no name."""
+    return any(part in PEOPLE_WORDS for part in re.split(r"['’-]", word.casefold())[:2])
+
+
 def _name_like(word: str) -> bool:
     from hidekit.text.detection.recognizers.gazetteers import known_names
 
     band = _band(word)
     known = word.casefold() in known_names()
-    if word.casefold() in PEOPLE_WORDS:
+    if word.casefold() in PEOPLE_WORDS or _people_part(word):
         return False
     return (band < 4 or (known and band < 5)) and not _clinical(word)
 
