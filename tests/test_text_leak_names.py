@@ -243,6 +243,23 @@ def test_a_relative_joined_by_a_hyphen_is_no_name():
     recs = get_recognizers(names=["relative_name"])
     t = (
         "his son morea (12) and mother-in-law (mama hitolo); her son paora and daughter-in-law "
-        "jess; daughter siti and son-in-law visited; son paora and step-dad came"
+        "aroha; daughter siti and son-in-law visited; son paora and step-dad came"
     )
-    assert [h.text for h in run_recognizers(t, recs)] == ["morea", "paora", "jess", "siti", "paora"]
+    assert [h.text for h in run_recognizers(t, recs)] == [
+        "morea",
+        "paora",
+        "aroha",
+        "siti",
+        "paora",
+    ]
+
+
+def test_a_relative_before_a_title_a_word_or_an_abbreviation_names_nobody():
+    recs = get_recognizers(names=["relative_name"])
+    lower = (
+        "mother-in-law smt. kuni; client agreeable; partner notified; mum won't come; "
+        "mother: pph 600 ml; partner notification done; son kevin and wife faeza; nurse ama"
+    )
+    assert [h.text for h in run_recognizers(lower, recs)] == ["kevin", "faeza", "ama"]
+    upper = "OFFICER SGT. MOKOENA. MIDWIFE REFERRAL DECLINED. 2ND CHILD SVD. WIFE MORAG CALLED"
+    assert [h.text for h in run_recognizers(upper, recs)] == ["MORAG"]

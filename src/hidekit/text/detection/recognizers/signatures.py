@@ -34,6 +34,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from hidekit.text.detection.boundaries import ROLE_WORDS
 from hidekit.text.detection.consistency import PEOPLE_WORDS, clinical_words
 from hidekit.text.detection.recognizers.base import (
     PatternRecognizer,
@@ -207,7 +208,7 @@ class RelativeNameRecognizer(Recognizer):
     """A relative, or a person named by their role, right after the word that says who they are,
     in any case and without "my" ("wife faeza", "DAUGHTER CHIOMA", "hygienist Maddie", "kids mia
     and tai"): one or two words that are not common in English (or known names), no clinical
-    word; a second name joined by "and" too."""
+    word, title or contraction (see ``_relative_named``); a second name joined by "and" too."""
 
     _rx: re.Pattern = re.compile(
         rf"\b(?:{_RELATIVE_CUES})s?(?:[ \t]+(?:{_RELATIVE_CUES})s?)*(?:[ \t]+(?:is|named|called))?"
@@ -220,19 +221,41 @@ class RelativeNameRecognizer(Recognizer):
         out = []
         case = _note_case(text)
         for m in self._rx.finditer(text):
-            if not _name_in_case(m.group(1), case):
+            if not _relative_named(m.group(1), case):
                 continue
-            end = m.end(2) if m.group(2) and _name_in_case(m.group(2), case) else m.end(1)
+            end = m.end(2) if m.group(2) and _relative_named(m.group(2), case) else m.end(1)
             s = m.start(1)
             out.append(Span(s, end, self.label, text[s:end], self.name, self.score))
             more = _AND_NAME.match(text, end)
-            if more and _name_in_case(more.group(1), case):
+            if more and _relative_named(more.group(1), case):
                 a, end = more.span(1)
                 out.append(Span(a, end, self.label, text[a:end], self.name, self.score))
-            while (more := _AGED_NEXT.match(text, end)) and _name_in_case(more.group(1), case):
+            while (more := _AGED_NEXT.match(text, end)) and _relative_named(more.group(1), case):
                 a, end = more.span(1)
                 out.append(Span(a, end, self.label, text[a:end], self.name, self.score))
         return out
+
+
+_CONTRACTION = re.compile(r"['’](?:t|s|re|ll|ve|m|d)$", re.IGNORECASE)
+
+
+def _relative_named(word: str, case: str) -> bool:
+    """A word after a relative is their name when it reads as a name in the note's case (see
+    ``_name_in_case``), is no title ("Smt.", "SGT", "engr": the name follows it) nor a
+    contraction ("won't"), and in a note typed in one case is rare in English or a known name
+    ("tearful", "REFERRAL", "extubated" are words) and, if of three letters or fewer, a known
+    name ("pph", "mts", "SVD" are abbreviations)."""
+    if not _name_in_case(word, case):
+        return False
+    fold = word.casefold()
+    if fold in ROLE_WORDS or _CONTRACTION.search(word):
+        return False
+    if case == "mixed" and word[:1].isupper() and not word.isupper():
+        return True
+    from hidekit.text.detection.recognizers.gazetteers import known_names
+
+    known = fold in known_names()
+    return known or (_band(word) == 0 and len(word) > 3)
 
 
 def _note_case(text: str) -> str:
