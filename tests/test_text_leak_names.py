@@ -9,7 +9,6 @@ import pytest
 from hidekit.text.detection.leak_names import (
     close_name_leaks,
     cued_names,
-    joined_names,
     listed_names,
     reads_as_name,
     text_case,
@@ -201,42 +200,6 @@ def test_honorifics_of_other_countries_cue_a_name():
 def test_a_rare_word_before_an_apostrophe_s_unless_an_eponym():
     text = "for your and tomasz's returns; fluid in morison's pouch; zayn's mum"
     assert found(cued_names(text, [], "lower")) == [("tomasz", "NAME"), ("zayn", "NAME")]
-
-
-def test_names_joined_by_a_slash_or_a_patronymic_particle_are_one_name():
-    text = (
-        "bell Wiśniewska/Braun; mr rajesh s/o krishnasamy; Kavitha a/p Subramaniam; "
-        "typed HM/sb; Gul Bano W/O Sher Afridi; Ali/Ben; Tan/Lim 4"
-    )
-    have = [
-        span(text, "Wiśniewska"),
-        span(text, "Braun"),
-        span(text, "rajesh s"),  # cut at the particle's slash by the model
-        span(text, "o krishnasamy"),
-        span(text, "Kavitha"),
-        span(text, "Subramaniam"),
-        span(text, "HM", "DOCTOR"),
-        span(text, "sb", "DOCTOR"),
-        span(text, "Gul Bano"),
-        span(text, "Sher Afridi"),
-        span(text, "Ali"),
-        span(text, "Ben"),
-        span(text, "Tan"),
-        span(text, "Lim", "CITY"),
-    ]
-    assert found(joined_names(text, have)) == [
-        ("Wiśniewska/Braun", "NAME"),
-        ("rajesh s/o krishnasamy", "NAME"),
-        ("Kavitha a/p Subramaniam", "NAME"),
-        ("HM", "DOCTOR"),  # initials: the slash stays between them
-        ("sb", "DOCTOR"),
-        ("Gul Bano", "NAME"),  # "W/O" (wife of) in capitals: two people
-        ("Sher Afridi", "NAME"),
-        ("Ali", "NAME"),  # short words: no join across the slash
-        ("Ben", "NAME"),
-        ("Tan", "NAME"),  # two labels: not one name
-        ("Lim", "CITY"),
-    ]
 
 
 def test_a_relative_joined_by_a_hyphen_is_no_name():

@@ -17,9 +17,6 @@ widened and repeated like any other name.
   (黃小芳)"), a nickname between a given name and a surname ("Oluwakemi (Kemi) Adebanjo": one
   span), the Akan "Nana" that opens a name.
 - ``closing_initials``: initials alone on a note's last line ("mk rn", "RJ/SHO") sign it.
-- ``joined_names``: two names with only a slash ("Wiśniewska/Braun") or a Malay or Tamil
-  patronymic particle in lower case ("rajesh s/o krishnasamy", "Kavitha a/p Subramaniam")
-  between them are one name.
 
 A word reads as a name in the case the text is written in: capitalized in a text with both
 cases, in lower case in a text typed in lower case, in capitals in one typed in capitals. These
@@ -265,37 +262,9 @@ def closing_initials(text: str, spans: Sequence[Span]) -> list[Span]:
     return sort_spans([*spans, Span(a, a + len(v), "DOCTOR", v, "closing_initials", 0.5)])
 
 
-# what stands between two parts of one name: a slash between two names ("Wiśniewska/Braun";
-# not between initials, "HM/sb", nor a short word), or a Malay or Tamil patronymic particle in
-# lower case ("rajesh s/o krishnasamy", "Kavitha a/p Subramaniam", "Siti binti Rahman"; in the
-# en-dev annotations "W/O" and "D/O" of Pakistani names, and every particle in capitals, stand
-# between two names)
-_NAME_JOINS = re.compile(r"/|[ \t]+(?:[sd]/o|a/[lp]|bin|binti|binte|bte)[ \t]+")
-_LONG_WORD = re.compile(r"[^\W\d_]{4,}")
-
-
-def joined_names(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Two names of one label with only a slash or a patronymic particle between them are one
-    name (see ``_NAME_JOINS``)."""
-    out = sort_spans(spans)
-    k = 0
-    while k + 1 < len(out):
-        s, t = out[k], out[k + 1]
-        m = _NAME_JOINS.fullmatch(text, s.end, t.start) if s.end < t.start else None
-        if m and m.group() == "/":
-            m = m if _LONG_WORD.search(s.text) and _LONG_WORD.search(t.text) else None
-        if s.label == t.label and s.label in ("NAME", "DOCTOR") and m:
-            out[k : k + 2] = [
-                Span(s.start, t.end, s.label, text[s.start : t.end], s.source, s.score)
-            ]
-        else:
-            k += 1
-    return out
-
-
 def close_name_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     """The names after cue words, the names listed with a name, then the forms a name is
-    written in around it and the parts of one name written apart."""
+    written in around it."""
     case = text_case(text)
     spans = written_forms(text, listed_names(text, cued_names(text, spans, case), case))
-    return closing_initials(text, joined_names(text, spans))
+    return closing_initials(text, spans)
