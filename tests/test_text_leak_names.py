@@ -226,3 +226,12 @@ def test_a_relative_before_a_title_a_word_or_an_abbreviation_names_nobody():
     assert [h.text for h in run_recognizers(lower, recs)] == ["kevin", "faeza", "ama"]
     upper = "OFFICER SGT. MOKOENA. MIDWIFE REFERRAL DECLINED. 2ND CHILD SVD. WIFE MORAG CALLED"
     assert [h.text for h in run_recognizers(upper, recs)] == ["MORAG"]
+
+
+def test_a_chat_line_opened_by_a_capitalized_english_word_names_nobody():
+    recs = get_recognizers(names=["chat_speaker"])
+    t = (
+        "[14:02] Bot: Welcome\n[14:03] Mailbox: rule set\n[14:04] Ayesha: hi\n"
+        "[14:05] Blessing: ok\n16:02 - tunde: sent"
+    )
+    assert [h.text for h in run_recognizers(t, recs)] == ["Ayesha", "Blessing", "tunde"]

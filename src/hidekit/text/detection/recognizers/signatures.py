@@ -144,7 +144,16 @@ class ChatSpeakerRecognizer(_InitialsRecognizer):
         words = m.group(1).split()
         # a second word of one letter is an initial ("Priya R", "mele k")
         ok = _name_like(words[0]) and all(len(w.rstrip(".")) == 1 or _name_like(w) for w in words)
-        return (1,) if ok else ()
+        return (1,) if ok and not _capitalized_word(words[0]) else ()
+
+
+def _capitalized_word(word: str) -> bool:
+    """A capitalized English word that is no known name ("Bot", "Mailbox", "Support"): a
+    chat's service account, not a person."""
+    from hidekit.text.detection.recognizers.gazetteers import known_names
+
+    capitalized = word[:1].isupper() and not word.isupper()
+    return capitalized and _band(word) > 0 and word.casefold() not in known_names()
 
 
 @dataclass
