@@ -655,3 +655,21 @@ def test_european_streets_with_their_house_number():
         "ul. Długa 17/4",
         "Via Roma 12",
     ]  # no number, no street: "via Email", "Via Zoom 2 pm", a street word alone
+
+
+def test_a_street_keeps_the_word_range_or_flat_before_its_house_number():
+    t = "No. 17 Zoo Road; Blk 303 Jurong East Street; 12-14 mitchell st\nAddress: 0/2, 18 Allison Street; at 5 Elm Rd"
+    spans = [
+        _span(t, "17 Zoo Road", "STREET"),
+        _span(t, "303 Jurong East Street", "STREET"),
+        _span(t, "14 mitchell st", "STREET"),
+        _span(t, "18 Allison Street", "STREET"),
+        _span(t, "5 Elm Rd", "STREET"),
+    ]
+    assert [x for _, x in _texts(t, street_units(t, spans))] == [
+        "No. 17 Zoo Road",
+        "Blk 303 Jurong East Street",
+        "12-14 mitchell st",
+        "0/2, 18 Allison Street",
+        "5 Elm Rd",  # "at" names no number
+    ]

@@ -45,6 +45,17 @@ _STREET_TYPE = re.compile(
 _STREET_TYPE_END = re.compile(rf"\b(?:{alternatives(SHORT_TYPES + LONG_TYPES)})\.?$", re.IGNORECASE)
 
 
+# before a street that starts with its house number: the word that names that number ("No. 17
+# Zoo Road", "Blk 303 Jurong East Street", "Unit 4/27 Albert St"), the first number of a range
+# or a flat before a slash ("14/22-26 Marsden Street", "12-14 mitchell st"), or a flat number
+# alone opening the line or field ("0/2, 18 Allison Street", "Address: C-204, Gaur Green Avenue")
+_NUMBER_WORD_BEFORE = re.compile(
+    r"(?:^|(?<=[\s,(:]))(?:(?:no|nr|blk|block|apt|unit|flat|house|hse|h/no|plot|lot|rmb|rr|stand|"
+    r"shop|door|suite|level|lvl)\.?[ \t]*"
+    r"|\d{1,5}[A-Za-z]?[/-]"
+    r"|(?<![^\n:(])[ \t]*(?:[A-Za-z]-?)?\d{1,5}(?:[/-]\d{1,5})?[A-Za-z]?\d?,[ \t]*)$",
+    re.IGNORECASE,
+)
 _UNIT_NUMBER = re.compile(r"#\d{1,3}-\d{1,5}[A-Za-z]?")  # "#08-447": floor and unit
 # a street type after a word the model took for a place ("eccles" + " boulevard"), with the
 # house number before it ("2 church row")
@@ -92,7 +103,8 @@ def street_parts(text: str, spans: Sequence[Span]) -> list[Span]:
 
 
 def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
-    """Streets keep the unit, flat or building and the street type written beside them."""
+    """Streets keep the unit, flat or building and the street type written beside them, and the
+    word, range or flat before a house number ("No. 17 Zoo Road", "12-14 mitchell st")."""
     out = sort_spans(spans)
     for k, s in enumerate(out):
         if s.label != "STREET":
@@ -105,6 +117,8 @@ def street_units(text: str, spans: Sequence[Span]) -> list[Span]:
         if m and any(c.isdigit() for c in m.group()) or (m and m.group().rstrip()[-1:].isupper()):
             b = m.end()
         a = _address_start(text, a)
+        if text[a : a + 1].isdigit() and (w := _NUMBER_WORD_BEFORE.search(text, max(0, a - 20), a)):
+            a = _address_start(text, w.end() - len(w.group().lstrip()))
         if a > 0 and text[a - 1] == "#" and text[a : a + 1].isdigit():
             a -= 1  # "#03-44 Peninsula Plaza": the sign is written with the unit
         if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
