@@ -673,3 +673,9 @@ def test_a_street_keeps_the_word_range_or_flat_before_its_house_number():
         "0/2, 18 Allison Street",
         "5 Elm Rd",  # "at" names no number
     ]
+
+
+def test_a_name_inside_a_login_is_still_looked_for_elsewhere():
+    t = "reply from Okonkwo_dev2: fixed. Thanks Okonkwo, see you."
+    out = close_leaks(t, [_span(t, "Okonkwo", "NAME")])
+    assert _texts(t, out) == [("USERNAME", "Okonkwo_dev2"), ("NAME", "Okonkwo")]

@@ -14,8 +14,9 @@ never drop a span:
 - ``name_edges``: names keep their initials, particles and suffixes ("I. Okafor", "de Vries",
   "Piotr K.", "Jr.", "jm reyes" in lower case, "Priya R:"), and a nickname in quotes between two
   names, or closing a name, joins them; so does a suffix found apart ("Villareal" + "Jr").
-- ``handle_names``: a name found inside a login written as one token ("kwame" of "kwame_dev",
-  "priya" of "priya.s") covers the whole login, as a USERNAME.
+- ``handle_names`` (last): a name found inside a login written as one token ("kwame" of
+  "kwame_dev", "priya" of "priya.s") covers the whole login, as a USERNAME; it runs after
+  ``same_everywhere`` so the name is still looked for elsewhere.
 - ``street_units``: a street keeps the unit, flat or building written with it ("1187 Calle
   Alondra, Apt 3", "Flat 2, Orchard Court", "1801 Harbor View Pkwy, Bldg C") and a street type
   left after it ("2210 Orchard Crest Dr").
@@ -495,11 +496,11 @@ def mentions(text: str, keys: Sequence[str]) -> list[tuple[int, int]]:
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     """The rules in order: whole tokens, name words beside a name, name edges (then name words
-    again), logins in brackets after a name, names inside logins, street units and parts, code prefixes, the heads
-    of organizations, the same name everywhere."""
+    again), logins in brackets after a name, street units and parts, code prefixes, the heads of
+    organizations, the same name everywhere, then names inside logins (last, so the name a login
+    holds is still looked for elsewhere)."""
     spans = name_edges(text, next_name_words(text, whole_tokens(text, spans)))
     spans = bracket_handles(text, next_name_words(text, spans))  # "RAMON V." + "AQUINO"
-    spans = handle_names(text, spans)
     spans = street_parts(text, street_units(text, place_streets(text, spans)))
     spans = code_prefixes(text, spans)
-    return same_everywhere(text, org_heads(text, spans))
+    return handle_names(text, same_everywhere(text, org_heads(text, spans)))
