@@ -148,15 +148,19 @@ def _survey(records: int, tmp: Path, keep: Path | None = None) -> Path:
 
 
 def bench_plan(
-    records: int, engines: tuple[str, ...] = ("duckdb", "spark"), keep: Path | None = None
+    records: int,
+    engines: tuple[str, ...] = ("duckdb", "spark"),
+    keep: Path | None = None,
+    given: Path | None = None,
 ) -> None:
     from hidekit.jobs.release_job import run_plan
     from hidekit.release import load_plan
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        src = _survey(records, tmp, keep)
+        src = given or _survey(records, tmp, keep)
         print(f"\ndemo release plan, {records:,} records (read, 8 steps, checks, write)")
+        print(f"input: {src} ({src.stat().st_size / 1e6:,.0f} MB)")
         print(HEADER)
         steps = {}
         for engine in engines:
@@ -239,6 +243,9 @@ def main(argv=None) -> None:
     ap.add_argument("--keep-survey", type=Path, help="folder where the survey is made once, kept")
     ap.add_argument("--only-survey", action="store_true", help="make the survey (--keep-survey)")
     ap.add_argument("--actions", action="store_true", help="print every Spark action's seconds")
+    ap.add_argument(
+        "--input", type=Path, help="the survey file the plan reads (CSV or Parquet; one size)"
+    )
     args = ap.parse_args(argv)
     if args.tmp:
         Path(args.tmp).mkdir(parents=True, exist_ok=True)
@@ -263,7 +270,7 @@ def main(argv=None) -> None:
     if args.actions:
         time_actions()
     for n in args.plan_records:
-        bench_plan(n, tuple(args.plan_engines.split(",")), args.keep_survey)
+        bench_plan(n, tuple(args.plan_engines.split(",")), args.keep_survey, args.input)
     for n in args.risk_records:
         bench_weighted_risk(n)
     print(f"load average at end: {os.getloadavg()[0]:.1f}")

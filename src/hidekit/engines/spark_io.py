@@ -104,17 +104,13 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
     if found["bad"].sum():
         _refuse_long_records(sdf, delimiter, len(text), path)
     kinds = _column_kinds(found, len(text), tested)
-    # a record's row number: the records of the blocks before it, plus its place in its block
-    found["base"] = found["n"].cumsum() - found["n"] - found["first"]
-    bases = spark.createDataFrame(found[[_BLOCK, "base"]].astype("int64"))
     cast = {"int": "long", "float": "double"}
     cols = [
         (F.col(c).cast(cast[k]) if k in cast else F.col(c)).alias(n)
         for c, n, k in zip(text, names, kinds, strict=True)
     ]
-    row = (F.col(_ID) + F.col("base")).alias(_ROW)
     parts = max(1, spark.sparkContext.defaultParallelism)
-    sdf = sdf.join(F.broadcast(bases), _BLOCK).select(*cols, row)
+    sdf = _numbered(sdf, found, cols)
     sdf = (sdf.repartition(parts) if quoted else sdf).localCheckpoint(eager=False)
     dtypes = {
         n: {"int": pd.Int64Dtype(), "float": np.dtype("float64")}.get(k, np.dtype("O"))
@@ -123,6 +119,20 @@ def read_csv_spark(path, sep: str | None = None, spark=None) -> tuple[SparkTable
     table = SparkTable(sdf, dtypes)
     options = {"sep": delimiter, "encoding": encoding}
     return table, Dataset(table.empty_frame(), "csv", path, options=options)
+
+
+def _numbered(sdf, found: pd.DataFrame, cols: list):
+    """``cols`` of ``sdf`` (which has the block columns ``_BLOCK`` and ``_ID``) with each record's
+    row number in the file: the records of the blocks before it (``found``: per block, its
+    records ``n`` and ``first`` id), plus its place in its block. Spark reads a file's blocks in
+    any order (largest first), but a block's records in file order with consecutive ids."""
+    from pyspark.sql import functions as F
+
+    found = found.sort_values(_BLOCK).reset_index(drop=True)
+    found["base"] = found["n"].cumsum() - found["n"] - found["first"]
+    bases = sdf.sparkSession.createDataFrame(found[[_BLOCK, "base"]].astype("int64"))
+    row = (F.col(_ID) + F.col("base")).alias(_ROW)
+    return sdf.join(F.broadcast(bases), _BLOCK).select(*cols, row)
 
 
 def _refuse_long_records(sdf, delimiter: str, width: int, path: Path) -> None:

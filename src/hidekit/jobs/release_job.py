@@ -208,25 +208,36 @@ def read_plan_input(plan: Plan, engine: str) -> Dataset:
     """The plan's input: on Spark, a CSV is read by Spark itself (its records never reach the
     driver; ``hidekit.engines.spark_io``); anything else is read here."""
     path = Path(plan.input)
+    if engine == "spark" and path.is_file() and detect_format(path) == "parquet":
+        from hidekit.engines.spark_parquet import read_parquet_spark
+
+        read = read_parquet_spark(path)
+        if read is not None:
+            return _on_engine(*read)
     if engine == "spark" and path.is_file() and detect_format(path) == "csv":
         from hidekit.engines.spark_io import read_csv_spark
-        from hidekit.release.tables import EngineDataset
 
         if path.stat().st_size == 0:
             raise InputError(f"{path}: the file is empty")
-        table, ds = read_csv_spark(path, sep=plan.sep)
-        return EngineDataset(
-            **{k: getattr(ds, k) for k in Dataset.__dataclass_fields__}, table=table
-        )
+        return _on_engine(*read_csv_spark(path, sep=plan.sep))
     return read_table(plan.input, sep=plan.sep)
+
+
+def _on_engine(table, ds: Dataset) -> Dataset:
+    from hidekit.release.tables import EngineDataset
+
+    return EngineDataset(**{k: getattr(ds, k) for k in Dataset.__dataclass_fields__}, table=table)
 
 
 def write_released(ds: Dataset, target: Path, plan: Plan) -> None:
     """The released table at ``target`` (a fresh path in the temporary release folder): written
     by Spark when its records are on Spark, else here."""
     table = getattr(ds, "table", None)
+    parquet = target.suffix.lower() in (".parquet", ".pq")
+    if table is not None and parquet and _write_parquet_chunks(table, target, plan):
+        return
     if table is None or target.suffix.lower() != ".csv":
-        if table is not None:  # pragma: no cover - Spark reads only CSV for a plan
+        if table is not None:  # pragma: no cover - Spark reads only CSV and Parquet for a plan
             ds = ds.with_frame(table.to_pandas())
         write_table(ds, target, protect=(plan.input,), neutralize=plan.neutralize_formulas)
         return
@@ -234,6 +245,22 @@ def write_released(ds: Dataset, target: Path, plan: Plan) -> None:
 
     sep = ds.options.get("sep", ",")
     write_csv_spark(table, target, sep, neutralize=plan.neutralize_formulas)
+
+
+def _write_parquet_chunks(table, target: Path, plan: Plan) -> bool:
+    """A Spark table written to Parquet a partition at a time (the bytes of the whole write);
+    false when two batches are typed apart (nothing written: the caller writes it whole)."""
+    from hidekit.engines.spark_parquet import parquet_frames_spark
+    from hidekit.io.parquet_chunks import ChunksTypedApart, chunked_parquet
+
+    try:
+        with chunked_parquet(target, protect=(plan.input,)) as out:
+            out.write(table.empty_frame())  # the columns, should no batch hold a record
+            for frame in parquet_frames_spark(table):
+                out.write(frame)
+    except ChunksTypedApart:
+        return False
+    return True
 
 
 def _write_crosswalks(
