@@ -86,17 +86,32 @@ def test_jitter_on_spark_names_the_first_coordinate_out_of_range(spark):
     assert str(got.value) == str(local.value)
 
 
-def test_encode_on_spark_gives_the_local_codes_and_crosswalk(spark, tmp_path):
+@pytest.mark.parametrize("shared", [False, True])
+def test_encode_on_spark_gives_the_local_codes_and_crosswalk(shared, spark, tmp_path, monkeypatch):
     """Codes computed per value from the key on a scattered, shuffled table: the default
     engine's records, crosswalk and changed cells; the crosswalk never comes to the driver whole
-    and its file, encrypted by pieces, reads back as the default engine's."""
+    and its file, encrypted by pieces, reads back as the default engine's. When values share their
+    hash's prefix (``shared``: all of them), the column is ranked the other way, same codes."""
     import os
+
+    from pyspark.sql import functions as F
 
     from hidekit.engines.spark_steps import SparkTable
     from hidekit.jobs.files import read_crosswalk, write_crosswalk
     from hidekit.release.tables import cells_changed
+    from hidekit.transforms import spark_encode
     from hidekit.transforms.identifiers import Encode
     from hidekit.transforms.spark_encode import SparkCrosswalk
+
+    ranked = []
+    fallback = spark_encode._encode_column_ranked
+    monkeypatch.setattr(
+        spark_encode, "_encode_column_ranked", lambda *a: ranked.append(a[1]) or fallback(*a)
+    )
+    if shared:
+        monkeypatch.setattr(
+            spark_encode, "_prefix", lambda text, _: F.when(text.isNotNull(), F.lit(0).cast("long"))
+        )
 
     key = bytes(range(40, 72))
     rng = np.random.default_rng(5)
@@ -111,6 +126,7 @@ def test_encode_on_spark_gives_the_local_codes_and_crosswalk(spark, tmp_path):
     step = Encode(["pid", "n"], key=key)
     got = table.apply(step)
     assert isinstance(step.crosswalk_, SparkCrosswalk)  # the keyed path ran, not the fallback
+    assert ranked == (["pid", "n"] if shared else [])
     pd.testing.assert_frame_equal(got.to_pandas(), local)
     assert got.cells == cells_changed(frame, local) and got.cells["n"] < 300
     pd.testing.assert_frame_equal(step.crosswalk_.to_pandas(), local_step.crosswalk_)
