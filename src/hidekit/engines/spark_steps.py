@@ -91,6 +91,16 @@ def restore_types(frame: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
     return pd.DataFrame(out, index=frame.index)
 
 
+def keep_columns(sdf):
+    """``sdf`` kept once computed, column by column (Spark's in-memory columnar cache, spilled to
+    disk when memory runs short): a later query reads only the columns it needs (a step's risk:
+    the keys), where a checkpoint's rows are read whole. Lazy: kept by the first query that
+    reads it (the risk after the step), not by a pass of its own."""
+    from pyspark import StorageLevel
+
+    return sdf.persist(StorageLevel.MEMORY_AND_DISK)
+
+
 @dataclass
 class SparkTable:
     """A Spark DataFrame with a dense row number (0..n-1, the record order) and the pandas type
@@ -127,10 +137,7 @@ class SparkTable:
         """The table computed once and kept (a plan's next steps start from here)."""
         if not self.keep:
             return self
-        # lazy: kept by the first query that reads it (the risk after the step), not by a pass
-        # of its own
-        kept = self.sdf.localCheckpoint(eager=False)
-        return SparkTable(kept, self.dtypes, self.changed, self.reordered)
+        return SparkTable(keep_columns(self.sdf), self.dtypes, self.changed, self.reordered)
 
     def empty_frame(self) -> pd.DataFrame:
         """No record, every column with its pandas type."""

@@ -16,7 +16,13 @@ import numpy as np
 import pandas as pd
 
 from hidekit.engines.spark_engine import _ROW
-from hidekit.engines.spark_steps import SparkTable, map_rows, restore_types, spark_column
+from hidekit.engines.spark_steps import (
+    SparkTable,
+    keep_columns,
+    map_rows,
+    restore_types,
+    spark_column,
+)
 from hidekit.errors import require_columns
 
 _FIRST = "__hk_first"
@@ -65,7 +71,7 @@ def _by_record(step: Any, table: SparkTable) -> SparkTable:
     point = udf(
         F.struct(*[spark_column(c).alias(f) for c, f in zip(reads, fields, strict=True)], _ROW)
     )
-    staged = table.sdf.withColumn(_NEW, point).localCheckpoint(eager=False)
+    staged = keep_columns(table.sdf.withColumn(_NEW, point))
     new = {step.lat: F.col(_NEW)["lat"], step.lon: F.col(_NEW)["lon"]}
     sums = [
         F.sum(F.when(_same(spark_column(c), new[c]), 0).otherwise(1)).alias(f"n{i}")
@@ -76,7 +82,7 @@ def _by_record(step: Any, table: SparkTable) -> SparkTable:
     cols = [new[c].alias(c) if c in new else spark_column(c) for c in table.columns]
     dtypes_out = {**table.dtypes, step.lat: np.dtype("float64"), step.lon: np.dtype("float64")}
     out = staged.select(*cols, _ROW)
-    # kept already: a projection of the staged checkpoint
+    # kept already: a projection of the staged table
     return SparkTable(out, dtypes_out, [step.lat, step.lon], cells=cells, keep=False)
 
 
