@@ -21,7 +21,6 @@ as which, for the audit (``hidekit.transforms.labels``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 from collections.abc import Mapping
@@ -30,12 +29,15 @@ from typing import ClassVar
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from hidekit.errors import InputError, OptionError, require_columns
 from hidekit.io.files import read_utf8
 from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import value_key
+from hidekit.transforms.hash_kernels import blake2b_words
 from hidekit.transforms.labels import classify_codes
 
 log = logging.getLogger("hidekit.transforms")
@@ -333,20 +335,12 @@ class Jitter(Transform):
         cats = np.array([category(u) for u in uniques] + [None], dtype=object)
         return pd.Series(cats[at], index=values.index, dtype=object)
 
-    def _uniforms(self, tags: list[str], draw: int) -> np.ndarray:
-        """Four uniforms in [0, 1) per cluster for its ``draw``-th try: a keyed BLAKE2b of the
-        cluster's name, so they depend on the key and the cluster only (not on the others)."""
-        keyed = hashlib.blake2b(
-            key=self._random.subkey("jitter", self.lat, self.lon), digest_size=32
-        )
-
-        def digest(tag: str) -> bytes:  # the keyed state copied: the key block hashed once
-            h = keyed.copy()
-            h.update(f"{draw}:{tag}".encode())
-            return h.digest()
-
-        raw = b"".join(map(digest, tags))
-        words = np.frombuffer(raw, dtype="<u8").reshape(len(tags), 4)
+    def _uniforms(self, tags: pa.Array, draw: int) -> np.ndarray:
+        """Four uniforms in [0, 1) per cluster for its ``draw``-th try: a keyed BLAKE2b of
+        "draw:tag" (``tags``: ``_cluster_tags``), so they depend on the key and the cluster only
+        (not on the others); compiled, the key block hashed once (``hash_kernels``)."""
+        key = self._random.subkey("jitter", self.lat, self.lon)
+        words = blake2b_words(tags, key, f"{draw}:".encode())
         return (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
     def _draw(self, tags, first, clat, clon, limit):
@@ -357,7 +351,7 @@ class Jitter(Transform):
         for t in range(self.max_tries):
             if todo.size == 0:
                 break
-            u = first[todo, 1:3] if t == 0 else self._uniforms([tags[i] for i in todo], t)[:, :2]
+            u = first[todo, 1:3] if t == 0 else self._uniforms(tags.take(pa.array(todo)), t)[:, :2]
             bearing = 2 * np.pi * u[:, 0]
             km = u[:, 1] * limit[todo]
             la, lo = destination(clat[todo], clon[todo], bearing, km)
@@ -393,14 +387,16 @@ class Jitter(Transform):
         return out
 
 
-def _cluster_tags(names, clustered: bool) -> list[str]:
-    """Each cluster's name as its draws are keyed: ``c`` + its value, or ``r`` + the record's
-    row number (written as ``value_key`` writes it, without a call per row)."""
+def _cluster_tags(names, clustered: bool) -> pa.Array:
+    """Each cluster's name as its draws are keyed (UTF-8 bytes): ``c`` + its value, or ``r`` +
+    the record's row number (written as ``value_key`` writes it, by Arrow for whole numbers)."""
     if not clustered:
         rows = np.asarray(names, dtype=np.float64)
         if len(rows) and np.all(rows == np.floor(rows)) and np.abs(rows).max() < 2**53:
-            return ["r" + t for t in rows.astype(np.int64).astype(str).tolist()]
-    return [("c" if clustered else "r") + str(value_key(v)) for v in names]
+            text = pc.cast(pa.array(rows.astype(np.int64)), pa.string())
+            return pc.binary_join_element_wise("r", text, "").cast(pa.binary())
+    mark = "c" if clustered else "r"
+    return pa.array([(mark + str(value_key(v))).encode() for v in names], pa.binary())
 
 
 def _mean_longitude(ids: np.ndarray, lon: np.ndarray, n: int) -> np.ndarray:

@@ -3,27 +3,21 @@ encoded column's values (``hidekit.transforms.identifiers.keyed_order``)."""
 
 from __future__ import annotations
 
-import hashlib
-
 import numpy as np
 import pyarrow as pa
 
+from hidekit.transforms.hash_kernels import sha256_words
+
 
 def keyed_words(texts, prefix: str) -> np.ndarray:
-    """SHA-256(prefix + text) of each UTF-8 text (bytes), as 4 big-endian 64-bit words a row."""
-    copy = hashlib.sha256(prefix.encode("ascii")).copy  # the prefix hashed once
-
-    def digest(text: bytes) -> bytes:
-        h = copy()
-        h.update(text)
-        return h.digest()
-
-    return np.frombuffer(b"".join(map(digest, texts)), dtype=">u8").reshape(-1, 4)
+    """SHA-256(prefix + text) of each UTF-8 text (bytes), as 4 big-endian 64-bit words a row
+    (compiled, on every core: ``hidekit.transforms.hash_kernels``)."""
+    return sha256_words(pa.array(list(texts), pa.binary()), prefix.encode("ascii"))
 
 
 def arrow_keyed_words(texts: pa.Array, prefix: str) -> np.ndarray:
     """``keyed_words`` of an Arrow string array (its UTF-8 bytes as they are)."""
-    return keyed_words(texts.cast(pa.binary()).to_pylist(), prefix)
+    return sha256_words(texts, prefix.encode("ascii"))
 
 
 def order_of_words(words: np.ndarray) -> np.ndarray:
