@@ -6,17 +6,17 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from hidekit.transforms.hash_kernels import sha256_words
-
 
 def keyed_words(texts, prefix: str) -> np.ndarray:
     """SHA-256(prefix + text) of each UTF-8 text (bytes), as 4 big-endian 64-bit words a row
     (compiled, on every core: ``hidekit.transforms.hash_kernels``)."""
-    return sha256_words(pa.array(list(texts), pa.binary()), prefix.encode("ascii"))
+    return arrow_keyed_words(pa.array(list(texts), pa.binary()), prefix)
 
 
 def arrow_keyed_words(texts: pa.Array, prefix: str) -> np.ndarray:
-    """``keyed_words`` of an Arrow string array (its UTF-8 bytes as they are)."""
+    """``keyed_words`` of an Arrow string or binary array (its bytes as they are)."""
+    from hidekit.transforms.hash_kernels import sha256_words  # numba: loaded when first hashing
+
     return sha256_words(texts, prefix.encode("ascii"))
 
 
