@@ -59,6 +59,7 @@ def test_keyed_words_of_texts_and_of_arrow_slices(texts, start):
     assert (keyed_words((t.encode("utf-8") for t in texts), prefix) == want).all()
     array = pa.array(["pad"] * start + texts, pa.string()).slice(start)  # an offset into buffers
     assert (arrow_keyed_words(array, prefix) == want).all()
+    assert (sha256_words(array, prefix.encode()) == want).all()  # the kernel reads the offset
     chunked = pa.chunked_array([array[: len(texts) // 2], array[len(texts) // 2 :]], pa.string())
     assert (hash_kernels.sha256_words(chunked, prefix.encode()) == want).all()
 
@@ -80,3 +81,28 @@ def test_refusals():
         blake2b_words(pa.array([b"a"], pa.binary()), b"", b"")
     with pytest.raises(ValueError):
         blake2b_words(pa.array([b"a"], pa.binary()), b"k" * 65, b"")
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.text(max_size=40), max_size=30), st.binary(min_size=1, max_size=64))
+def test_few_values_by_hashlib_many_by_the_kernels_the_same_words(texts, key):
+    # keyed_hash sends fewer than COMPILED_FROM values to hashlib (numba not loaded for them)
+    from hidekit.transforms import keyed_hash
+
+    array = pa.array(texts, pa.string())
+    prefix = "cd" * 32
+    few = (
+        keyed_hash.arrow_keyed_words(array, prefix),
+        keyed_hash.keyed_blake2b_words(array, key, b"4:"),
+    )
+    old = keyed_hash.COMPILED_FROM
+    try:
+        keyed_hash.COMPILED_FROM = 0
+        many = (
+            keyed_hash.arrow_keyed_words(array, prefix),
+            keyed_hash.keyed_blake2b_words(array, key, b"4:"),
+        )
+    finally:
+        keyed_hash.COMPILED_FROM = old
+    assert (few[0] == many[0]).all() and (few[1] == many[1]).all()
+    assert (few[0] == _sha([t.encode() for t in texts], prefix.encode())).all()

@@ -37,6 +37,7 @@ from hidekit.io.files import read_utf8
 from hidekit.secrets import randomness
 from hidekit.transforms.base import Transform, register
 from hidekit.transforms.generalize import value_key
+from hidekit.transforms.keyed_hash import keyed_blake2b_words
 from hidekit.transforms.labels import classify_codes
 
 log = logging.getLogger("hidekit.transforms")
@@ -337,11 +338,9 @@ class Jitter(Transform):
     def _uniforms(self, tags: pa.Array, draw: int) -> np.ndarray:
         """Four uniforms in [0, 1) per cluster for its ``draw``-th try: a keyed BLAKE2b of
         "draw:tag" (``tags``: ``_cluster_tags``), so they depend on the key and the cluster only
-        (not on the others); compiled, the key block hashed once (``hash_kernels``)."""
-        from hidekit.transforms.hash_kernels import blake2b_words  # numba: loaded when drawing
-
+        (not on the others); the key block hashed once (``keyed_hash``)."""
         key = self._random.subkey("jitter", self.lat, self.lon)
-        words = blake2b_words(tags, key, f"{draw}:".encode())
+        words = keyed_blake2b_words(tags, key, f"{draw}:".encode())
         return (words >> np.uint64(11)).astype(np.float64) * 2.0**-53
 
     def _draw(self, tags, first, clat, clon, limit):
