@@ -130,6 +130,27 @@ def test_parquet_and_excel_round_trip(tmp_path):
         assert back["a"].tolist() == [1, 2] and back["b"].tolist()[0] == "x"
 
 
+def test_excel_output_holds_no_time_of_writing(tmp_path, monkeypatch):
+    """Same table, same bytes: two writes an hour apart (the clock moved by hand) are identical,
+    and no zip entry or property is dated other than 1980-01-01."""
+    import time
+    import zipfile
+
+    frame = pd.DataFrame({"a": [1, 2], "b": ["x", "=1+1"]})
+    first = write_table(frame, tmp_path / "one.xlsx").read_bytes()
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() + 3600)
+    monkeypatch.setattr(time, "localtime", lambda t=None: time.gmtime(real() + 3600))
+    second = write_table(frame, tmp_path / "two.xlsx").read_bytes()
+    assert first == second
+    with zipfile.ZipFile(tmp_path / "two.xlsx") as z:
+        assert {i.date_time for i in z.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+        core = z.read("docProps/core.xml").decode()
+    assert core.count("1980-01-01T00:00:00Z") == 2
+    back = read_table(tmp_path / "two.xlsx").frame
+    assert back["b"].tolist() == ["x", "=1+1"]  # a formula stays text
+
+
 def test_bad_files_are_named(tmp_path):
     with pytest.raises(InputError, match="no such file"):
         read_table(tmp_path / "none.csv")

@@ -10,6 +10,7 @@ and CSV values are neutralized (see ``neutralize_formulas``) unless the caller o
 from __future__ import annotations
 
 import re
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -197,6 +198,27 @@ def _write_excel(frame: pd.DataFrame, path: Path) -> None:
                 for cell in row:
                     if cell.data_type == "f":
                         cell.data_type = "s"
+    _pin_xlsx_times(path)
+
+
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the first date a zip entry can hold
+_XLSX_STAMP = re.compile(rb"(<dcterms:(?:created|modified)\b[^>]*>)[^<]*(</dcterms:)")
+
+
+def _pin_xlsx_times(path: Path) -> None:
+    """The same table gives the same bytes: openpyxl stamps the time of writing into the
+    workbook's properties and into every zip entry (and would date a release); both are set to
+    ``ZIP_EPOCH``."""
+    with zipfile.ZipFile(path) as src:
+        entries = [(info, src.read(info)) for info in src.infolist()]
+    with zipfile.ZipFile(path, "w") as out:
+        for info, data in entries:
+            if info.filename == "docProps/core.xml":
+                data = _XLSX_STAMP.sub(rb"\g<1>1980-01-01T00:00:00Z\g<2>", data)
+            pinned = zipfile.ZipInfo(info.filename, date_time=ZIP_EPOCH)
+            pinned.compress_type = info.compress_type
+            pinned.external_attr = info.external_attr
+            out.writestr(pinned, data)
 
 
 def table_writer(
