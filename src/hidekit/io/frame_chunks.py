@@ -32,7 +32,7 @@ def parquet_frames(
     try:
         handle = pq.ParquetFile(path)
         schema = handle.schema_arrow
-        gaps = _columns_with_gaps(handle)
+        gaps = columns_with_gaps(handle)
         if columns is not None:
             schema = pa.schema([schema.field(c) for c in columns], metadata=schema.metadata)
             gaps = [c for c in gaps if c in columns]
@@ -53,7 +53,7 @@ def parquet_frames(
         raise InputError(f"{path}: cannot read as Parquet: {exc}") from exc
 
 
-def _columns_with_gaps(handle) -> list[str]:
+def columns_with_gaps(handle) -> list[str]:
     """The whole-number and boolean columns with a missing value anywhere in the file (from the
     row groups' statistics, else counted in a scan of those columns)."""
     import pyarrow as pa

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from hidekit.errors import InputError
-from hidekit.io.frame_chunks import _columns_with_gaps
+from hidekit.io.frame_chunks import columns_with_gaps
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ def parquet_layout(path: Path) -> ParquetLayout:
 
     try:
         handle = pq.ParquetFile(path)
-        gaps = frozenset(_columns_with_gaps(handle))
+        gaps = frozenset(columns_with_gaps(handle))
         return ParquetLayout(handle.schema_arrow, int(handle.metadata.num_rows), gaps)
     except (OSError, pa.ArrowException) as exc:
         raise InputError(f"{path}: cannot read as Parquet: {exc}") from exc
