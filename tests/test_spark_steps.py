@@ -136,6 +136,25 @@ def test_encode_on_spark_gives_the_local_codes_and_crosswalk(shared, spark, tmp_
     pd.testing.assert_frame_equal(read_crosswalk(path, key_file=key), local_step.crosswalk_)
 
 
+def test_encode_on_spark_keeps_its_secret_out_of_the_printed_plan(spark, capsys):
+    """The secret prefix stands in the query plan as a literal; what Spark prints of the plan
+    (explain, logs, event logs) shows it redacted."""
+    from hidekit.engines.spark_steps import SparkTable
+    from hidekit.transforms.identifiers import Encode
+
+    key = bytes(range(7, 39))
+    frame = pd.DataFrame({"pid": [f"p{i}" for i in range(40)], "other": np.arange(40)})
+    step = Encode(["pid"], key=key)
+    got = SparkTable.from_pandas(frame, spark).apply(step)
+    secret = step.code_prefix("pid")
+    assert len(secret) == 64
+    plan = got.sdf._jdf.queryExecution().toString()
+    got.sdf.explain(True)
+    printed = capsys.readouterr().out
+    assert "redacted" in plan + printed
+    assert secret not in plan and secret not in printed and secret.upper() not in printed
+
+
 def test_suppress_risk_on_spark_gives_the_local_blanks(spark):
     """Without weights, the class table counted by Spark and the blanks joined back: the
     default engine's records, counts and warning, on a scattered, shuffled table."""

@@ -53,6 +53,9 @@ appender.console.layout.pattern = spark: %p %c{1}: %m%n
 """
 
 
+SECRET_IN_PLAN = "(?i)[0-9a-f]{64}"  # a keyed step's secret as it stands in a plan: redacted
+
+
 def java_command() -> str | None:
     """The ``java`` Spark will start: ``$JAVA_HOME/bin/java``, else the one on ``PATH``."""
     home = os.environ.get("JAVA_HOME")
@@ -96,6 +99,9 @@ def get_spark(master: str | None = None):
         "spark.sql.execution.arrow.pyspark.enabled": "true",
         "spark.driver.memory": os.environ.get("HIDEKIT_SPARK_MEMORY", "2g"),
         "spark.sql.session.timeZone": "UTC",
+        # keyed steps write their secret (64 hex digits: ``Randomness.subkey``) into the query
+        # plan as a literal; plans are printed by explain, logged and kept in event logs
+        "spark.sql.redaction.string.regex": SECRET_IN_PLAN,
     }
     _launch_quiet_gateway(settings)
     builder = SparkSession.builder
