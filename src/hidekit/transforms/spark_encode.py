@@ -180,13 +180,20 @@ def _crosswalk(records, text, prefix, ranks, width: int):
     return firsts.select("value", F.lpad(F.col(_R).cast("string"), width, "0").alias("code"))
 
 
+def _keyed_digest(text, secret: str):
+    """SHA-256(secret + value) in hex, the default engine's ``keyed_words`` (null for a missing
+    value); both encode paths rank values by it."""
+    from pyspark.sql import functions as F
+
+    return F.sha2(F.concat(F.lit(secret), text), 256)
+
+
 def _prefix(text, secret: str):
     """The first 60 bits of the value's keyed SHA-256 as a long (null for a missing value):
     where two hashes' prefixes differ, they order the hashes as their hex digits do."""
     from pyspark.sql import functions as F
 
-    digest = F.sha2(F.concat(F.lit(secret), text), 256)
-    return F.conv(F.substring(digest, 1, 15), 16, 10).cast("long")
+    return F.conv(F.substring(_keyed_digest(text, secret), 1, 15), 16, 10).cast("long")
 
 
 def _encode_column_ranked(sdf, col: str, step: Any):
@@ -197,7 +204,7 @@ def _encode_column_ranked(sdf, col: str, step: Any):
 
     spark = sdf.sparkSession
     text = spark_column(col).cast("string")
-    digest = F.sha2(F.concat(F.lit(step.code_prefix(col)), text), 256)  # null for a missing value
+    digest = _keyed_digest(text, step.code_prefix(col))
     parts = max(1, int(spark.conf.get("spark.sql.shuffle.partitions", "4")))
     ordered = (
         sdf.withColumn(_H, digest)
