@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import inspect
 import logging
 import os
 import re
@@ -27,6 +28,7 @@ import typer
 import typer.core
 import typer.main
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.text import Text
 
@@ -277,7 +279,17 @@ def show(result, json: bool, say: Callable | str | None = None, loud: bool = Fal
 def register_commands(app: typer.Typer, commands: dict[str, Callable]) -> None:
     """Add module-level command functions to ``app`` under their names."""
     for name, fn in commands.items():
-        app.command(name)(fn)
+        app.command(name, help=command_help(fn))(fn)
+
+
+def command_help(fn: Callable) -> str | None:
+    """The docstring as help: lines of a paragraph joined (Rich would keep the source's line
+    breaks mid-sentence) and brackets escaped (Rich would take ``[secrets]`` for markup and drop
+    it)."""
+    doc = inspect.getdoc(fn)
+    if not doc:
+        return None
+    return escape("\n\n".join(" ".join(p.split()) for p in doc.split("\n\n")))
 
 
 def print_renamed(renamed: list[dict]) -> None:
