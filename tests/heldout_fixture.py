@@ -1,4 +1,4 @@
-"""Checks shared by the measure-only held-out English sets (en-test4 to en-test8).
+"""Checks shared by the measure-only held-out English sets (en-test4 to en-test9).
 
 Nothing here reads the texts for training or rules. The checks keep a gold standard honest: every
 span gives back its surface text, labels come from the documented set, the counts per label and per
