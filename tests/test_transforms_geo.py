@@ -260,3 +260,21 @@ def test_points_do_not_depend_on_how_the_records_are_split(cluster):
     pd.testing.assert_frame_equal(pd.concat(pieces).sort_index(), whole)
     other = Jitter(urban="area", cluster=cluster, key=b"j" * 32).fit_transform(f)
     assert not np.allclose(other["latitude"], whole["latitude"])  # another key, other points
+
+
+def test_value_labels_keep_the_secret_key():
+    # a file's value labels (Stata, SPSS) make a new step: it draws from the same secret key,
+    # so a keyed release is reproducible (without the key carried over, each run drew afresh)
+    f = _frame(50)
+    f["area"] = np.where(np.arange(50) % 2, 1, 2)
+    labels = {"area": {1: "urban", 2: "rural"}}
+    key = b"k" * 32
+    runs = [
+        Jitter(urban="area", key=key).with_value_labels(labels).fit_transform(f)
+        for _ in range(2)
+    ]
+    other = Jitter(urban="area", key=b"o" * 32).with_value_labels(labels).fit_transform(f)
+    pd.testing.assert_frame_equal(runs[0], runs[1])
+    assert not np.allclose(runs[0]["latitude"], other["latitude"])
+    seeded = Jitter(urban="area", seed=3, insecure_seed=True).with_value_labels(labels)
+    assert seeded.value_labels == {1: "urban", 2: "rural"}

@@ -210,6 +210,8 @@ class Jitter(Transform):
         if not self.urban or self.value_labels is not None or self.urban not in labels:
             return self
         params = {**self.get_params(), "value_labels": dict(labels[self.urban])}
+        if self.seed is None:  # the secret key is no public parameter: it is carried over
+            params["key"] = self._random
         return type(self)(**params)
 
     def handled_columns(self) -> list[str]:
