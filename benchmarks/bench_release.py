@@ -9,7 +9,12 @@ whole demo plan on 1,000,000 records with the time of each step.
 ``--csv-records N`` runs ``hidekit release`` as a child under ``/usr/bin/time`` on the demo plan
 over a CSV of N survey records (``_survey_csv``: written by chunks into ``--tmp``, reused when
 there, never stored in the repo): wall, CPU, peak memory, load and each step's seconds. A CSV
-this large is released by chunks (``hidekit.release.stream``).
+this large is released by chunks (``hidekit.release.stream``). ``--input parquet`` reads the
+Parquet file ``read_table`` would write from that CSV (written once beside it, by chunks), released
+by chunks too (a Parquet file of 1,000,000 records or more):
+
+    python benchmarks/bench_release.py --skip-plan --csv-records 10000000 --tmp /tmp/scale \
+        --input parquet
 """
 
 from __future__ import annotations
@@ -98,10 +103,13 @@ def _time_report(text: str) -> dict[str, float]:
     }
 
 
-def bench_plan_csv(records: int, tmp: Path, baseline: Path | None = None, rounds: int = 1) -> None:
-    """The demo plan through the command line on a CSV of ``records`` survey rows; with
-    ``baseline`` (another checkout's ``src`` folder), that code's run alternates with this
-    one's, ``rounds`` times each (the same CSV, a fresh key and output folder each run)."""
+def bench_plan_csv(
+    records: int, tmp: Path, baseline: Path | None = None, rounds: int = 1, fmt: str = "csv"
+) -> None:
+    """The demo plan through the command line on a CSV (or, ``fmt="parquet"``, the Parquet file
+    ``read_table`` would write from it) of ``records`` survey rows; with ``baseline`` (another
+    checkout's ``src`` folder), that code's run alternates with this one's, ``rounds`` times each
+    (the same input, a fresh key and output folder each run)."""
     from _survey_csv import write_survey_csv
 
     tmp.mkdir(parents=True, exist_ok=True)
@@ -110,18 +118,39 @@ def bench_plan_csv(records: int, tmp: Path, baseline: Path | None = None, rounds
         t = time.perf_counter()
         write_survey_csv(data, records)
         print(f"survey CSV of {records:,} records written in {time.perf_counter() - t:.0f} s")
-    print(f"\ndemo plan, {records:,}-record CSV ({data.stat().st_size / 1e9:.2f} GB), CLI:")
+    if fmt == "parquet":
+        data = tmp / f"survey_{records}.parquet"
+        if not data.exists():
+            t = time.perf_counter()
+            survey_parquet(tmp / f"survey_{records}.csv", data)
+            print(f"survey Parquet written in {time.perf_counter() - t:.0f} s")
+    size = data.stat().st_size / 1e9
+    print(f"\ndemo plan, {records:,}-record {fmt} ({size:.2f} GB), CLI:")
     print("| run | code | wall | CPU | peak | load | k | steps (s) |")
     print("|---|---|---|---|---|---|---|---|")
     codes = [("this", None)] if baseline is None else [("this", None), ("baseline", baseline)]
     for i in range(rounds):
         for name, src in codes if i % 2 == 0 else codes[::-1]:
-            row = _run_plan_csv(records, tmp, src)
+            row = _run_plan_csv(records, tmp, src, data.name)
             if row is not None:
                 print(f"| {i + 1} | {name} | {row}")
 
 
-def _run_plan_csv(records: int, tmp: Path, src: Path | None) -> str | None:
+def survey_parquet(csv: Path, out: Path) -> None:
+    """``csv`` as Parquet, typed as ``read_table`` types the whole file (a first scan of its
+    distinct texts), written by chunks of 250,000 records: the bytes of
+    ``read_table(csv).frame.to_parquet(out, index=False)`` without the whole table in memory."""
+    from hidekit.io.parquet_chunks import chunked_parquet
+    from hidekit.jobs.frame_stream import frame_source
+
+    source = frame_source(csv, out, sep=None, chunk_rows=250_000, columns=[])
+    assert source is not None and source.csv is not None
+    with chunked_parquet(out, protect=(csv,)) as parquet:
+        for frame in source.frames():
+            parquet.write(frame)
+
+
+def _run_plan_csv(records: int, tmp: Path, src: Path | None, data: str) -> str | None:
     """One ``hidekit release`` of the demo plan under ``/usr/bin/time`` (``src``: the code
     imported instead of this checkout's); its table row, None when it failed."""
     import json
@@ -134,7 +163,7 @@ def _run_plan_csv(records: int, tmp: Path, src: Path | None) -> str | None:
     key.unlink(missing_ok=True)  # a fresh key each run (base64 text: never refused)
     new_key_file(key)  # never printed
     plan = (Path(__file__).resolve().parents[1] / "examples" / "demo-plan.toml").read_text()
-    plan = plan.replace("../demo-output/survey.csv", f"survey_{records}.csv")
+    plan = plan.replace("../demo-output/survey.csv", data)
     plan = plan.replace("../demo-output/demo.key", key.name)
     plan = plan.replace('"../demo-output/release"', f'"release_{records}"')
     (tmp / "plan.toml").write_text(plan)
@@ -175,9 +204,10 @@ def main(argv=None) -> None:
     ap.add_argument("--tmp", type=Path, default=Path(tempfile.gettempdir()) / "hidekit-bench")
     ap.add_argument("--baseline", type=Path, default=None, help="another checkout's src folder")
     ap.add_argument("--rounds", type=int, default=1)
+    ap.add_argument("--input", choices=("csv", "parquet"), default="csv", help="file format read")
     args = ap.parse_args(argv)
     if args.csv_records:
-        bench_plan_csv(args.csv_records, args.tmp, args.baseline, args.rounds)
+        bench_plan_csv(args.csv_records, args.tmp, args.baseline, args.rounds, args.input)
         return
     bench_suppression()
     if not args.skip_plan:

@@ -270,8 +270,7 @@ def test_value_labels_keep_the_secret_key():
     labels = {"area": {1: "urban", 2: "rural"}}
     key = b"k" * 32
     runs = [
-        Jitter(urban="area", key=key).with_value_labels(labels).fit_transform(f)
-        for _ in range(2)
+        Jitter(urban="area", key=key).with_value_labels(labels).fit_transform(f) for _ in range(2)
     ]
     other = Jitter(urban="area", key=b"o" * 32).with_value_labels(labels).fit_transform(f)
     pd.testing.assert_frame_equal(runs[0], runs[1])

@@ -51,7 +51,32 @@ class ChunkedParquet:
             if self._empty is None:
                 self._empty = frame
             return
+        self._add(pa.Table.from_pandas(frame, preserve_index=False))
+
+    def rows(self, frame: pd.DataFrame) -> bytes:
+        """``frame``'s records as Arrow (as ``write`` turns them), for a part written by another
+        process and appended with ``append_file``: an IPC stream after its length."""
         table = pa.Table.from_pandas(frame, preserve_index=False)
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        data = sink.getvalue().to_pybytes()
+        return len(data).to_bytes(8, "little") + data
+
+    def append_file(self, part: Path) -> None:
+        """The records of the file ``part`` (pieces written with ``rows``) appended one piece
+        at a time, then ``part`` deleted."""
+        with open(part, "rb") as src:
+            while head := src.read(8):
+                data = src.read(int.from_bytes(head, "little"))
+                self._add(pa.ipc.open_stream(pa.py_buffer(data)).read_all())
+        Path(part).unlink()
+
+    def part_path(self) -> Path:
+        """A path beside the file being written, for a part written by another process."""
+        return Path(str(self._path) + ".part")
+
+    def _add(self, table: pa.Table) -> None:
         if self._writer is not None:
             table = _as_schema(table, self._schema)
         self._held.append(table)

@@ -23,6 +23,7 @@ from hidekit.io.direct import DirectSource
 CHUNK_ROWS = 250_000
 STAT_FORMATS = ("stata", "spss", "sas")
 STREAM_ROWS = 1_000_000  # a Parquet file of this many records is read by chunks, whatever its size
+STREAM_BYTES = 64 * 2**20  # files from this size are read by chunks when the job allows
 OUTPUT_FORMATS = ("csv", "parquet")  # released by chunks (io.csv_chunks, io.parquet_chunks)
 
 
@@ -61,7 +62,6 @@ def frame_source(
     else None (the caller reads the table whole, and words what is wrong)."""
     from hidekit.io.direct import direct_source
     from hidekit.io.readers import detect_format
-    from hidekit.jobs.release_job import STREAM_BYTES
 
     path, target = Path(data), Path(out)
     if not path.is_file() or path.stat().st_size == 0:
@@ -72,7 +72,7 @@ def frame_source(
         fmt = detect_format(path)
     except Exception:
         return None
-    if chunk_rows is None and path.stat().st_size < STREAM_BYTES and not _many_rows(path, fmt):
+    if chunk_rows is None and path.stat().st_size < STREAM_BYTES and not many_rows(path, fmt):
         return None
     rows = int(chunk_rows or CHUNK_ROWS)
     source, names = None, None
@@ -92,7 +92,7 @@ def frame_source(
     return FrameSource(path, fmt, names, delimiter, rows, source)
 
 
-def _many_rows(path: Path, fmt: str) -> bool:
+def many_rows(path: Path, fmt: str) -> bool:
     """A Parquet file of ``STREAM_ROWS`` records or more (from its footer)."""
     if fmt != "parquet":
         return False

@@ -35,8 +35,6 @@ from hidekit.release.runner import (
 )
 from hidekit.secrets import public_path
 
-STREAM_BYTES = 64 * 2**20  # CSVs from this size are released by chunks when the plan allows
-
 
 def release(
     plan,
@@ -111,7 +109,9 @@ def run_plan(
     ``key`` overrides the plan's secret key; ``passphrase`` encrypts the crosswalk when the plan
     has no key (else [secrets] passphrase_file / passphrase_env). ``engine="spark"`` runs the
     steps and the risk counts on Spark (``hidekit.release.tables``); the release is the same.
-    A CSV of ``STREAM_BYTES`` or more (or any CSV, given ``chunk_rows``) is released by chunks of
+    A CSV, Stata, SPSS or SAS file of ``STREAM_BYTES`` or more, a Parquet file of as many bytes
+    or of ``frame_stream.STREAM_ROWS`` records (any of them, given ``chunk_rows``) is released by
+    chunks of
     ``chunk_rows`` records (``hidekit.release.stream``) when every step can be: same release."""
     chunk_rows = require_chunk_rows(chunk_rows)
     plan = prepare_plan(plan, output=output, key=key)
@@ -132,23 +132,37 @@ def run_plan(
 
 
 def _large_csv(plan: Plan, chunk_rows: int | None) -> bool:
-    """Whether to try the chunked run: asked for (``chunk_rows``), or a large CSV."""
+    """Whether to try the chunked run: asked for (``chunk_rows``), or a large file (a CSV,
+    Stata, SPSS or SAS file of ``STREAM_BYTES`` or more; a Parquet file of as many bytes or
+    of ``frame_stream.STREAM_ROWS`` records: it is compressed)."""
+    from hidekit.jobs.frame_stream import STAT_FORMATS, STREAM_BYTES, many_rows
+
     path = Path(plan.input)
-    if not path.is_file() or path.suffix.lower() not in (".csv", ".txt", ".tsv"):
+    if not path.is_file():
         return False
-    return chunk_rows is not None or path.stat().st_size >= STREAM_BYTES
+    try:
+        fmt = detect_format(path)
+    except InputError:
+        return False  # read_table words it
+    if fmt not in (*STAT_FORMATS, "csv", "parquet"):
+        return False
+    if chunk_rows is not None or path.stat().st_size >= STREAM_BYTES:
+        return True
+    return many_rows(path, fmt)
 
 
 def _run_streamed(
     plan: Plan, overwrite: bool, passphrase, progress, scan: bool, chunk_rows: int | None
 ) -> ReleaseResult:
-    """The plan run by chunks, the output CSV written chunk by chunk into the release folder."""
-    from hidekit.io.csv_chunks import chunked_csv
+    """The plan run by chunks, the output written chunk by chunk into the release folder (a CSV
+    or Parquet file; a Stata, SPSS or SAS file is written whole from the released chunks, with
+    the input's labels)."""
     from hidekit.jobs.files import seal_crosswalk
+    from hidekit.jobs.release_chunks import released_chunks
     from hidekit.release.stream import CHUNK_ROWS, plan_source, stream_plan
 
     source = plan_source(plan)
-    name = Path(plan.input).stem + output_suffix("csv")
+    name = Path(plan.input).stem + output_suffix(source.format)
     sealed: list = []
 
     def seal(crosswalks: list) -> None:  # on a core the other process leaves free
@@ -156,16 +170,10 @@ def _run_streamed(
         sealed[:] = [(step, seal_crosswalk(frame, **secret)) for step, frame in crosswalks]
 
     with atomic_dir(plan.output, overwrite=overwrite, protect=plan_inputs(plan)) as tmp:
-        with chunked_csv(
-            tmp / name,
-            sep=source.options["sep"],
-            neutralize=plan.neutralize_formulas,
-            protect=(plan.input,),
-        ) as out:
+        with released_chunks(tmp / name, source, plan) as (write, split):
             result, crosswalks = stream_plan(
-                plan, source, out.write, chunk_rows=chunk_rows or CHUNK_ROWS, scan=scan,
-                progress=progress, split=(out.rows, out.append_file, out.part_path()),
-                seal=seal,
+                plan, source, write, chunk_rows=chunk_rows or CHUNK_ROWS, scan=scan,
+                progress=progress, split=split, seal=seal,
             )  # fmt: skip
         crosswalks = sealed or crosswalks
         result.files["data"] = name

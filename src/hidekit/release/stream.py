@@ -1,11 +1,11 @@
-"""A release plan run by chunks on a large CSV: two passes over the file, memory bounded by the
-distinct combinations the steps read, not by records × columns.
+"""A release plan run by chunks on a large file (CSV, Parquet, Stata, SPSS, SAS): two passes over
+the file, memory bounded by the distinct combinations the steps read, not by records × columns.
 
-1. **Fit.** One scan (DuckDB reading the file, Arrow batches) types every column as
-   ``read_table`` would (``stream_source``) and counts the distinct combinations of the columns each
-   step fits on, with their first record (``stream_tables``). Each step is fitted, and run once,
-   on its table (``stream_steps``); the risk after every step comes from the key table carried
-   through the steps.
+1. **Fit.** One scan (Arrow batches from the input's reader, ``stream_readers``: DuckDB reading a
+   CSV as text, typed as ``read_table`` would by ``stream_source``) counts the distinct
+   combinations of the columns each step fits on, with their first record (``stream_tables``).
+   Each step is fitted, and run once, on its table (``stream_steps``); the risk after every step
+   comes from the key table carried through the steps.
 2. **Apply.** A second scan takes the records ``chunk_rows`` at a time through the fitted steps and
    hands each chunk to ``write`` (the release job appends it to the output file, written
    atomically). The cells each step changed, the information lost and the PII scan's sample are
@@ -30,12 +30,10 @@ import numpy as np
 import pandas as pd
 
 from hidekit.io.atomic import discard_part, part_writer
-from hidekit.io.direct import DirectSource, direct_source
 from hidekit.release.plan import IDENTIFIER_STEPS, Plan
 from hidekit.release.runner import ReleaseResult, StepRecord, _problems, _risk_dict
-from hidekit.release.stream_fork import forked, half_way
+from hidekit.release.stream_fork import forked
 from hidekit.release.stream_scan import Scan, fit_scan
-from hidekit.release.stream_source import batches, typed_frame
 from hidekit.release.stream_steps import (
     JitterStep,
     RemoveStep,
@@ -47,7 +45,6 @@ from hidekit.release.stream_tables import (
     CountTable,
     StreamUnsupported,
     arrow_counts,
-    typed_counts,
 )
 from hidekit.risk.metrics import report_from_sizes
 from hidekit.scan.scanner import DEFAULT_SAMPLE, sample_rows
@@ -62,23 +59,22 @@ WORKERS: int | None = None  # processes for the chunk pass (None: 2 when there a
 SEAL_SHARE = 0.05
 
 
-def plan_source(plan: Plan) -> DirectSource:
-    """The plan's input as DuckDB reads it with hidekit's semantics (a CSV), or
-    StreamUnsupported."""
-    source = direct_source(Path(plan.input), sep=plan.sep)
-    if source is None or source.format != "csv":
-        raise StreamUnsupported("only CSV files DuckDB reads as hidekit does are streamed")
-    return source
+def plan_source(plan: Plan):
+    """The plan's input read by chunks (``stream_readers``: a CSV, Parquet, Stata, SPSS or SAS
+    file), or StreamUnsupported."""
+    from hidekit.release.stream_readers import plan_reader
+
+    return plan_reader(Path(plan.input), plan.sep)
 
 
-def plan_steps(plan: Plan, columns: list[str]) -> list[StreamStep]:
+def plan_steps(plan: Plan, columns: list[str], labels: dict | None = None) -> list[StreamStep]:
     """The plan's steps as chunked steps, or StreamUnsupported naming the first that is not."""
     if plan.population.active:
         raise StreamUnsupported("individual risk against the population runs in memory")
     out: list[StreamStep] = []
     cols = list(columns)
     for i, step in enumerate(plan.steps, 1):
-        transform = step.make(plan.key)
+        transform = step.make(plan.key).with_value_labels(labels or {})
         scope = getattr(type(transform), "spark_scope", "table")
         if step.use == "remove":
             s: StreamStep = RemoveStep(i, step, transform)
@@ -123,7 +119,7 @@ def fitted_table(
         return CountTable(
             pd.DataFrame({c: [] for c in cols}), np.zeros(0, np.int64), np.zeros(0, np.int64)
         )
-    table = typed_counts(raw, cols, scan.kinds)
+    table = scan.reader.counts(raw, cols, scan.kinds)
     for s in steps[:upto]:
         if s.writes() & set(table.frame.columns):
             table = s.apply_table(table)
@@ -166,7 +162,7 @@ def _lost(before: pd.Series, after: pd.Series) -> tuple[int, int]:
 
 def apply_chunks(
     con,
-    source: DirectSource,
+    source,
     scan: Scan,
     steps: list[StreamStep],
     rows: int,
@@ -182,8 +178,8 @@ def apply_chunks(
     out = Chunked()
     start = first
     written = set().union(*(s.writes() for s in steps))  # other columns pass unchanged
-    for batch in batches(con, source, read, rows, first, stop):
-        frame = typed_frame(batch, scan.kinds, start)
+    for batch in source.batches(con, read, rows, first, stop):
+        frame = source.frame(batch, scan.kinds, start)
         before = frame
         for s in steps:
             frame = s.timed(frame)
@@ -406,7 +402,7 @@ def _handled(steps: list[StreamStep]) -> set[str]:
 
 def stream_plan(
     plan: Plan,
-    source: DirectSource,
+    source,
     write: Callable[[pd.DataFrame], None],
     *,
     chunk_rows: int = CHUNK_ROWS,
@@ -429,7 +425,7 @@ def stream_plan(
     wanted = plan.named_columns() + plan.population.columns()
     if any(c not in columns for c in wanted):
         raise StreamUnsupported("a named column is missing (the in-memory run says which)")
-    steps = plan_steps(plan, columns)
+    steps = plan_steps(plan, columns, source.value_labels)
     sets, pairs, risk_cols = _fit_sets(steps, plan.keys)
     skipped = _skipped(steps, columns)
     read = [c for c in columns if c not in skipped]
@@ -437,7 +433,7 @@ def stream_plan(
     two = _workers() > 1
     halves = split is not None and two
     keep = [sets[i] for i, s in enumerate(steps) if isinstance(s, SuppressStep)] if halves else []
-    at = half_way(source, chunk_rows) if two else None
+    at = source.half_way(chunk_rows) if two else None
     with connect() as con:
         t0 = time.perf_counter()
         fitting = fit_scan(con, source, read, needed, pairs, chunk_rows, keep, at)

@@ -5,12 +5,12 @@ forked process scans the second half of the records while this one scans the fir
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
-from hidekit.io.direct import DirectSource
 from hidekit.release.stream_fork import forked, in_new_connection
-from hidekit.release.stream_source import ColumnTypes, batches
 from hidekit.release.stream_tables import arrow_counts, batch_counts
 
 # Each chunk's count table of a suppress step's columns is kept (for the second half's start)
@@ -30,13 +30,14 @@ class Scan:
     # the count tables of each chunk for the sets of ``keep`` (None: more rows than KEEP_ROWS)
     chunk_parts: dict[tuple[str, ...], list[pa.Table]] | None = None
     split: int | None = None  # where the second process's range began (both held records)
+    reader: Any = None  # the input's reader (``stream_readers``): it types the count tables
 
 
 @dataclass
 class _Found:
     """What the scan of a range of records found (``fit_scan`` joins two ranges')."""
 
-    types: ColumnTypes
+    types: Any  # stream_source.ColumnTypes, or stream_readers.NativeTypes
     tables: dict[tuple[str, ...], pa.Table]
     records: int
     no_point: dict[tuple[str, str], int]
@@ -72,13 +73,13 @@ def _tables(streams: list[bytes]) -> list[pa.Table]:
 
 def _scan_range(con, source, read, sets, pairs, rows, keep, first=0, stop=None) -> _Found:
     """The fitting scan of records ``first`` to ``stop`` (None: the end)."""
-    types = ColumnTypes(read)
+    types = source.types(read)
     parts: dict[tuple[str, ...], list[pa.Table]] = {s: [] for s in sets}
     kept: dict[tuple[str, ...], list[pa.Table]] | None = {s: [] for s in keep}
     held = 0
     no_point = dict.fromkeys(pairs, 0)
     start = first
-    for batch in batches(con, source, read, rows, first, stop):
+    for batch in source.batches(con, read, rows, first, stop):
         types.see(batch)
         for s in sets:
             part = batch_counts(batch, s, start)
@@ -91,7 +92,8 @@ def _scan_range(con, source, read, sets, pairs, rows, keep, first=0, stop=None) 
             if _merge_due(parts[s]):
                 parts[s] = [arrow_counts(parts[s], s)]
         for lat, lon in pairs:
-            gone = pa.compute.or_(batch.column(lat).is_null(), batch.column(lon).is_null())
+            lats, lons = batch.column(lat), batch.column(lon)
+            gone = pc.or_(_is_missing(lats), _is_missing(lons))
             no_point[(lat, lon)] += int(pa.compute.sum(gone).as_py() or 0)
         start += batch.num_rows
     tables = {s: arrow_counts(p, s) for s, p in parts.items() if p}
@@ -114,9 +116,7 @@ def _joined_found(a: _Found, b: _Found) -> _Found:
     return a
 
 
-def fit_scan(
-    con, source: DirectSource, read: list[str], sets, pairs, rows: int, keep=(), at=None
-) -> Scan:
+def fit_scan(con, source, read: list[str], sets, pairs, rows: int, keep=(), at=None) -> Scan:
     """One pass over the file: types of ``read``, the count table of each column set of
     ``sets``, the records missing either coordinate of each pair of ``pairs``; for the sets
     of ``keep``, each chunk's own count table too (while they stay small: ``KEEP_ROWS``).
@@ -139,8 +139,15 @@ def fit_scan(
         split = at if found.records == at and rest.records else None
         found = _joined_found(found, rest)
     scan = Scan(found.types.kinds(), found.tables, found.records, found.no_point, found.kept)
-    scan.split = split
+    scan.split, scan.reader = split, source
     return scan
+
+
+def _is_missing(values: pa.Array) -> pa.Array:
+    """Missing cells: null, or NaN in a column of floats (pandas reads both as missing)."""
+    if pa.types.is_floating(values.type):
+        return pc.is_null(values, nan_is_null=True)
+    return values.is_null()
 
 
 def _merge_due(parts: list[pa.Table]) -> bool:

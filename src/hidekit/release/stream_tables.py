@@ -6,7 +6,7 @@ with the distinct combinations, not the records; each chunk of records then look
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -147,12 +147,22 @@ def batch_counts(batch: pa.RecordBatch, columns: Sequence[str], start: int) -> p
     return arrow_counts([table], columns)
 
 
-def typed_counts(table: pa.Table, columns: Sequence[str], kinds: dict[str, str]) -> CountTable:
+def typed_counts(
+    table: pa.Table,
+    columns: Sequence[str],
+    kinds: dict[str, str],
+    typed: Callable[[pa.Table], pd.DataFrame] | None = None,
+) -> CountTable:
     """An Arrow count table of raw texts as a ``CountTable`` typed like ``read_table``;
-    combinations equal once typed (" 5" and "5") are merged."""
-    frame = pd.DataFrame(
-        {c: typed_column(table.column(c).combine_chunks(), kinds[c]) for c in columns}
-    )
+    combinations equal once typed (" 5" and "5") are merged. ``typed``: how a table of values
+    that carry their own types becomes pandas (``release.stream_readers``); given the count
+    table, it returns the frame of ``columns``."""
+    if typed is not None:
+        frame = typed(table)
+    else:
+        frame = pd.DataFrame(
+            {c: typed_column(table.column(c).combine_chunks(), kinds[c]) for c in columns}
+        )
     counts = table.column(N).to_numpy().astype(np.int64)
     first = table.column(FIRST).to_numpy().astype(np.int64)
     if len(columns) == 1 and frame.iloc[:, 0].is_unique:  # typing merged no texts (IDs)
