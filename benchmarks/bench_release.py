@@ -155,7 +155,6 @@ def _run_plan_csv(records: int, tmp: Path, src: Path | None, data: str) -> str |
     imported instead of this checkout's); its table row, None when it failed."""
     import json
     import shutil
-    import subprocess
 
     from hidekit.jobs.files import new_key_file
 
@@ -175,12 +174,10 @@ def _run_plan_csv(records: int, tmp: Path, src: Path | None, data: str) -> str |
     if src is not None:
         env["PYTHONPATH"] = str(src)
     load = os.getloadavg()
-    run = subprocess.run(
+    run = _run_child(
         ["/usr/bin/time", "-v", "-o", str(report), hidekit, "release", "plan.toml", "--json"],
-        cwd=tmp,
-        capture_output=True,
-        text=True,
-        env=env,
+        tmp,
+        env,
     )
     if run.returncode:
         print(run.stderr[-2000:])
@@ -194,6 +191,32 @@ def _run_plan_csv(records: int, tmp: Path, src: Path | None, data: str) -> str |
         f"{load[0]:.1f} -> {after[0]:.1f} | {out['risk_before']['k']} -> "
         f"{out['risk_after']['k']} | {steps} |"
     )
+
+
+def _run_child(cmd: list[str], cwd: Path, env: dict):
+    """``cmd`` in a process group of its own, ended with this process: a ``timeout`` around the
+    benchmark (SIGTERM) stops the release too (``/usr/bin/time`` does not pass the signal on, and
+    the release ran on as an orphan)."""
+    import signal
+    import subprocess
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    old = signal.signal(signal.SIGTERM, stop)
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, err = proc.communicate()
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
 
 
 def main(argv=None) -> None:
