@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
+    drop_overruled_fill,
     drop_safe_recall,
     drop_shapeless,
     plausible_recall,
@@ -235,3 +236,14 @@ def test_shapeless_spans_go_or_take_the_label_their_text_allows():
         ("ID", "2 85 07 69 123 456 78"),
         ("STREET", "12 Elm St"),
     ]
+
+
+def test_fill_spans_the_crf_overrules_are_dropped_others_kept():
+    fill = [
+        _span("Antenatal Clinic", "HOSPITAL", source="hospital_en"),
+        _span("Triage", "DOCTOR", 20, source="name_degree"),
+        _span("Paediatric Isolation Ward", "HOSPITAL", 30, source="named_ward"),
+        _span("Ward 7", "HOSPITAL", 60, source="care_place_context_en"),
+        _span("Okafor", "NAME", 70, source="person_cue_any_en"),
+    ]
+    assert _texts(drop_overruled_fill(fill)) == ["Ward 7", "Okafor"]

@@ -258,6 +258,42 @@ def test_en_model_offsets_exact_on_unicode(en):
     assert all(a.end <= b.start for a, b in zip(spans, spans[1:], strict=False))
 
 
+@pytest.mark.parametrize(
+    ("text", "gone", "kept"),
+    [
+        (
+            "Department of Obstetrics & Gynaecology - Antenatal Clinic\n\n"
+            "Name: Mrs Chiamaka Obi     Hosp no: 22/1187\n",
+            "Antenatal Clinic",
+            "Chiamaka Obi",
+        ),
+        (
+            "Allergies: sulfa (rash).\nTriage RN: Tatiana Vasquez-Moreau, RN  02:24\n",
+            "Triage",
+            "Tatiana Vasquez-Moreau",
+        ),
+        ("Continue. RTC 2 weeks. Infusion RN Deb Mahoney.\n", "Infusion", "Deb Mahoney"),
+        (
+            "Admit: Paediatric Isolation Ward, bed 4.\n\nDoctor: Dr Sumaila Iddrisu (MO)\n",
+            "Paediatric Isolation Ward",
+            "Sumaila Iddrisu",
+        ),
+    ],
+)
+def test_en_fill_hits_the_crf_tagged_o_are_no_spans(en, text, gone, kept):
+    """A unit, a role before "RN", a named ward: the recognizers hit them (the CRF reads the
+    hits) and, as fill, they were spans of their own before; the CRF's names stay."""
+    from hidekit.text.detection.boundaries import OVERRULED_FILL
+
+    found = en.detect(text)
+    assert kept in [s.text for s in found]
+    assert gone not in [s.text for s in found]
+    assert not [s for s in found if s.source in OVERRULED_FILL]
+    # the recognizers still hit it: what changed is only that the hit is no span of its own
+    _, _, fill = en._hits(text)
+    assert gone in [s.text for s in fill]
+
+
 def test_en_model_on_hand_written_dev_notes(en, fixtures):
     """Development notes written by people (tests/fixtures/en-dev), not by hidekit's generator:
     the 33 of dev00-dev149 that ``held_for_validation`` keeps out of the shipped model's training

@@ -16,7 +16,8 @@ Overlap policy (one rule, applied to every text): candidates come from up to fiv
 order of precedence — (1) deny-list terms, (2) the CRF, (3) recognizers that the model trusts on
 their own ("direct" recognizers: during training, a recognizer whose exact hits carried one gold
 label at least 90% of the time is mapped to that label), (4) "fill" recognizers of a recall-first
-model (their hits overlapped gold PHI at least ``fill_precision`` of the time in training), (5) when
+model (their hits overlapped gold PHI at least ``fill_precision`` of the time in training; for
+English, not those of ``boundaries.OVERRULED_FILL``, whose hits the CRF tagged O rightly), (5) when
 the model sets ``phi_threshold``, runs of tokens the CRF tagged O whose marginal probability of
 being PHI reaches it and that look like PHI on their face (``boundaries.plausible_recall``: no
 lone acronyms, no lower-case words except occupations; for English, nothing the clinical
@@ -61,6 +62,7 @@ from hidekit.text.detection import crf_decode
 from hidekit.text.detection.boundaries import (
     drop_languages,
     drop_lowercase_names,
+    drop_overruled_fill,
     drop_safe_recall,
     drop_shapeless,
     plausible_recall,
@@ -290,8 +292,9 @@ class Detector:
         deny = self.terms.denied(text)
         crf = widen_to_direct(crf, direct)
         recall = [r for r in recall if plausible_recall(r)]
-        if self.language == "en" and recall:
-            recall = drop_safe_recall(text, recall)
+        if self.language == "en":
+            recall = drop_safe_recall(text, recall) if recall else recall
+            fill = drop_overruled_fill(fill)
         if self.allow:
             crf, direct, fill, recall = (
                 [s for s in group if not self.terms.is_allowed(text, s)]
