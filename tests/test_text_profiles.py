@@ -135,6 +135,30 @@ def test_look_alikes_are_dropped():
     assert apply_profile(text, [bp, clock, late, day], "strict") == [day]
 
 
+@pytest.mark.parametrize(
+    ("text", "year", "lookalike"),
+    [
+        ("Shift: 1900 -> 0700", "1900", True),
+        ("2025-02-11 2000 RN K. Dela Rosa: POD 1", "2000", True),
+        ("given to night nurse at 1900.", "1900", True),
+        ("Vitamin D3 2000 IU daily", "2000", True),
+        ("the clerk asks 2000 rupees", "2000", True),
+        ("paid Rs 2000 in cash", "2000", True),
+        ("WITNESS STATEMENT (CJ Act 1967, s.9)", "1967", True),
+        ("Ex-smoker, quit 2015. Father had MI.", "2015", False),
+        ("moved to the US in 1999 with her son", "1999", False),
+        ("outbreaks 2018 - 2019 in Kerala", "2018", False),
+        ("seen since 2019 by the GP", "2019", False),
+    ],
+)
+def test_years_that_are_clock_times_amounts_or_laws_are_lookalikes(text, year, lookalike):
+    at = text.index(year)
+    span = Span(at, at + 4, "DATE", year)
+    assert is_lookalike(text, span) is lookalike
+    kept = [s.text for s in apply_profile(text, [], "i2b2") if s.label == "DATE"]
+    assert (year in kept) is not lookalike
+
+
 def test_gold_profile_reads_the_conventions():
     g = gold_profile([GOLD])
     assert g["closest"] == "i2b2"

@@ -203,12 +203,48 @@ _CLOCK_BEFORE = re.compile(r"(?:\bat|\bby|\bfrom|\buntil|\btill|\bto|@|-|–|\bs
 _CLOCK_AFTER = re.compile(r"\s*(?:hrs?\b|h\b|hours\b|-\s*\d{4}\b|–\s*\d{4}\b)", re.I)
 
 
+# what makes a four-digit "year" a clock time, an amount or a law's name: a clock time after a
+# date, "at" or "@", or before "hrs" or another time ("2025-02-11 2000", "given at 1900", "shift
+# 1900 -> 0700", "2100 hrs"), a unit or currency ("2000 IU", "2000 rupees", "Rs 2000"), "Act"
+# before it ("CJ Act 1967")
+_DATE_BEFORE = re.compile(r"(?:\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|\d{1,2}:\d\d|\b[Aa][Tt]|@)[ \t]+$")
+_TIME_AFTER = re.compile(
+    r"[ \t]*(?:hrs?\b|h\b|hours\b|(?:-+>?|–|→|to)[ \t]*(?:0\d{3}|[12]\d[0-5]\d[ \t]*(?:hrs?\b|h\b)))",
+    re.IGNORECASE,
+)
+_AMOUNT_AFTER = re.compile(
+    r"[ \t]*(?:iu|units?|mg|mcg|µg|ml|kcal|calories|steps|rupees|naira|shillings|cedis|rand|pesos"
+    r"|dollars|euros|pounds|ringgit|taka|dirhams|words|km|metres|meters|feet|miles)\b",
+    re.IGNORECASE,
+)
+_AMOUNT_BEFORE = re.compile(
+    r"(?:[$€£₹₦¥]|\b(?:rs|inr|kes|ksh|ngn|usd|eur|gbp|php|zar|ghs|rm|aed|sgd|aud|cad|nzd)\.?)[ \t]*$",
+    re.IGNORECASE,
+)
+_ACT_BEFORE = re.compile(r"\b(?:Act|ACT),?[ \t]+$")
+
+
+def _year_lookalike(text: str, start: int, end: int) -> bool:
+    """A four-digit year alone that reads as a clock time, an amount or a law's name."""
+    before = text[max(0, start - 16) : start]
+    return bool(
+        _DATE_BEFORE.search(before)
+        or _AMOUNT_BEFORE.search(before)
+        or _ACT_BEFORE.search(before)
+        or _TIME_AFTER.match(text, end)
+        or _AMOUNT_AFTER.match(text, end)
+    )
+
+
 def is_lookalike(text: str, span: Span) -> bool:
     """Not PHI in any profile: a blood pressure or score read as a date (``148/90``), a clock
-    time read as a postcode (``at 1400``, ``2200 hrs``)."""
+    time read as a postcode (``at 1400``, ``2200 hrs``), a year alone that is a clock time, an
+    amount or a law's name (``2000 IU``, ``shift 1900 -> 0700``, ``CJ Act 1967``)."""
     label = ALIASES.get(span.label, span.label)
     value = span_text(text, span)
     if label == "DATE":
+        if text and _YEAR.fullmatch(value):
+            return _year_lookalike(text, span.start, span.end)
         m = _BP.fullmatch(value)
         return m is not None and (int(m.group(1)) > 31 or int(m.group(2)) > 31)
     if label == "ZIP" and _CLOCK.fullmatch(value):
