@@ -327,6 +327,11 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
         ),
         ("city_lower_note", "Lives in Latur, works in Kakamega.", []),  # not a lower-case note
         (
+            "city_lower_note",  # four letters or fewer: other languages' words, shorthand
+            "lives in latur, works in kakamega; haan bua, asha: kalpana; waris: marina (anak); poa 29",
+            ["latur", "kakamega"],
+        ),
+        (
             "street_any_case",
             "fight on king st. lives at 14 cathedral walk; down the road; on my way; seen by dr x",
             ["king st", "14 cathedral walk"],

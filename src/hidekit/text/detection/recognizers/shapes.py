@@ -142,7 +142,9 @@ class StreetAnyCaseRecognizer(Recognizer):
 class LowerNoteCityRecognizer(Recognizer):
     """In a note typed all in lower case, a world city of the gazetteer (``city_any_en``) whose
     words are rare in English (Zipf band 2 or less: "latur", "kakamega", not "bath") and no
-    clinical word — CITY."""
+    clinical word — CITY. A name of four letters or fewer is not taken: in lower case such
+    words are far more often words of another language or shorthand that share a town's
+    name ("anak", "haan", "pare", "asha", "poa", "lido", "rota") than a city."""
 
     def find(self, text: str) -> list[Span]:
         if _note_case(text) != "lower":
@@ -152,7 +154,7 @@ class LowerNoteCityRecognizer(Recognizer):
         out = []
         for h in run_recognizers(text, get_recognizers(names=["city_any_en"])):
             words = h.text.split()
-            if all(_band(w) <= 2 and not _clinical(w) for w in words):
+            if len(h.text) > 4 and all(_band(w) <= 2 and not _clinical(w) for w in words):
                 out.append(Span(h.start, h.end, self.label, h.text, self.name, self.score))
         return out
 
