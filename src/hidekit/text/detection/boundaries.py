@@ -208,10 +208,11 @@ OVERRULED_FILL = frozenset(
 )
 
 
-def drop_overruled_fill(fill: Sequence[Span]) -> list[Span]:
-    """The fill spans without those of ``OVERRULED_FILL``: where the CRF read such a hit and
-    tagged it O, the hit was a false alarm (English models)."""
-    return [s for s in fill if s.source not in OVERRULED_FILL]
+def drop_overruled_fill(spans: Sequence[Span]) -> list[Span]:
+    """The spans without the fill spans of ``OVERRULED_FILL``: where the CRF read such a hit and
+    tagged it O, the hit was a false alarm (English models). The detector drops them after
+    overlaps are resolved, so the recall pass's guesses inside such a hit stay out too."""
+    return [s for s in spans if s.source not in OVERRULED_FILL]
 
 
 def drop_safe_recall(text: str, recall: Sequence[Span]) -> list[Span]:

@@ -294,7 +294,6 @@ class Detector:
         recall = [r for r in recall if plausible_recall(r)]
         if self.language == "en":
             recall = drop_safe_recall(text, recall) if recall else recall
-            fill = drop_overruled_fill(fill)
         if self.allow:
             crf, direct, fill, recall = (
                 [s for s in group if not self.terms.is_allowed(text, s)]
@@ -302,6 +301,7 @@ class Detector:
             )
         spans = resolve_overlaps([deny, crf, direct, fill, recall])
         if self.language == "en":
+            spans = drop_overruled_fill(spans)  # after overlaps: no recall guess takes their place
             spans = drop_lowercase_names(text, drop_shapeless(drop_languages(spans)))
             spans = trim_edges(split_numbers(trim_occupation(trim_age(split_names(spans)))))
         if self.profile is not None:
