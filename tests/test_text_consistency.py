@@ -122,6 +122,24 @@ def test_a_name_found_once_is_masked_at_every_mention():
     assert len(got) == 7
 
 
+def test_a_compound_of_english_words_is_no_rare_name_to_repeat():
+    """The word list has no hyphenated words: a compound is as common as its rarest part, so
+    "De-Identification" taken once is not masked at every "de-identification"; a compound with
+    a known name or a word the list lacks ("Okafor-Lindqvist") is still repeated in any case."""
+    t = (
+        "Figure 3. Effectiveness of De-Identification. The de-identification of notes; "
+        "de-identification again. Seen with Okafor-Lindqvist; OKAFOR-LINDQVIST signed."
+    )
+    spans = [
+        _span(t, "De-Identification", "NAME", "crf-recall"),
+        _span(t, "Okafor-Lindqvist", "NAME"),
+    ]
+    got = _texts(t, same_everywhere(t, spans))
+    assert ("NAME", "de-identification") not in got
+    assert ("NAME", "OKAFOR-LINDQVIST") in got
+    assert len(got) == 3
+
+
 def test_repeats_skip_clinical_words_and_unsure_guesses():
     t = "Parkinson Jones has Parkinson disease; Jones well. ICU Team; to ICU."
     spans = [

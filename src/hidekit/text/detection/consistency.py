@@ -30,8 +30,10 @@ never drop a span:
   in any case ("Bex" in every line of a pager thread, "Volkov" after "Coach Dmitri Volkov"), when
   it reads as a name: capitalized and not common in English (Zipf band below 4: not "Will",
   "Customer", "Bank"), or a given name or surname of the gazetteers ("carmen" in a lower-case
-  note, "OKAFOR" in capitals). Spans holding a clinical word (a drug, an eponym, an
-  abbreviation) and the recall pass's guesses that do not read as a rare name are not repeated.
+  note, "OKAFOR" in capitals); a hyphenated compound the word list lacks is as common as its
+  rarest part ("de-identification" is no rare word; "Okafor-Lindqvist" is). Spans holding a
+  clinical word (a drug, an eponym, an abbreviation) and the recall pass's guesses that do not
+  read as a rare name are not repeated.
 """
 
 from __future__ import annotations
@@ -107,6 +109,23 @@ def _bands() -> dict[str, int]:
     from hidekit.text.detection.recognizers.gazetteers import word_bands
 
     return word_bands()
+
+
+_COMPOUND_SPLIT = re.compile(r"[-'’]")
+
+
+def _word_band(fold: str) -> int:
+    """The Zipf band of a casefolded word; a compound the list lacks ("de-identification",
+    "follow-up") is as common as its rarest part, and rare (0) when a part is a known name
+    ("jean-baptiste", "okafor-lindqvist")."""
+    bands = _bands()
+    band = bands.get(fold)
+    if band is not None:
+        return band
+    parts = [p for p in _COMPOUND_SPLIT.split(fold) if p]
+    if len(parts) < 2 or any(_known_name(p) for p in parts if len(p) > 2):
+        return 0
+    return min(bands.get(p, 0) for p in parts)
 
 
 def _inside_token(text: str, i: int, person: bool) -> bool:
@@ -391,7 +410,7 @@ def _keys(text: str, s: Span) -> list[str]:
         if len(w) < 3 or fold in ROLE_WORDS or w in CREDENTIALS or fold in NAME_PARTICLES:
             continue
         title = w[:1].isupper() and not w.isupper()
-        band = _bands().get(fold, 0)
+        band = _word_band(fold)
         if (title and band < COMMON_BAND) or (band == 0 and not w.isupper()) or _known_name(w):
             out.append(w)
     return out
@@ -408,7 +427,7 @@ def _possessive_free(word: str) -> str:
 
 
 def _rare_name(key: str) -> bool:
-    return key[:1].isupper() and not key.isupper() and _bands().get(key.casefold(), 0) == 0
+    return key[:1].isupper() and not key.isupper() and _word_band(key.casefold()) == 0
 
 
 def _acceptable(found: str, forms: set[str]) -> bool:
@@ -416,7 +435,7 @@ def _acceptable(found: str, forms: set[str]) -> bool:
     English or a known name ("rose" is not "Rose") and does not read as an acronym ("ICU")."""
     if found in forms:
         return True
-    band = _bands().get(found.casefold(), 0)
+    band = _word_band(found.casefold())
     rare = band < RARE_BAND or (band < COMMON_BAND and _known_name(found))
     return rare and not (found.isupper() and len(found) <= 4)
 
