@@ -78,6 +78,8 @@ def test_names_run_together_are_split():
         "Chart",
     ]
     assert _texts(split_names([_span("Ruth + Avi", "NAME")])) == ["Ruth", "Avi"]
+    # "wife of" between two names: two people, the marker outside both ("Kajal w", "o Pintu" before)
+    assert _texts(split_names([_span("Kajal w/o Pintu Kumar", "NAME")])) == ["Kajal", "Pintu Kumar"]
     assert _texts(split_names([_span("Inverbrae Hospital - Day Unit", "HOSPITAL")])) == [
         "Inverbrae Hospital",
         "Day Unit",

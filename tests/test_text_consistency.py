@@ -140,6 +140,16 @@ def test_a_compound_of_english_words_is_no_rare_name_to_repeat():
     assert len(got) == 3
 
 
+def test_two_names_joined_by_wife_of_stay_two():
+    """Found apart, "Gul Bano" and "Sher" were joined through "W/O" (a particle, like "s/o"),
+    then widened: the wife and her husband are two names with the marker outside both."""
+    t = "Name: Gul Bano W/O Sher Zaman Afridi     Reg No: 22\nRukhsana s/o Jafri"
+    spans = [_span(t, "Gul Bano", "NAME"), _span(t, "Sher", "NAME"), _span(t, "Rukhsana", "NAME")]
+    got = _texts(t, close_leaks(t, spans))
+    assert got[:2] == [("NAME", "Gul Bano"), ("NAME", "Sher Zaman Afridi")]
+    assert ("NAME", "Rukhsana s/o Jafri") in got  # "son of" stays inside a name
+
+
 def test_repeats_skip_clinical_words_and_unsure_guesses():
     t = "Parkinson Jones has Parkinson disease; Jones well. ICU Team; to ICU."
     spans = [

@@ -293,7 +293,7 @@ _NAME_LIKE = frozenset({"NAME", "DOCTOR", "HOSPITAL", "ORGANIZATION", "CITY", "S
 # where one name ends and the next begins inside a run of tagged tokens: quotes and brackets
 # (a nickname: Winifred "Winnie" Achterberg), "+" and "/" between names, a " - " separator, and
 # two or more spaces or a tab (table columns)
-_SPLIT = re.compile(r"""\s*["“”()\[\]+/]\s*|\s+[-–—]\s+|\s*\t\s*|\s{2,}""")
+_SPLIT = re.compile(r"""\s+[wW]/[oO]\s+|\s*["“”()\[\]+/]\s*|\s+[-–—]\s+|\s*\t\s*|\s{2,}""")
 
 
 def _pieces(span: Span, separator: re.Pattern) -> list[tuple[int, int, str]]:
