@@ -249,3 +249,22 @@ def test_fill_spans_the_crf_overrules_are_dropped_others_kept():
         _span("Okafor", "NAME", 70, source="person_cue_any_en"),
     ]
     assert _texts(drop_overruled_fill(fill)) == ["Ward 7", "Okafor"]
+
+
+def test_honorifics_and_ranks_that_open_a_name_stay_outside_it():
+    spans = [
+        _span("Mallama Hauwa Sani", "NAME"),
+        _span("CONST MAQUBELA", "NAME", 30),
+        _span("Khun Somchai", "NAME", 50),
+        _span("cpn shona kerr", "DOCTOR", 70),
+        _span("Begum Rukhsana", "NAME", 90),  # also a surname: left as found
+        _span("Mzee", "NAME", 110),  # alone: nothing else to keep
+    ]
+    assert _texts(trim_edges(spans)) == [
+        "Hauwa Sani",
+        "MAQUBELA",
+        "Somchai",
+        "shona kerr",
+        "Begum Rukhsana",
+        "Mzee",
+    ]

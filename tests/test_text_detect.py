@@ -294,6 +294,16 @@ def test_en_fill_hits_the_crf_tagged_o_are_no_spans(en, text, gone, kept):
     assert gone in [s.text for s in fill]
 
 
+def test_en_honorifics_before_a_name_stay_outside_it(en):
+    """Trimmed by the boundary repairs and not taken back beside the name by the leak rules."""
+    text = (
+        "Informant: mother, Mallama Hauwa Sani (petty trader); father Malam Abubakar Musa "
+        "Danladi.\n3. CPN SHONA KERR WILL TELEPHONE.\nSAPS NOTIFIED, CONST MAQUBELA."
+    )
+    found = [s.text for s in en.detect(text) if s.label in ("NAME", "DOCTOR")]
+    assert found == ["Hauwa Sani", "Abubakar Musa Danladi", "SHONA KERR", "MAQUBELA"]
+
+
 def test_en_model_on_hand_written_dev_notes(en, fixtures):
     """Development notes written by people (tests/fixtures/en-dev), not by hidekit's generator:
     the 33 of dev00-dev149 that ``held_for_validation`` keeps out of the shipped model's training
