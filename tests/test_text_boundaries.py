@@ -102,6 +102,11 @@ def test_recall_spans_must_look_like_phi():
     assert plausible_recall(_span("Kaczmarek", "NAME", source="crf-recall"))
     assert plausible_recall(_span("2/28", "DATE", source="crf-recall"))
     assert plausible_recall(_span("heavy equipment operator", "PROFESSION"))
+    assert plausible_recall(_span("retired fitters", "PROFESSION"))  # plural of an occupation word
+    assert plausible_recall(_span("welder", "PROFESSION"))  # one word: as before
+    # several words, none an occupation: a phrase of the text, not a job
+    assert not plausible_recall(_span("prototype system", "PROFESSION", source="crf-recall"))
+    assert not plausible_recall(_span("random assortment", "PROFESSION", source="crf-recall"))
     assert plausible_recall(_span("KY", "STATE"))
     assert not plausible_recall(_span("LBBB", "DOCTOR"))
     assert not plausible_recall(_span("overnite", "NAME"))

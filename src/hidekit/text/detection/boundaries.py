@@ -200,14 +200,50 @@ def plausible_recall(span: Span) -> bool:
     It needs a letter or digit, and a capital or a digit unless it is an occupation (written in
     lower case); a lone acronym of three or more capitals ("LBBB", "HTN", "DKA") is clinical
     shorthand far more often than an identifier. Unsure lower-case words are mostly ordinary
-    words ("overnite", "mate").
+    words ("overnite", "mate"). An occupation of several words holds an occupation word.
     """
     text = span.text
     if not any(c.isalnum() for c in text):
         return False
     if len(text) >= 3 and text.isalpha() and text.isupper():
         return False
-    return span.label == "PROFESSION" or any(c.isupper() or c.isdigit() for c in text)
+    if span.label == "PROFESSION":
+        return _names_an_occupation(text)
+    return any(c.isupper() or c.isdigit() for c in text)
+
+
+def _names_an_occupation(text: str) -> bool:
+    """One word, or a phrase holding an occupation word ("night shift nurse", "retired
+    fitter") or a word made like one ("dock labourer", "tea estate supervisor": -er, -or, -ist,
+    -ian, -man, -ant): a phrase of several words none of which is one ("random assortment",
+    "prototype system") is no occupation."""
+    words = re.findall(r"[^\W\d_]+", text.casefold())
+    if len(words) < 2:
+        return True
+    known = occupation_words()
+    return any(
+        w in known or w.removesuffix("s") in known or w.removesuffix("s").endswith(_AGENT_ENDS)
+        for w in words
+    )
+
+
+_AGENT_ENDS = ("er", "or", "ist", "ian", "man", "woman", "ant")
+
+
+@lru_cache(maxsize=1)
+def occupation_words() -> frozenset[str]:
+    """Words of four letters or more that name occupations: the heads of Faker's job titles and
+    the words of the common and informal occupation lists ("porter", "fitter", "hawker")."""
+    from hidekit.text.detection.recognizers.patterns.occupations import (
+        COMMON_OCCUPATIONS,
+        INFORMAL_OCCUPATIONS,
+        job_heads,
+    )
+
+    words = set(job_heads())
+    for job in (*COMMON_OCCUPATIONS, *INFORMAL_OCCUPATIONS):
+        words.update(w for w in re.findall(r"[^\W\d_]+", job.casefold()) if len(w) >= 4)
+    return frozenset(words)
 
 
 # Fill recognizers (the model reports their hits where the CRF tagged nothing) whose hits the CRF

@@ -20,7 +20,8 @@ model (their hits overlapped gold PHI at least ``fill_precision`` of the time in
 English, not those of ``boundaries.OVERRULED_FILL``, whose hits the CRF tagged O rightly), (5) when
 the model sets ``phi_threshold``, runs of tokens the CRF tagged O whose marginal probability of
 being PHI reaches it and that look like PHI on their face (``boundaries.plausible_recall``: no
-lone acronyms, no lower-case words except occupations; for English, nothing the clinical
+lone acronyms, no lower-case words except occupations, no phrase without an occupation word
+guessed as one; for English, nothing the clinical
 safe-list keeps: ``boundaries.drop_safe_recall``). A candidate is kept only if it overlaps no span
 kept before it; within one source, higher score first, then longer, then earlier. The allow-list
 removes any candidate (other than a deny-list term) whose text equals an allowed term
