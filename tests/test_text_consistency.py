@@ -140,6 +140,19 @@ def test_a_compound_of_english_words_is_no_rare_name_to_repeat():
     assert len(got) == 3
 
 
+@pytest.mark.parametrize("source", ["name_cue", "chat_speaker", "relative_name", "crf-recall"])
+def test_a_guess_from_its_place_alone_repeats_only_a_rare_capitalized_name(source):
+    """A kinship word taken as a name after a cue or as a chat speaker ("bhabhi") is not masked
+    at its every mention; a rare capitalized name from the same rules is ("Okonjo")."""
+    t = "priya (bhabhi): done. thanks bhabhi. Okonjo: ok. then Okonjo left; okonjo again"
+    spans = [_span(t, "bhabhi", "NAME", source), _span(t, "Okonjo", "NAME", source)]
+    got = _texts(t, same_everywhere(t, spans))
+    assert got.count(("NAME", "bhabhi")) == 1
+    assert ("NAME", "okonjo") in got and got.count(("NAME", "Okonjo")) == 2
+    sure = _texts(t, same_everywhere(t, [_span(t, "bhabhi", "NAME")]))
+    assert sure.count(("NAME", "bhabhi")) == 2  # the CRF's own span is repeated as before
+
+
 def test_two_names_joined_by_wife_of_stay_two():
     """Found apart, "Gul Bano" and "Sher" were joined through "W/O" (a particle, like "s/o"),
     then widened: the wife and her husband are two names with the marker outside both."""

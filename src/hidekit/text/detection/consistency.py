@@ -32,8 +32,9 @@ never drop a span:
   "Customer", "Bank"), or a given name or surname of the gazetteers ("carmen" in a lower-case
   note, "OKAFOR" in capitals); a hyphenated compound the word list lacks is as common as its
   rarest part ("de-identification" is no rare word; "Okafor-Lindqvist" is). Spans holding a
-  clinical word (a drug, an eponym, an abbreviation) and the recall pass's guesses that do not
-  read as a rare name are not repeated.
+  clinical word (a drug, an eponym, an abbreviation) and the guesses of the recall pass and of
+  the name rules that read a word from its place alone (``UNSURE_SOURCES``) that do not read as
+  a rare capitalized name are not repeated.
 """
 
 from __future__ import annotations
@@ -88,7 +89,13 @@ PEOPLE_WORDS = frozenset(
     mentor tutor counsellor counselor sw msw dog cat puppy
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
-UNSURE_SOURCES = frozenset({"crf-recall"})
+# guesses repeated only when they read as a rare capitalized name: the recall pass's, and those
+# of the name rules that read a word from its place alone (after a cue, in a list, as a chat
+# speaker or a relative); in a lower-case note their guesses ("bhabhi", "bua", "nanna") were
+# repeated wrongly on the training texts (64 false characters) and never rightly on en-dev
+UNSURE_SOURCES = frozenset(
+    {"crf-recall", "name_cue", "name_list", "relative_name", "chat_speaker", "speaker_label"}
+)
 COMMON_BAND = 4  # a word this common in English (Zipf band) is not a name on its own
 RARE_BAND = 3  # a word rarer than this is repeated in any case
 _JOINERS = "-'’"
