@@ -200,6 +200,9 @@ def test_honorifics_of_other_countries_cue_a_name():
 def test_a_rare_word_before_an_apostrophe_s_unless_an_eponym():
     text = "for your and tomasz's returns; fluid in morison's pouch; zayn's mum"
     assert found(cued_names(text, [], "lower")) == [("tomasz", "NAME"), ("zayn", "NAME")]
+    # a plural head, or a sign read as positive or negative, is an eponym too
+    text = "screening for patau's syndromes; hoffmann's negative; kemal's results; zayn's mum"
+    assert found(cued_names(text, [], "lower")) == [("kemal", "NAME"), ("zayn", "NAME")]
 
 
 def test_a_relative_joined_by_a_hyphen_is_no_name():

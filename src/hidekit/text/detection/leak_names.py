@@ -83,6 +83,7 @@ _EPONYM_HEADS = frozenset(
     fracture criteria score classification lymphoma sarcoma ulcer node nodes canal space features
     chorea operation procedure repair incision position solution stain method rule scale grade
     stage tumour tumor cyst diverticulum ligament fascia gland duct angle line point area
+    negative positive
     """.split()  # noqa: SIM905
 )
 _OWNER_RE = re.compile(
@@ -166,7 +167,11 @@ def cued_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
             runs.append(run)
     for m in _OWNER_RE.finditer(text):
         noun = m.group(2).casefold()
-        eponym = noun in _EPONYM_HEADS or noun in clinical_words()
+        eponym = (
+            noun in _EPONYM_HEADS
+            or noun.removesuffix("s") in _EPONYM_HEADS  # "Patau's syndromes"
+            or noun in clinical_words()
+        )
         runs.append(m.span(1) if reads_as_name(m.group(1), case) and not eponym else None)
     for run in runs:
         if run and _free(spans, *run) and _free(added, *run):
