@@ -222,24 +222,37 @@ _AMOUNT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _ACT_BEFORE = re.compile(r"\b(?:Act|ACT),?[ \t]+$")
+# a vehicle's model year ("Vehicle: 2021 Ram 1500", "our car (2019 RAV4", "2017 HYUNDAI I30")
+_VEHICLE_BEFORE = re.compile(r"\b(?:vehicle|car|truck|van|model)[ \t:]*\(?[ \t]*$", re.IGNORECASE)
+_MAKE_AFTER = re.compile(
+    r"[ \t]+(?:toyota|honda|ford|hyundai|vw|volkswagen|nissan|mazda|kia|ram|chevrolet|chevy|bmw"
+    r"|mercedes|audi|subaru|suzuki|tesla|volvo|jeep|dodge|lexus|peugeot|renault|holden"
+    r"|mitsubishi|isuzu|skoda|fiat|opel|vauxhall|gmc|buick|cadillac|chrysler|acura|jaguar"
+    r"|porsche|proton|perodua|tata|mahindra|maruti|byd)\b",
+    re.IGNORECASE,
+)
 
 
 def _year_lookalike(text: str, start: int, end: int) -> bool:
-    """A four-digit year alone that reads as a clock time, an amount or a law's name."""
+    """A four-digit year alone that reads as a clock time, an amount, a law's name or a
+    vehicle's model year."""
     before = text[max(0, start - 16) : start]
     return bool(
         _DATE_BEFORE.search(before)
         or _AMOUNT_BEFORE.search(before)
         or _ACT_BEFORE.search(before)
+        or _VEHICLE_BEFORE.search(before)
         or _TIME_AFTER.match(text, end)
         or _AMOUNT_AFTER.match(text, end)
+        or _MAKE_AFTER.match(text, end)
     )
 
 
 def is_lookalike(text: str, span: Span) -> bool:
     """Not PHI in any profile: a blood pressure or score read as a date (``148/90``), a clock
     time read as a postcode (``at 1400``, ``2200 hrs``), a year alone that is a clock time, an
-    amount or a law's name (``2000 IU``, ``shift 1900 -> 0700``, ``CJ Act 1967``)."""
+    amount, a law's name or a model year (``2000 IU``, ``shift 1900 -> 0700``, ``CJ Act 1967``,
+    ``Vehicle: 2021 Ram``)."""
     label = ALIASES.get(span.label, span.label)
     value = span_text(text, span)
     if label == "DATE":
