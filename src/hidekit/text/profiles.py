@@ -222,6 +222,13 @@ _AMOUNT_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _ACT_BEFORE = re.compile(r"\b(?:Act|ACT),?[ \t]+$")
+# the year of a survey, a report or a cohort, not of a person ("Tracer Study 2024", "Transport
+# Survey 2025", "MEMBERSHIP RENEWALS 2025")
+_DOCUMENT_BEFORE = re.compile(
+    r"\b(?:survey|study|report|register|census|round|wave|season|edition|guidelines?|audit"
+    r"|strategy|policy|renewals|intake|batch|cohort)[ \t,(]*$",
+    re.IGNORECASE,
+)
 # a vehicle's model year ("Vehicle: 2021 Ram 1500", "our car (2019 RAV4", "2017 HYUNDAI I30")
 _VEHICLE_BEFORE = re.compile(r"\b(?:vehicle|car|truck|van|model)[ \t:]*\(?[ \t]*$", re.IGNORECASE)
 _MAKE_AFTER = re.compile(
@@ -234,14 +241,15 @@ _MAKE_AFTER = re.compile(
 
 
 def _year_lookalike(text: str, start: int, end: int) -> bool:
-    """A four-digit year alone that reads as a clock time, an amount, a law's name or a
-    vehicle's model year."""
+    """A four-digit year alone that reads as a clock time, an amount, a law's name, a vehicle's
+    model year or the year of a survey, a report or a cohort."""
     before = text[max(0, start - 16) : start]
     return bool(
         _DATE_BEFORE.search(before)
         or _AMOUNT_BEFORE.search(before)
         or _ACT_BEFORE.search(before)
         or _VEHICLE_BEFORE.search(before)
+        or _DOCUMENT_BEFORE.search(text, max(0, start - 24), start)
         or _TIME_AFTER.match(text, end)
         or _AMOUNT_AFTER.match(text, end)
         or _MAKE_AFTER.match(text, end)
@@ -251,8 +259,8 @@ def _year_lookalike(text: str, start: int, end: int) -> bool:
 def is_lookalike(text: str, span: Span) -> bool:
     """Not PHI in any profile: a blood pressure or score read as a date (``148/90``), a clock
     time read as a postcode (``at 1400``, ``2200 hrs``), a year alone that is a clock time, an
-    amount, a law's name or a model year (``2000 IU``, ``shift 1900 -> 0700``, ``CJ Act 1967``,
-    ``Vehicle: 2021 Ram``)."""
+    amount, a law's name, a model year or a survey's year (``2000 IU``, ``shift 1900 -> 0700``,
+    ``CJ Act 1967``, ``Vehicle: 2021 Ram``, ``Tracer Study 2024``)."""
     label = ALIASES.get(span.label, span.label)
     value = span_text(text, span)
     if label == "DATE":
