@@ -44,6 +44,8 @@ def trim_age(spans: Sequence[Span]) -> list[Span]:
 
 # Words that stand next to a name without being part of it (annotation conventions: titles, roles
 # and credentials are outside NAME/DOCTOR spans). Compared case-insensitively, final "." ignored.
+# Honorifics and ranks of many settings too ("Mzee", "Khun", "CONST", "SSG", "Mallama"), but not
+# those that are also given names or surnames ("Begum", "Bibi", "Anh", "Zia", "Don", "Dona").
 ROLE_WORDS = frozenset(
     """
     mr mrs ms miss mx dr doctor prof professor rev sr sra nurse sister matron midwife doula
@@ -58,17 +60,8 @@ ROLE_WORDS = frozenset(
     mdm madam mme madame mlle herr frau sir dame hon cllr councillor chief engr sgt ssgt cpl spc
     lt capt maj col cmdr fr bro sis nee née shri smt mma rra whaea matua puan encik alhaji
     alhaja hajia hajiya mallam khala baji ate kuya tita tito lola lolo aunty auntie psw rpn ssw
-    """.split()  # noqa: SIM905 (a word list reads better as words)
-)
-# Honorifics, ranks and roles that open a name in many settings ("Mzee Juma", "Khun Somchai",
-# "CONST MAQUBELA", "SSG Rivera", "Mallama Hauwa Sani", "CPN Shona Kerr", "sn rose"): outside the
-# name like the titles above, but only at its start (they are no ROLE_WORDS: those also keep a
-# word from being repeated or taken beside a name). Words that are also given names or surnames
-# ("Begum", "Bibi", "Anh", "Zia", "Don", "Dona") are left out.
-OPENING_TITLES = frozenset(
-    """
     mzee adik khun kap const pc garda ssg pssg lcdr haji hajjah malam mallama master parent
-    cpn cw sn cn ot zio apai ngah sister-in-law brother-in-law cardholder
+    cpn cw sn cn zio apai ngah sister-in-law brother-in-law cardholder
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
 CREDENTIALS = frozenset(
@@ -109,11 +102,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*\.?")
 def _outside(word: str, first: bool, person: bool) -> bool:
     """Is ``word``, at the start (``first``) or end of a span, outside the PHI?"""
     bare = word.rstrip(".")
-    if person and (
-        bare in CREDENTIALS
-        if not first
-        else bare.casefold() in ROLE_WORDS or bare.casefold() in OPENING_TITLES
-    ):
+    if person and (bare in CREDENTIALS if not first else bare.casefold() in ROLE_WORDS):
         return True
     if word.islower():
         return not (person and first and bare in NAME_PARTICLES)
@@ -161,7 +150,7 @@ def _lower_title_trimmed(s: Span, words: list[tuple[int, int, str]]) -> Span:
     """A name in lower case without the titles and roles it starts with (only those: any
     other lower-case word may be part of it)."""
     i = 0
-    while i < len(words) - 1 and words[i][2].rstrip(".").casefold() in ROLE_WORDS | OPENING_TITLES:
+    while i < len(words) - 1 and words[i][2].rstrip(".").casefold() in ROLE_WORDS:
         i += 1
     if i == 0:
         return s

@@ -45,12 +45,7 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
-from hidekit.text.detection.boundaries import (
-    CREDENTIALS,
-    NAME_PARTICLES,
-    OPENING_TITLES,
-    ROLE_WORDS,
-)
+from hidekit.text.detection.boundaries import CREDENTIALS, NAME_PARTICLES, ROLE_WORDS
 from hidekit.text.detection.consistency_parts import (
     JOINED_CODE_LABELS,
     PERSON_LABELS,
@@ -332,11 +327,7 @@ def _name_word(word: str, span_text: str) -> bool:
     """A word next to a name that is part of it: written in the name's case, a known name or
     (capitalized) no English word at all, and no role, relative, credential or clinical word."""
     fold = word.casefold()
-    if (
-        not _same_case(word, span_text)
-        or fold in ROLE_WORDS | PEOPLE_WORDS | OPENING_TITLES
-        or word in CREDENTIALS
-    ):
+    if not _same_case(word, span_text) or fold in ROLE_WORDS | PEOPLE_WORDS or word in CREDENTIALS:
         return False
     band = _bands().get(fold, 0)
     rare = (band == 0 and not word.islower()) or (band < COMMON_BAND + 1 and _known_name(word))
