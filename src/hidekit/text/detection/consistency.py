@@ -130,6 +130,8 @@ def _word_band(fold: str) -> int:
     band = bands.get(fold)
     if band is not None:
         return band
+    if "-" not in fold and "'" not in fold and "’" not in fold:
+        return 0
     parts = [p for p in _COMPOUND_SPLIT.split(fold) if p]
     if len(parts) < 2 or any(_known_name(p) for p in parts if len(p) > 2):
         return 0
