@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from hidekit.text.corpus import read_brat_dir
+from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.detector import load_model
 from hidekit.text.profiles import DIRECT_LABELS, PROFILES, gold_profile, restrict_documents
 
@@ -100,10 +101,12 @@ def label_table(counts: list, gold_chars: bool = False) -> None:
         print(f"| {k} | {gold}{rec} | {pre} |")
 
 
+CASE_NAMES = {"lower": "lower case", "upper": "ALL CAPS", "mixed": "mixed case"}
+
+
 def case_of(text: str) -> str:
-    letters = [c for c in text if c.isalpha()]
-    up = sum(c.isupper() for c in letters) / max(1, len(letters))
-    return "lower case" if up < 0.01 else "ALL CAPS" if up > 0.9 else "mixed case"
+    """The text's case as the detector judges it (``hidekit.text.detection.casing.text_case``)."""
+    return CASE_NAMES[text_case(text)]
 
 
 def settings(folder: Path) -> dict[str, dict[str, str]]:

@@ -1,10 +1,11 @@
-"""Reproduce the shipped PHI models exactly: ``python scripts/train_models.py [es] [en] [--measure]``.
+"""Reproduce the shipped PHI models exactly: ``python scripts/train_models.py [es] [en] [en-lower]``.
 
 - es: CRF trained on MEDDOCAN train + dev (../shared/data/meddocan, CC BY 4.0), corpus labels.
 - en: CRF trained on 3,000 synthetic English clinical notes and 600 general-PII texts (survey
   answers, e-mails, chats, support logs) from ``hidekit.text.synthesis`` (seed 2024), augmented,
   plus the training part of ``tests/fixtures/en-dev`` (texts by independent authors; the notes
   ``held_for_validation`` keeps out are for tuning), each note several times, augmented.
+- en-lower: the en model's second CRF, for texts judged lower case: en's documents lower-cased.
 
 Training is deterministic (crfsuite L-BFGS; seeded generator), so the same hidekit and Faker
 versions give byte-identical model files. ``--measure`` also prints held-out figures: es trained on
@@ -21,6 +22,7 @@ from pathlib import Path
 
 from hidekit.jobs.files import save_model
 from hidekit.text.corpus import read_brat_dir
+from hidekit.text.detection.casing import lower_documents
 from hidekit.text.detection.detector import shipped_model_path
 from hidekit.text.detection.training import (
     EN_DEV_UPTO,
@@ -130,7 +132,8 @@ def en_dev_training() -> list:
     return docs
 
 
-def train_en(measure: bool, out: Path) -> dict:
+def en_training() -> tuple[list, dict]:
+    """The en recipe's training documents and the ``data`` line its model records."""
     from hidekit.text.synthesis import generate_notes
     from hidekit.text.synthesis.general import GENERAL_TYPES
 
@@ -150,6 +153,13 @@ def train_en(measure: bool, out: Path) -> dict:
         f"augment_documents(seed={EN_SEED + 11}.., {_kw(EN_DEV_CASE)}); gap-filling "
         "recognizers also judged on those en-dev notes as written"
     }
+    return docs, source
+
+
+def train_en(measure: bool, out: Path) -> dict:
+    from hidekit.text.synthesis import generate_notes
+
+    docs, source = en_training()
     # a recognizer fills the CRF's gaps only if it also holds on text written by people
     det = train_model(docs, "en", info=source, fill_judged_on=en_dev_gold(), **PARAMS["en"])
     path = save_model(det, out / "en.model")
@@ -163,9 +173,31 @@ def train_en(measure: bool, out: Path) -> dict:
     return info
 
 
+def train_en_lower(measure: bool, out: Path) -> dict:
+    """The en model's second CRF, for texts judged lower case (issue 14): the en recipe's
+    documents, each lower-cased (offsets kept), so case features carry nothing and the model
+    learns context; fill recognizers judged on the en-dev training notes lower-cased too."""
+    docs, source = en_training()
+    source = {
+        "data": "the en recipe's training documents, each lower-cased by "
+        "hidekit.text.detection.casing.lower_documents (en.model's data: " + source["data"] + ")"
+    }
+    det = train_model(
+        lower_documents(docs),
+        "en",
+        info=source,
+        fill_judged_on=lower_documents(en_dev_gold()),
+        **PARAMS["en"],
+    )
+    path = save_model(det, out / "en-lower.model")
+    return {"model": str(path), "bytes": path.stat().st_size, "direct": det.config["direct"]}
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("models", nargs="*", default=["es", "en"], choices=["es", "en"])
+    ap.add_argument(
+        "models", nargs="*", default=["es", "en", "en-lower"], choices=["es", "en", "en-lower"]
+    )
     ap.add_argument("--measure", action="store_true", help="also print held-out figures")
     ap.add_argument(
         "--out", type=Path, default=None, help="folder for the model files (default: the package)"
@@ -175,7 +207,8 @@ def main(argv=None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for name in args.models:
         t = time.perf_counter()
-        info = (train_es if name == "es" else train_en)(args.measure, out)
+        train = {"es": train_es, "en": train_en, "en-lower": train_en_lower}[name]
+        info = train(args.measure, out)
         info["seconds"] = round(time.perf_counter() - t, 1)
         print(json.dumps({name: info}, indent=1, default=str))
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.leak_names import (
     close_name_leaks,
     cued_names,
     listed_names,
     reads_as_name,
-    text_case,
     written_forms,
 )
 from hidekit.text.detection.recognizers import get_recognizers
@@ -28,12 +28,6 @@ def span(text: str, part: str, label: str = "NAME", nth: int = 0) -> Span:
 
 def found(spans) -> list[tuple[str, str]]:
     return [(s.text, s.label) for s in spans]
-
-
-def test_text_case_reads_the_share_of_capitals():
-    assert text_case("seen by mr pawar today") == "lower"
-    assert text_case("SEEN BY MR PAWAR TODAY") == "upper"
-    assert text_case("Seen by Mr Pawar today") == "mixed"
 
 
 @pytest.mark.parametrize(

@@ -31,6 +31,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from hidekit.text.detection.boundaries import CREDENTIALS, ROLE_WORDS
+from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.consistency import PEOPLE_WORDS, _bands, _known_name, clinical_words
 from hidekit.text.spans import Span, sort_spans
 
@@ -105,14 +106,6 @@ _NOT_PEOPLE = ROLE_WORDS | PEOPLE_WORDS
 _NOT_NAMES = frozenset(
     "mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep oct nov dec".split()  # noqa: SIM905
 )
-
-
-def text_case(text: str) -> str:
-    """ "lower", "upper" or "mixed": how the text is typed (share of capitals among cased
-    letters)."""
-    up = sum(map(str.isupper, text))
-    up_share = up / max(1, up + sum(map(str.islower, text)))
-    return "lower" if up_share < 0.01 else "upper" if up_share > 0.9 else "mixed"
 
 
 def reads_as_name(word: str, case: str) -> bool:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.consistency import clinical_words
 from hidekit.text.detection.recognizers.base import (
     PatternRecognizer,
@@ -43,7 +44,6 @@ from hidekit.text.detection.recognizers.signatures import (
     PROFILE_ONLY,
     _band,
     _clinical,
-    _note_case,
 )
 from hidekit.text.detection.street_types import AMBIGUOUS, LONG_TYPES, SHORT_TYPES, alternatives
 from hidekit.text.spans import Span
@@ -147,7 +147,7 @@ class LowerNoteCityRecognizer(Recognizer):
     name ("anak", "haan", "pare", "asha", "poa", "lido", "rota") than a city."""
 
     def find(self, text: str) -> list[Span]:
-        if _note_case(text) != "lower":
+        if text_case(text) != "lower":
             return []
         from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
 

@@ -35,6 +35,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hidekit.text.detection.boundaries import ROLE_WORDS
+from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.consistency import PEOPLE_WORDS, clinical_words
 from hidekit.text.detection.recognizers.base import (
     PatternRecognizer,
@@ -228,7 +229,7 @@ class RelativeNameRecognizer(Recognizer):
 
     def find(self, text: str) -> list[Span]:
         out = []
-        case = _note_case(text)
+        case = text_case(text)
         for m in self._rx.finditer(text):
             if not _relative_named(m.group(1), case):
                 continue
@@ -265,13 +266,6 @@ def _relative_named(word: str, case: str) -> bool:
 
     known = fold in known_names()
     return known or (_band(word) == 0 and len(word) > 3)
-
-
-def _note_case(text: str) -> str:
-    """ "lower", "upper" or "mixed": how the note is written (share of capital letters)."""
-    letters = [c for c in text[:4000] if c.isalpha()]
-    up = sum(c.isupper() for c in letters) / max(1, len(letters))
-    return "lower" if up < 0.02 else "upper" if up > 0.9 else "mixed"
 
 
 def _name_in_case(word: str, case: str) -> bool:
