@@ -57,6 +57,10 @@ PARAMS = {
         "fill_precision": 0.8,
     },
 }
+# the en model's second CRF, for texts judged lower case (issue 14, eighth round): the same, and
+# recall spans from P(PHI) >= 0.1 (on the validation split's 87 lower-case texts 0.05 / 0.1 gave
+# hipaa recall 0.934 / 0.933 at precision 0.945 / 0.949, the same 31 texts leaking)
+PARAMS["en-lower"] = {**PARAMS["en"], "phi_threshold": 0.1}
 EN_NOTES, EN_SEED, EN_TEST_SEED = 3000, 2024, 7
 EN_GENERAL = 600  # general-PII texts (hidekit.text.synthesis.general), issue 14
 EN_CASE = {"upper": 0.08, "lower": 0.08}  # whole notes in capitals / lower case (issue 14)
@@ -187,7 +191,7 @@ def train_en_lower(measure: bool, out: Path) -> dict:
         "en",
         info=source,
         fill_judged_on=lower_documents(en_dev_gold()),
-        **PARAMS["en"],
+        **PARAMS["en-lower"],
     )
     path = save_model(det, out / "en-lower.model")
     return {"model": str(path), "bytes": path.stat().st_size, "direct": det.config["direct"]}

@@ -57,7 +57,7 @@ def spark_text_columns(step: Any, table: SparkTable, fit: bool = True) -> SparkT
     def run(parts: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         from hidekit.text.detection.detector import Detector
 
-        worker = Detector(*state.value)
+        worker = Detector.from_state(state.value)
         for part in parts:
             part = part.reset_index(drop=True)
             new, found = step.rewrite(restore_types(part[columns], dtypes), worker)

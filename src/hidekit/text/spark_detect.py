@@ -20,10 +20,9 @@ OUTPUT_SCHEMA = f"id string, text string, patient string, spans array<struct<{SP
 
 
 def detector_state(det) -> tuple:
-    """What rebuilds ``det`` on an executor (``Detector(*state)``): model bytes, configuration,
-    allow and deny lists, profile name."""
-    profile = det.profile.name if getattr(det, "profile", None) else None
-    return (det.crf_model, det.config, sorted(det.allow), dict(det.deny), profile)
+    """What rebuilds ``det`` on an executor (``Detector.from_state``): model bytes,
+    configuration, allow and deny lists, profile name, the lower-case model's state."""
+    return det.state()
 
 
 def detect_notes(sdf, detector, spark=None):
@@ -38,7 +37,7 @@ def detect_notes(sdf, detector, spark=None):
     def run(parts: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         from hidekit.text.spans import Document
 
-        worker = Detector(*state.value)
+        worker = Detector.from_state(state.value)
         for part in parts:
             spans = []
             for note_id, text, patient in zip(

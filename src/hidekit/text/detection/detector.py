@@ -73,6 +73,7 @@ from hidekit.text.detection.boundaries import (
     trim_edges,
     trim_occupation,
 )
+from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.consistency import close_leaks
 from hidekit.text.detection.crf_decode import HitArrays
 from hidekit.text.detection.features import FEATURE_VERSION, SUPPORTED_VERSIONS
@@ -94,7 +95,10 @@ from hidekit.text.profiles import apply_profile, get_profile
 from hidekit.text.spans import Document, Span, sort_spans
 
 MODEL_FORMAT = "hidekit-crf"
-SHIPPED = ("en", "es")
+SHIPPED = ("en", "es", "en-lower")
+# a shipped model read with a second one for texts judged lower case (issue 14): trained on the
+# same documents lower-cased, it reads context where capitals say nothing
+LOWER_CASE_MODELS = {"en": "en-lower"}
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same model gives the same bytes
 
 
@@ -219,6 +223,8 @@ class Detector:
         )
         self.window_chars = WINDOW_CHARS
         self.window_margin = MARGIN_CHARS
+        # the detector for texts judged lower case (``casing.text_case``); None: this one reads all
+        self.lower_case: Detector | None = None
 
     @cached_property
     def _tagger(self) -> pycrfsuite.Tagger:
@@ -248,6 +254,21 @@ class Detector:
                 info.compress_type = zipfile.ZIP_DEFLATED
                 z.writestr(info, data)
         return buf.getvalue()
+
+    def state(self) -> tuple:
+        """What rebuilds this detector in another process (``Detector.from_state``): model bytes,
+        configuration, allow and deny lists, profile name, and the lower-case model's state."""
+        profile = self.profile.name if self.profile else None
+        lower = None if self.lower_case is None else self.lower_case.state()
+        return (self.crf_model, self.config, sorted(self.allow), dict(self.deny), profile, lower)
+
+    @classmethod
+    def from_state(cls, state: tuple) -> Detector:
+        """The detector ``state()`` describes."""
+        *args, lower = state
+        det = cls(*args)
+        det.lower_case = None if lower is None else cls.from_state(lower)
+        return det
 
     # ------------------------------------------------------------------ detection
     def _crf_spans(self, text: str, hits: HitArrays) -> tuple[list[Span], list[Span]]:
@@ -287,7 +308,14 @@ class Detector:
         return hits, direct, fill
 
     def _detect_whole(self, text: str) -> list[Span]:
-        """Detection on the whole of ``text`` at once (one window)."""
+        """Detection on the whole of ``text`` at once (one window), by the lower-case model when
+        there is one and the text (this window of it) is judged lower case."""
+        if self.lower_case is not None and text_case(text) == "lower":
+            return self.lower_case._detect_one(text)
+        return self._detect_one(text)
+
+    def _detect_one(self, text: str) -> list[Span]:
+        """Detection on the whole of ``text`` at once by this model."""
         hits, direct, fill = self._hits(text)
         crf, recall = self._crf_spans(text, hits)
         deny = self.terms.denied(text)
@@ -337,8 +365,7 @@ class Detector:
             return out
         crf_decode.warm_up()  # compile once here: forked workers inherit the compiled code
         literal_index.warm_up()
-        profile = self.profile.name if self.profile else None
-        state = (self.crf_model, self.config, sorted(self.allow), self.deny, profile)
+        state = self.state()
         texts = [
             d.text if len(plan) == 1 else d.text[w.start : w.end]
             for d, plan in zip(docs, plans, strict=True)
@@ -370,8 +397,7 @@ def _init_worker(state) -> None:
     if _PARENT and _PARENT[0] is state:  # forked (the state is the parent's own object)
         _WORKER = _PARENT[1]
         return
-    crf, config, allow, deny, profile = state
-    _WORKER = Detector(crf, config, allow, deny, profile)
+    _WORKER = Detector.from_state(state)
 
 
 def _detect_in_worker(text: str) -> list[Span]:
@@ -429,11 +455,19 @@ def load_model(
     deny: Mapping[str, str] | Iterable[str] | None = None,
     profile: str | None = None,
 ) -> Detector:
-    """ "en" or "es" (the shipped models) or the path of a model file saved by ``Detector.save``;
-    ``profile`` (hipaa, i2b2, strict, general) says which spans count as PHI (``hidekit.text.profiles``)."""
+    """ "en", "es" or "en-lower" (the shipped models) or the path of a model file saved by
+    ``Detector.save``; ``profile`` (hipaa, i2b2, strict, general) says which spans count as PHI
+    (``hidekit.text.profiles``). The shipped "en" reads texts judged lower case with "en-lower"."""
     if isinstance(name_or_path, Detector):
         return name_or_path
     key = str(name_or_path)
+    det = _load_one(key, allow, deny, profile)
+    if key in LOWER_CASE_MODELS:
+        det.lower_case = _load_one(LOWER_CASE_MODELS[key], allow, deny, profile)
+    return det
+
+
+def _load_one(key: str, allow, deny, profile) -> Detector:
     if key in SHIPPED:
         path = shipped_model_path(key)
         if not path.exists():
@@ -443,7 +477,9 @@ def load_model(
     else:
         path = Path(key)
         if not path.exists():
-            raise OptionError(f"{key}: no such model (use en, es or the path of a model file)")
+            raise OptionError(
+                f"{key}: no such model (use en, es, en-lower or the path of a model file)"
+            )
         if path.is_dir():
             raise OptionError(f"{key}: is a folder, not a model file")
     crf, config = read_model_bytes(read_file_bytes(path), str(path))
