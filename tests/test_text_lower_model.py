@@ -90,3 +90,15 @@ def test_en_lower_records_its_recipe():
     # but for the recall threshold (scripts/train_models.py PARAMS["en-lower"])
     assert (low.phi_threshold, en.phi_threshold) == (0.1, 0.05)
     assert low.config["training"]["phi_threshold"] == 0.1
+
+
+def test_spark_executors_rebuild_both_models():
+    from hidekit.text.spark_detect import detector_state
+
+    en = load_model("en", profile="i2b2")
+    again = Detector.from_state(detector_state(en))
+    assert again.lower_case is not None and again.profile is not None
+    assert again.lower_case.crf_model == en.lower_case.crf_model
+    text = "seen at home by dr okafor with daughter ama, lives at 14 mitchell st, latur"
+    assert again.detect(text) == en.detect(text) == en.lower_case.detect(text)
+    assert [s.text for s in again.detect(text)] == [s.text for s in en.detect(text)]
