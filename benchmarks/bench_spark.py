@@ -94,8 +94,9 @@ class Clock:
 
 def time_actions() -> None:
     """Print every Spark action (``toPandas``, ``collect``, ``count``, ``first``,
-    ``toLocalIterator``, a text write) with its seconds and the hidekit line that asked for it:
-    where a plan's time goes, without Spark's UI."""
+    ``toLocalIterator``, a text write) with its seconds and the hidekit line that asked for it,
+    and the CPU seconds Spark's JVM and its workers have used when it ends: where a plan's time
+    goes, without Spark's UI (CPU differences between actions say it when the load varies)."""
     import traceback
 
     from pyspark.sql import DataFrame, DataFrameWriter
@@ -116,8 +117,12 @@ def time_actions() -> None:
             try:
                 return action(self, *args, **kwargs)
             finally:
-                done = time.perf_counter()
-                print(f"  [{t - start:7.1f} s] {done - t:7.2f} s {name} ({where})", flush=True)
+                done, cpu = time.perf_counter(), jvm_cpu_and_peak()[0]
+                print(
+                    f"  [{t - start:7.1f} s, JVM CPU {cpu:7.1f} s] {done - t:7.2f} s {name} "
+                    f"({where})",
+                    flush=True,
+                )
 
         setattr(cls, name, run)
 
@@ -171,7 +176,11 @@ def bench_plan(
 
             def step_done(*_, engine=engine, t0=t0, done=done) -> None:
                 done.append(1)
-                print(f"  {engine}: step {len(done)} done at {time.perf_counter() - t0:.0f} s")
+                cpu, load = jvm_cpu_and_peak()[0], os.getloadavg()[0]
+                print(
+                    f"  {engine}: step {len(done)} done at {time.perf_counter() - t0:.0f} s "
+                    f"(JVM + workers CPU {cpu:.1f} s so far, load {load:.1f})"
+                )
 
             with Clock() as c:
                 res = run_plan(plan, engine=engine, scan=True, progress=step_done)

@@ -9,7 +9,7 @@ the Spark engine. Both give the same frame, cell counts and risk figures.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -192,6 +192,7 @@ class SparkPlanTable:
     def __init__(self, table):
         self.table = table  # a hidekit.engines.spark_steps.SparkTable
         self._n: int | None = None
+        self._kept = False  # whether ``final`` has put the table in Spark's cache
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame) -> SparkPlanTable:
@@ -211,8 +212,10 @@ class SparkPlanTable:
         return self._n
 
     def apply(self, transform) -> tuple[SparkPlanTable, dict[str, int]]:
-        applied = self.table.apply(transform)
-        new = applied.checkpoint()
+        """``transform`` applied, lazily: a step's table is not kept (a step's risk reads only
+        the keys through the steps before it, pruned by Spark to what they need), the table
+        after the last step is, once (``final``)."""
+        new = applied = self.table.apply(transform)
         if applied.cells is not None:  # the step counted its changed cells itself, on Spark
             out = SparkPlanTable(new)
             out._n = self._n
@@ -236,10 +239,20 @@ class SparkPlanTable:
     def to_pandas(self) -> pd.DataFrame:
         return self.table.to_pandas()
 
+    def final(self):
+        """The table after the last step, kept in Spark's columnar cache the first time it is
+        asked for: the loss, the scan's sample and the write all read it."""
+        from hidekit.engines.spark_steps import keep_columns
+
+        if not self._kept:
+            self.table = replace(self.table, sdf=keep_columns(self.table.sdf))
+            self._kept = True
+        return self.table
+
     def loss(self, original: SparkPlanTable, columns: Sequence[str]) -> list[VariableLoss]:
         """``information_loss`` against ``original``, counted on Spark (records matched by row
         number; a column whose type changed brings only its distinct before/after pairs)."""
-        return spark_information_loss(original.table, self.table, columns)
+        return spark_information_loss(original.table, self.final(), columns)
 
     def scan_frame(self) -> pd.DataFrame:
         """The PII scan's seeded sample: the row numbers drawn on the driver, those records
@@ -252,16 +265,17 @@ class SparkPlanTable:
         rows = sample_rows(pd.DataFrame({"r": np.arange(n)}), DEFAULT_SAMPLE, 0)["r"].to_numpy()
         from hidekit.engines.spark_engine import _ROW
 
-        picked = to_spark(self.table.sdf.sparkSession, pd.DataFrame({_ROW: rows}))
-        cols = self.table.columns
-        frame = self.table.sdf.join(picked.hint("broadcast"), _ROW).orderBy(_ROW).toPandas()
+        table = self.final()
+        picked = to_spark(table.sdf.sparkSession, pd.DataFrame({_ROW: rows}))
+        cols = table.columns
+        frame = table.sdf.join(picked.hint("broadcast"), _ROW).orderBy(_ROW).toPandas()
         return restore_types(frame[cols], self.table.dtypes).reset_index(drop=True)
 
     def released(self, ds: Dataset) -> Dataset:
         """The released Dataset: the records stay on Spark when Spark read them."""
         if isinstance(ds, EngineDataset):
             empty = self.table.empty_frame()
-            return EngineDataset(**{**_fields(ds.with_frame(empty)), "table": self.table})
+            return EngineDataset(**{**_fields(ds.with_frame(empty)), "table": self.final()})
         return ds.with_frame(self.to_pandas())
 
 

@@ -18,7 +18,6 @@ import pandas as pd
 from hidekit.engines.spark_engine import _ROW
 from hidekit.engines.spark_steps import (
     SparkTable,
-    keep_columns,
     map_rows,
     restore_types,
     spark_column,
@@ -71,18 +70,17 @@ def _by_record(step: Any, table: SparkTable) -> SparkTable:
     point = udf(
         F.struct(*[spark_column(c).alias(f) for c, f in zip(reads, fields, strict=True)], _ROW)
     )
-    staged = keep_columns(table.sdf.withColumn(_NEW, point))
+    staged = table.sdf.withColumn(_NEW, point)
     new = {step.lat: F.col(_NEW)["lat"], step.lon: F.col(_NEW)["lon"]}
     sums = [
         F.sum(F.when(_same(spark_column(c), new[c]), 0).otherwise(1)).alias(f"n{i}")
         for i, c in enumerate((step.lat, step.lon))
     ]
-    row = staged.agg(*sums).first()  # keeps the staged table: the UDF runs once
+    row = staged.agg(*sums).first()  # the UDF over the columns it reads, not kept
     cells = {c: int(row[f"n{i}"]) for i, c in enumerate((step.lat, step.lon)) if row[f"n{i}"]}
     cols = [new[c].alias(c) if c in new else spark_column(c) for c in table.columns]
     dtypes_out = {**table.dtypes, step.lat: np.dtype("float64"), step.lon: np.dtype("float64")}
     out = staged.select(*cols, _ROW)
-    # kept already: a projection of the staged table
     return SparkTable(out, dtypes_out, [step.lat, step.lon], cells=cells, keep=False)
 
 

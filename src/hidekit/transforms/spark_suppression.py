@@ -12,7 +12,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from hidekit.engines.spark_steps import SparkTable, restore_types, spark_column, to_spark
+from hidekit.engines.spark_steps import (
+    SparkTable,
+    keep_columns,
+    restore_types,
+    spark_column,
+    to_spark,
+)
 from hidekit.transforms.suppression_rules import (
     SuppressionResult,
     check_options,
@@ -95,6 +101,9 @@ def _join_marks(table: SparkTable, keys: list[str], marks: pd.DataFrame, split: 
     names = [_key(i) for i in range(len(keys))]
     rank = "__hk_rank"
     if len(split):
+        # read twice below (the split classes, the rest): kept, so the steps before it (a plan
+        # keeps no step's table) run once
+        sdf = keep_columns(sdf)
         parts = to_spark(spark, split.set_axis(names, axis=1).reset_index(drop=True))
         cond = on(F.broadcast(parts), names)
         inside = sdf.join(F.broadcast(parts), cond, "left_semi")
