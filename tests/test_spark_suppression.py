@@ -65,7 +65,22 @@ def test_donors_are_the_earliest_records_of_their_class():
 
 @pytest.mark.spark
 @pytest.mark.xdist_group("spark")
-def test_spark_blanks_the_cells_the_local_engine_blanks(spark, adult_frame):
+@pytest.mark.parametrize("rows_flagged", [True, False])
+def test_spark_blanks_the_cells_the_local_engine_blanks(
+    spark, adult_frame, rows_flagged, monkeypatch
+):
+    """Both ways of marking the records: split classes' flags by row number (one pass), or
+    the records read twice (a window over the split classes, a join of the marks)."""
+    from hidekit.transforms import spark_suppression
+
+    paths = []
+    for name in ("_flag_rows", "_join_marks"):
+        real = getattr(spark_suppression, name)
+        monkeypatch.setattr(
+            spark_suppression, name, lambda *a, real=real, name=name: paths.append(name) or real(*a)
+        )
+    if not rows_flagged:
+        monkeypatch.setattr(spark_suppression, "ROWS_FLAGGED", -1)
     for frame, keys, k, missing in _adult_cases(adult_frame) + _small_frames():
         local = LocalSuppression(keys, k, missing=missing)
         expected = local.fit_transform(frame)
@@ -77,3 +92,4 @@ def test_spark_blanks_the_cells_the_local_engine_blanks(spark, adult_frame):
         assert table.cells == {c: n for c, n in local.suppressed_.items() if n}
         if missing == "category":  # the promise itself, counted by the engine
             assert make_engine(got).is_k_anonymous(keys, k)
+    assert paths and set(paths) == {"_flag_rows" if rows_flagged else "_join_marks"}

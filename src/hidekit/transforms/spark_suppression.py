@@ -27,6 +27,9 @@ from hidekit.transforms.suppression_rules import (
 )
 
 _N, _FIRST, _LO, _HI = "__hk_n", "__hk_first", "__hk_lo", "__hk_hi"
+# records of split classes whose flags may come to the driver (one pass over the records);
+# beyond, the records are kept and read twice (a window over the split classes, a join)
+ROWS_FLAGGED = 2_000_000
 
 
 def _key(i: int) -> str:
@@ -68,7 +71,13 @@ def spark_suppression(
     marks[_HI] = blocks.lo[hit] + blocks.w[hit]
     for i in range(len(keys)):
         marks[_flag(i)] = blank[hit, i]
-    sdf = _join_marks(table, keys, marks, values.iloc[np.flatnonzero(split)])
+    inside = split[blocks.cls[hit]]  # marks of classes the search split
+    parts = values.iloc[np.flatnonzero(split)]
+    whole = blocks.lo[hit][~inside] == 0  # a class not split is one block, from its first record
+    if int(counts[split].sum()) <= ROWS_FLAGGED and whole.all():
+        sdf = _flag_rows(table, keys, marks, inside, parts)
+    else:
+        sdf = _join_marks(table, keys, marks, parts)
     blanked = [c for c in keys if result.suppressed[c]]
     for i, c in enumerate(keys):
         if c in blanked:
@@ -79,6 +88,60 @@ def spark_suppression(
     out = SparkTable(sdf.select(*[spark_column(c) for c in table.columns], _ROW), dtypes, blanked)
     out.cells = {c: result.suppressed[c] for c in blanked}
     return out, result
+
+
+def _on(sdf, keys: list[str], other, names: list[str]):
+    """Null-safe equality of ``sdf``'s keys and ``other``'s columns ``names``."""
+    conds = [sdf[c].eqNullSafe(other[n]) for c, n in zip(keys, names, strict=True)]
+    out = conds[0]
+    for cond in conds[1:]:
+        out = out & cond
+    return out
+
+
+def _flag_rows(table: SparkTable, keys: list[str], marks, inside: np.ndarray, split):
+    """The records with their blank flags, in one pass over them: a whole class's flags by a
+    join on the keys; in the split classes (at most ``ROWS_FLAGGED`` records), each record's
+    rank is counted over the keys and row numbers alone (the steps before read only for
+    those), and the flags of those records come to the driver and go back by row number."""
+    from pyspark.sql import Window
+    from pyspark.sql import functions as F
+
+    from hidekit.engines.spark_engine import _ROW
+
+    spark, sdf = table.sdf.sparkSession, table.sdf
+    names = [_key(i) for i in range(len(keys))]
+    flags = [_flag(i) for i in range(len(keys))]
+    rows = pd.DataFrame({_ROW: np.array([], np.int64), **{f: np.array([], bool) for f in flags}})
+    if inside.any():
+        parts = F.broadcast(to_spark(spark, split.set_axis(names, axis=1).reset_index(drop=True)))
+        narrow = sdf.select(_ROW, *[spark_column(c) for c in keys])
+        ranked = narrow.join(parts, _on(narrow, keys, parts, names), "left_semi").withColumn(
+            "__hk_rank",
+            F.row_number().over(Window.partitionBy(*[spark_column(c) for c in keys]).orderBy(_ROW))
+            - 1,
+        )
+        m = F.broadcast(to_spark(spark, marks[inside].reset_index(drop=True)))
+        cond = _on(ranked, keys, m, names)
+        cond = cond & (ranked["__hk_rank"] >= m[_LO]) & (ranked["__hk_rank"] < m[_HI])
+        rows = ranked.join(m, cond).select(_ROW, *flags).toPandas()
+        rows = rows.astype({_ROW: "int64", **dict.fromkeys(flags, bool)})
+    whole = marks[~inside].reset_index(drop=True)
+    out = sdf
+    if len(whole):
+        m = to_spark(spark, whole.drop(columns=[_LO, _HI]))
+        m = F.broadcast(m) if len(whole) <= 200_000 else m
+        out = out.join(m, _on(out, keys, m, names), "left").drop(*names)
+    else:
+        out = out.select("*", *[F.lit(None).cast("boolean").alias(f) for f in flags])
+    got = F.broadcast(to_spark(spark, rows.set_axis([_ROW, *names], axis=1)))
+    kept = [spark_column(c) for c in table.sdf.columns]
+    out = out.join(got, _ROW, "left")
+    both = [
+        F.coalesce(F.col(f), F.col(n), F.lit(False)).alias(f)
+        for f, n in zip(flags, names, strict=True)
+    ]
+    return out.select(*kept, *both)
 
 
 def _join_marks(table: SparkTable, keys: list[str], marks: pd.DataFrame, split: pd.DataFrame):
