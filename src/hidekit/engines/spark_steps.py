@@ -93,9 +93,9 @@ def restore_types(frame: pd.DataFrame, dtypes: dict) -> pd.DataFrame:
 
 def keep_columns(sdf):
     """``sdf`` kept once computed, column by column (Spark's in-memory columnar cache, spilled to
-    disk when memory runs short): a later query reads only the columns it needs (a step's risk:
-    the keys), where a checkpoint's rows are read whole. Lazy: kept by the first query that
-    reads it (the risk after the step), not by a pass of its own."""
+    disk when memory runs short): a later query reads only the columns it needs, where a
+    checkpoint's rows are read whole. Lazy: kept by the first query that reads it, not by a pass
+    of its own (a plan keeps only its last table, ``SparkPlanTable.final``)."""
     from pyspark import StorageLevel
 
     return sdf.persist(StorageLevel.MEMORY_AND_DISK)
@@ -114,9 +114,6 @@ class SparkTable:
     # the last step's distinct inputs, their outputs and counts (a ``values`` step): what the
     # cells it changed are counted from, without bringing records to the driver
     by_values: tuple | None = None
-    # whether a plan keeps it (a checkpoint): False when computing it again from the table kept
-    # before costs less than keeping a copy (a select, a broadcast join of a small mapping)
-    keep: bool = True
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:
@@ -132,12 +129,6 @@ class SparkTable:
     def select(self, columns: Sequence[str]) -> SparkTable:
         keep = {c: self.dtypes[c] for c in columns}
         return SparkTable(self.sdf.select(*[spark_column(c) for c in columns], _ROW), keep)
-
-    def checkpoint(self) -> SparkTable:
-        """The table computed once and kept (a plan's next steps start from here)."""
-        if not self.keep:
-            return self
-        return SparkTable(keep_columns(self.sdf), self.dtypes, self.changed, self.reordered)
 
     def empty_frame(self) -> pd.DataFrame:
         """No record, every column with its pandas type."""
@@ -215,7 +206,6 @@ def _by_values(table: SparkTable, step, fit: bool) -> SparkTable:
     )
     result = _result(table, sdf, out, changed)
     result.by_values = (distinct, out[changed], counts[COUNT_COLUMN].to_numpy(np.int64))
-    result.keep = False  # a broadcast join onto the table before: cheaper again than kept
     return result
 
 

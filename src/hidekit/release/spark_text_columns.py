@@ -75,7 +75,7 @@ def spark_text_columns(step: Any, table: SparkTable, fit: bool = True) -> SparkT
     step.decisions_ = {c: _decisions(step, mapped, labels[c]) for c in step.columns}
     sdf = mapped.select(*[spark_column(c) for c in columns], _ROW)
     types = {c: (np.dtype(object) if c in step.columns else t) for c, t in dtypes.items()}
-    return SparkTable(sdf, types, list(step.columns), keep=False)  # kept already
+    return SparkTable(sdf, types, list(step.columns))
 
 
 def _decisions(step: Any, mapped, column: str) -> dict:

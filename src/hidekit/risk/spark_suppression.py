@@ -87,7 +87,7 @@ def spark_suppress_risk(step: Any, table: SparkTable, fit: bool = True) -> Spark
     blanks = step.blanks_on_classes(values, counted[COUNT_COLUMN].to_numpy(np.int64), w)
     dtypes = dict(table.dtypes)
     if not blanks:
-        return SparkTable(table.sdf, dtypes, [], cells={}, keep=False)
+        return SparkTable(table.sdf, dtypes, [], cells={})
     flagged = np.logical_or.reduce(list(blanks.values()))
     alias = {c: f"__hk_k{i}" for i, c in enumerate(keys)}
     marks = values[flagged].rename(columns=alias)

@@ -525,7 +525,7 @@ class Remove(Transform):
         self.check_params()
         require_columns(table.columns, self.columns)
         kept = {c: t for c, t in table.dtypes.items() if c not in self.columns}
-        return SparkTable(table.sdf.drop(*self.columns), kept, [], cells={}, keep=False)
+        return SparkTable(table.sdf.drop(*self.columns), kept, [], cells={})
 
 
 HMAC_KEY_MIN_BYTES = 16  # 128 bits

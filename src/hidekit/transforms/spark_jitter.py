@@ -81,7 +81,7 @@ def _by_record(step: Any, table: SparkTable) -> SparkTable:
     cols = [new[c].alias(c) if c in new else spark_column(c) for c in table.columns]
     dtypes_out = {**table.dtypes, step.lat: np.dtype("float64"), step.lon: np.dtype("float64")}
     out = staged.select(*cols, _ROW)
-    return SparkTable(out, dtypes_out, [step.lat, step.lon], cells=cells, keep=False)
+    return SparkTable(out, dtypes_out, [step.lat, step.lon], cells=cells)
 
 
 def _same(old, new):
