@@ -8,7 +8,7 @@ import stat
 import pandas as pd
 import pytest
 
-from hidekit.errors import InputError, OptionError
+from hidekit.errors import InputError, OptionError, OutputError
 from hidekit.io import Dataset, atomic_dir, read_table, write_table, write_text_atomic
 from hidekit.io.readers import detect_delimiter
 
@@ -128,6 +128,49 @@ def test_parquet_and_excel_round_trip(tmp_path):
     for name in ("t.parquet", "t.xlsx"):
         back = read_table(write_table(frame, tmp_path / name)).frame
         assert back["a"].tolist() == [1, 2] and back["b"].tolist()[0] == "x"
+
+
+@pytest.mark.parametrize("name", ["t.dta", "t.sav", "t.zsav", "t.xpt"])
+def test_stat_output_holds_no_time_of_writing(tmp_path, name):
+    """ReadStat stamps the time of writing into the header; it is pinned to 1980-01-01, and the
+    file still reads back whole (names, values, variable and value labels)."""
+    import datetime
+    import time
+
+    import pyreadstat
+
+    ds = Dataset(
+        pd.DataFrame({"region": [1.0, 2.0, 1.0], "note": ["x", "y", "z"]}),
+        variable_labels={"region": "Region of residence"},
+        value_labels={"region": {1: "north", 2: "south"}},
+    )
+    path = write_table(ds, tmp_path / name)
+    head = path.read_bytes()[:4096]
+    now = time.localtime()
+    for shown in (time.strftime("%d %b %Y", now), time.strftime("%d%b%y", now).upper()):
+        assert shown.encode() not in head
+    reader = {".dta": pyreadstat.read_dta, ".xpt": pyreadstat.read_xport}.get(
+        path.suffix, pyreadstat.read_sav
+    )
+    frame, meta = reader(str(path))
+    stamps = {meta.creation_time, *([meta.modification_time] if name != "t.dta" else [])}
+    assert stamps == {datetime.datetime(1980, 1, 1)}
+    assert frame["note"].tolist() == ["x", "y", "z"]
+    back = read_table(path)
+    assert back.frame["region"].tolist() == [1, 2, 1]
+    if name != "t.xpt":  # SAS transport files carry no value labels
+        assert back.value_labels["region"] == {1: "north", 2: "south"}
+        assert back.variable_labels["region"] == "Region of residence"
+
+
+def test_zsav_is_compressed_and_por_is_refused(tmp_path):
+    frame = pd.DataFrame({"a": [1.0, 2.0], "b": ["x", "y"]})
+    zsav = write_table(frame, tmp_path / "t.zsav")
+    assert zsav.read_bytes()[:4] == b"$FL3"  # SPSS's compressed form, as the suffix says
+    assert read_table(zsav).frame["b"].tolist() == ["x", "y"]
+    with pytest.raises(OutputError, match=r"\.por"):
+        write_table(frame, tmp_path / "t.por")
+    assert not (tmp_path / "t.por").exists()
 
 
 def test_excel_output_holds_no_time_of_writing(tmp_path, monkeypatch):

@@ -232,6 +232,11 @@ def table_writer(
     fmt = detect_format(target) if target.suffix else "csv"
     if fmt == "sas" and target.suffix.lower() != ".xpt":
         raise OutputError("SAS output is written as transport files (.xpt)")
+    if target.suffix.lower() == ".por":
+        raise OutputError(
+            "SPSS portable files (.por) are not written: they upper-case names and drop value "
+            "labels; write .sav (or .zsav, compressed)"
+        )
     frame = ds.frame
     check_column_names(frame.columns, fmt)
     check_text_lengths(frame, fmt)
@@ -249,12 +254,14 @@ def table_writer(
         elif fmt == "excel":
             _write_excel(frame, path)
         else:
-            _write_stat(ds, frame, path, fmt)
+            _write_stat(ds, frame, path, fmt, compress=target.suffix.lower() == ".zsav")
 
     return write
 
 
-def _write_stat(ds: Dataset, frame: pd.DataFrame, path: Path, fmt: str) -> None:
+def _write_stat(
+    ds: Dataset, frame: pd.DataFrame, path: Path, fmt: str, compress: bool = False
+) -> None:
     import pyreadstat
 
     labels = [ds.variable_labels.get(c) for c in frame.columns]
@@ -263,11 +270,13 @@ def _write_stat(ds: Dataset, frame: pd.DataFrame, path: Path, fmt: str) -> None:
     try:
         if fmt in ("stata", "spss"):
             writer = pyreadstat.write_dta if fmt == "stata" else pyreadstat.write_sav
+            extra = {"compress": True} if compress else {}  # .zsav: SPSS's compressed form
             writer(
                 data,
                 str(path),
                 column_labels=labels,  # type: ignore[arg-type]  # None = no label: pyreadstat takes it
                 variable_value_labels=_numeric_keys(value_labels, data),
+                **extra,
             )
         elif fmt == "sas":
             # None = no label: pyreadstat takes it, its stubs say list[str]
@@ -277,6 +286,35 @@ def _write_stat(ds: Dataset, frame: pd.DataFrame, path: Path, fmt: str) -> None:
     except (pyreadstat.PyreadstatError, pyreadstat.ReadstatError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise OutputError(f"cannot write {_FORMAT_NAME[fmt]}: {first}") from None
+    _pin_stat_times(path, fmt)
+
+
+# ReadStat writes the time of writing into the header: Stata "dd Mon yyyy hh:mm" after a length
+# byte; SPSS "dd Mon yy" + "hh:mm:ss" at bytes 92-109; SAS transport "ddMONyy:hh:mm:ss" as the
+# created and modified times of the library and of the member (header records before OBS)
+_STATA_STAMP = re.compile(rb"<timestamp>\x11[^<]{17}</timestamp>")
+_XPT_STAMP = re.compile(rb"\d\d[A-Z]{3}\d\d:\d\d:\d\d:\d\d")
+_XPT_DATA = re.compile(rb"HEADER RECORD\*{7}OBS")
+
+
+def _pin_stat_times(path: Path, fmt: str) -> None:
+    """The same table gives the same bytes, as ``_pin_xlsx_times`` does for Excel: the time of
+    writing in a Stata, SPSS or SAS transport header (which would date a release and make two
+    runs with one key differ) is set to 1 January 1980, each field keeping its length."""
+    with open(path, "r+b") as f:
+        head = f.read(1 << 16)
+        if fmt == "stata":
+            pinned = _STATA_STAMP.sub(b"<timestamp>\x1101 Jan 1980 00:00</timestamp>", head, 1)
+        elif fmt == "spss" and head[:4] in (b"$FL2", b"$FL3"):
+            pinned = head[:92] + b"01 Jan 8000:00:00" + head[109:]
+        elif fmt == "sas":
+            end = m.start() if (m := _XPT_DATA.search(head)) else len(head)
+            pinned = _XPT_STAMP.sub(b"01JAN80:00:00:00", head[:end]) + head[end:]
+        else:
+            return
+        if pinned != head:
+            f.seek(0)
+            f.write(pinned)
 
 
 def write_table(
