@@ -13,6 +13,7 @@ import re
 import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -269,15 +270,15 @@ def _write_stat(
     data = _stat_frame(frame)
     try:
         if fmt in ("stata", "spss"):
-            writer = pyreadstat.write_dta if fmt == "stata" else pyreadstat.write_sav
-            extra = {"compress": True} if compress else {}  # .zsav: SPSS's compressed form
-            writer(
-                data,
-                str(path),
-                column_labels=labels,  # type: ignore[arg-type]  # None = no label: pyreadstat takes it
-                variable_value_labels=_numeric_keys(value_labels, data),
-                **extra,
-            )
+            # None = no label: pyreadstat takes it, its stubs say list[str]
+            labelled: dict[str, Any] = {
+                "column_labels": labels,
+                "variable_value_labels": _numeric_keys(value_labels, data),
+            }
+            if fmt == "stata":
+                pyreadstat.write_dta(data, str(path), **labelled)
+            else:  # .zsav: SPSS's compressed form
+                pyreadstat.write_sav(data, str(path), compress=compress, **labelled)
         elif fmt == "sas":
             # None = no label: pyreadstat takes it, its stubs say list[str]
             pyreadstat.write_xport(data, str(path), column_labels=labels)  # type: ignore[arg-type]
