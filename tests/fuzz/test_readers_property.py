@@ -25,7 +25,7 @@ from hidekit.io.hierarchy import Hierarchy
 from hidekit.release import load_plan
 from hidekit.release.plan import Plan
 from hidekit.text.corpus import read_jsonl
-from hidekit.text.detection.detector import read_model_bytes
+from hidekit.text.detection.model_file import read_model_bytes
 from hidekit.transforms.crosswalk import decrypt_frame
 from hidekit.transforms.safe_harbor import read_population
 

@@ -44,10 +44,7 @@ mention in the text.
 from __future__ import annotations
 
 import bisect
-import io
-import json
 import threading
-import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from importlib import resources
@@ -78,6 +75,7 @@ from hidekit.text.detection.consistency import close_leaks
 from hidekit.text.detection.crf_decode import HitArrays
 from hidekit.text.detection.features import FEATURE_VERSION, SUPPORTED_VERSIONS
 from hidekit.text.detection.leak_names import close_name_leaks
+from hidekit.text.detection.model_file import model_file_bytes, read_model_parts
 from hidekit.text.detection.recognizers import get_recognizers, literal_index
 from hidekit.text.detection.recognizers.hits import HitRunner
 from hidekit.text.detection.termlists import TermLists
@@ -99,7 +97,6 @@ SHIPPED = ("en", "es", "en-lower")
 # a shipped model read with a second one for texts judged lower case (issue 14): trained on the
 # same documents lower-cased, it reads context where capitals say nothing
 LOWER_CASE_MODELS = {"en": "en-lower"}
-_ZIP_TIME = (2020, 1, 1, 0, 0, 0)  # fixed timestamps: the same model gives the same bytes
 
 
 def spans_from_tags(text: str, tokens: Sequence[Token], tags: Sequence[str]) -> list[Span]:
@@ -240,20 +237,13 @@ class Detector:
         return list(self.config.get("labels", []))
 
     def to_bytes(self) -> bytes:
-        """The model file: a zip of ``model.json`` (config) and ``model.crfsuite`` (weights)."""
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
-            for name, data in (
-                (
-                    "model.json",
-                    json.dumps(self.config, indent=1, sort_keys=True, ensure_ascii=False).encode(),
-                ),
-                ("model.crfsuite", self.crf_model),
-            ):
-                info = zipfile.ZipInfo(name, _ZIP_TIME)
-                info.compress_type = zipfile.ZIP_DEFLATED
-                z.writestr(info, data)
-        return buf.getvalue()
+        """The model file: a zip of ``model.json`` (config) and ``model.crfsuite`` (weights), and
+        the lower-case model's as ``lower/model.json`` and ``lower/model.crfsuite`` when set."""
+        lower = self.lower_case
+        return model_file_bytes(
+            (self.crf_model, self.config),
+            None if lower is None else (lower.crf_model, lower.config),
+        )
 
     def state(self) -> tuple:
         """What rebuilds this detector in another process (``Detector.from_state``): model bytes,
@@ -406,45 +396,6 @@ def _detect_in_worker(text: str) -> list[Span]:
     return _WORKER._detect_whole(text)
 
 
-# The shipped models unpack to about 1 MB; a model trained on a large corpus to tens of MB.
-# Reading stops past this bound, whatever the zip's headers claim (a zip bomb lies about sizes).
-MODEL_MAX_BYTES = 256 * 2**20
-
-
-def _read_member(z: zipfile.ZipFile, name: str, where: str, budget: int) -> bytes:
-    with z.open(name) as f:
-        data = f.read(budget + 1)
-    if len(data) > budget:
-        raise InputError(
-            f"{where}: not a hidekit model file ({name} unpacks to more than "
-            f"{MODEL_MAX_BYTES // 2**20} MiB)"
-        )
-    return data
-
-
-def read_model_bytes(data: bytes, where: str) -> tuple[bytes, dict]:
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as z:
-            raw_config = _read_member(z, "model.json", where, MODEL_MAX_BYTES)
-            crf = _read_member(z, "model.crfsuite", where, MODEL_MAX_BYTES - len(raw_config))
-        config = json.loads(raw_config.decode("utf-8"))
-    except (
-        zipfile.BadZipFile,
-        zipfile.LargeZipFile,
-        KeyError,
-        json.JSONDecodeError,
-        UnicodeDecodeError,
-        NotImplementedError,  # unsupported compression method
-        RuntimeError,  # encrypted member
-        EOFError,
-        OSError,
-    ) as exc:
-        raise InputError(f"{where}: not a hidekit model file ({exc})") from exc
-    if not isinstance(config, dict):
-        raise InputError(f"{where}: not a hidekit model file (model.json is not an object)")
-    return crf, config
-
-
 def shipped_model_path(name: str) -> Path:
     return Path(str(resources.files("hidekit") / "models" / f"{name}.model"))
 
@@ -461,13 +412,15 @@ def load_model(
     if isinstance(name_or_path, Detector):
         return name_or_path
     key = str(name_or_path)
-    det = _load_one(key, allow, deny, profile)
+    det, lower = _load_one(key, allow, deny, profile)
     if key in LOWER_CASE_MODELS:
-        det.lower_case = _load_one(LOWER_CASE_MODELS[key], allow, deny, profile)
+        lower = _load_one(LOWER_CASE_MODELS[key], allow, deny, profile)[0]
+    det.lower_case = lower
     return det
 
 
-def _load_one(key: str, allow, deny, profile) -> Detector:
+def _load_one(key: str, allow, deny, profile) -> tuple[Detector, Detector | None]:
+    """The detector of a shipped model or a model file, and of the lower-case model it holds."""
     if key in SHIPPED:
         path = shipped_model_path(key)
         if not path.exists():
@@ -482,9 +435,12 @@ def _load_one(key: str, allow, deny, profile) -> Detector:
             )
         if path.is_dir():
             raise OptionError(f"{key}: is a folder, not a model file")
-    crf, config = read_model_bytes(read_file_bytes(path), str(path))
+    main, lower = read_model_parts(read_file_bytes(path), str(path))
     try:
-        return Detector(crf, config, allow, deny, profile)
+        return (
+            Detector(*main, allow, deny, profile),
+            None if lower is None else Detector(*lower, allow, deny, profile),
+        )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InputError(
             f"{path}: not a hidekit model file (its model.json is malformed: "
