@@ -376,9 +376,14 @@ def test_notes_retrain_with_progress_and_text_risk(page, studio):
     assert not page.locator("#error.shown").count(), page.locator("#error").inner_text()
     if page.get_by_test_id("progress-bar").count():
         page.wait_for_function(ADVANCED)  # the bar moved on (or the work is already done)
+    from playwright.sync_api import Error as PlaywrightError
+
     if page.get_by_test_id("progress").count():
-        page.get_by_test_id("progress").scroll_into_view_if_needed()
-        shot(page, "studio-progress")
+        try:  # the work may end, and the bar go, between the count and the scroll
+            page.get_by_test_id("progress").scroll_into_view_if_needed(timeout=2_000)
+            shot(page, "studio-progress")
+        except PlaywrightError:
+            pass
     page.get_by_test_id("retrained").wait_for(timeout=600_000)
     model = studio["folder"] / "notes-reviewed.model"
     assert model.is_file() and model.stat().st_mode & 0o077 == 0

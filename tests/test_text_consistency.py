@@ -725,3 +725,9 @@ def test_a_name_inside_a_login_is_still_looked_for_elsewhere():
     t = "reply from Okonkwo_dev2: fixed. Thanks Okonkwo, see you."
     out = close_leaks(t, [_span(t, "Okonkwo", "NAME")])
     assert _texts(t, out) == [("USERNAME", "Okonkwo_dev2"), ("NAME", "Okonkwo")]
+
+
+def test_a_code_opening_with_its_sign_is_never_cut():
+    """Found by the property test above: "-1" alone as an ID lost its sign (the span shrank)."""
+    out = close_leaks("-1", [Span(0, 2, "ID", "-1", "crf")])
+    assert [(s.start, s.end) for s in out] == [(0, 2)]
