@@ -199,7 +199,6 @@ def _write_excel(frame: pd.DataFrame, path: Path) -> None:
                 for cell in row:
                     if cell.data_type == "f":
                         cell.data_type = "s"
-    _pin_xlsx_times(path)
 
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # the first date a zip entry can hold
@@ -256,8 +255,19 @@ def table_writer(
             _write_excel(frame, path)
         else:
             _write_stat(ds, frame, path, fmt, compress=target.suffix.lower() == ".zsav")
+        pin_write_times(path, fmt)
 
     return write
+
+
+def pin_write_times(path: Path, fmt: str) -> None:
+    """The same table gives the same bytes in every format: the writers that stamp the time of
+    writing into a file (openpyxl, ReadStat) would date a release and make two runs with one key
+    differ. CSV and Parquet carry no time."""
+    if fmt == "excel":
+        _pin_xlsx_times(path)
+    elif fmt in ("stata", "spss", "sas"):
+        _pin_stat_times(path, fmt)
 
 
 def _write_stat(
@@ -287,7 +297,6 @@ def _write_stat(
     except (pyreadstat.PyreadstatError, pyreadstat.ReadstatError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise OutputError(f"cannot write {_FORMAT_NAME[fmt]}: {first}") from None
-    _pin_stat_times(path, fmt)
 
 
 # ReadStat writes the time of writing into the header: Stata "dd Mon yyyy hh:mm" after a length
@@ -299,9 +308,8 @@ _XPT_DATA = re.compile(rb"HEADER RECORD\*{7}OBS")
 
 
 def _pin_stat_times(path: Path, fmt: str) -> None:
-    """The same table gives the same bytes, as ``_pin_xlsx_times`` does for Excel: the time of
-    writing in a Stata, SPSS or SAS transport header (which would date a release and make two
-    runs with one key differ) is set to 1 January 1980, each field keeping its length."""
+    """The time of writing in a Stata, SPSS or SAS transport header is set to 1 January 1980, each
+    field keeping its length."""
     with open(path, "r+b") as f:
         head = f.read(1 << 16)
         if fmt == "stata":
