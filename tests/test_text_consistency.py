@@ -13,6 +13,7 @@ from hidekit.text.detection.consistency import (
     same_everywhere,
     whole_tokens,
 )
+from hidekit.text.detection.consistency_parts import grown
 from hidekit.text.detection.consistency_streets import street_units
 from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Span
@@ -731,3 +732,14 @@ def test_a_code_opening_with_its_sign_is_never_cut():
     """Found by the property test above: "-1" alone as an ID lost its sign (the span shrank)."""
     out = close_leaks("-1", [Span(0, 2, "ID", "-1", "crf")])
     assert [(s.start, s.end) for s in out] == [(0, 2)]
+
+
+@given(st.integers(0, 20), st.integers(0, 20), st.integers(0, 30), st.integers(0, 30))
+def test_grown_never_loses_a_character_of_the_span(a, n, start, end):
+    """Every consistency rule grows spans through ``grown``: asked for a smaller or shifted range,
+    it keeps the span's own characters (the guarantee the "-1" defect above broke)."""
+    text = "x" * 60
+    s = Span(a, a + n + 1, "ID", text[a : a + n + 1], "crf")
+    g = grown(text, s, start, end)
+    assert g.start <= s.start and g.end >= s.end
+    assert g.text == text[g.start : g.end] and (g.label, g.source) == (s.label, s.source)

@@ -209,7 +209,7 @@ def whole_tokens(text: str, spans: Sequence[Span]) -> list[Span]:
             a -= 1  # "+2348164471830": the plus is written with the number
         elif a > 0 and text[a - 1] == "#" and (a < 2 or not text[a - 2].isalnum()):
             a -= 1  # "#1184720093", "#KYC-2025-0881742": the sign is written with the code
-        a = min(a, s.start)  # only grows: "-1" alone keeps its sign (the code ran on nowhere)
+        a, b = min(a, s.start), max(b, s.end)  # "-1" alone keeps its sign (see ``grown``)
         if (a, b) != (s.start, s.end) and fits_at(out, k, a, b):
             out[k] = grown(text, s, a, b)
     return out

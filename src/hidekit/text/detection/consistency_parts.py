@@ -21,6 +21,15 @@ def fits_at(out: Sequence[Span], k: int, start: int, end: int) -> bool:
 
 
 def grown(text: str, s: Span, start: int, end: int) -> Span:
+    """Span ``s`` grown to ``start:end``: never shrunk (every consistency rule only adds or grows,
+    so a piece of PHI found cannot be lost by a later rule)."""
+    start, end = min(start, s.start), max(end, s.end)
+    return part_of(text, s, start, end)
+
+
+def part_of(text: str, s: Span, start: int, end: int) -> Span:
+    """Span ``s``'s label, source and score on ``start:end``: a piece of it (``split_wife_of``)
+    or, through ``grown``, a larger span."""
     return Span(start, end, s.label, text[start:end], s.source, s.score)
 
 
@@ -185,6 +194,6 @@ def split_wife_of(text: str, spans: Sequence[Span]) -> list[Span]:
         if m is None or not m.start() or m.end() == len(s.text):
             out.append(s)
             continue
-        out.append(grown(text, s, s.start, s.start + m.start()))
-        out.append(grown(text, s, s.start + m.end(), s.end))
+        out.append(part_of(text, s, s.start, s.start + m.start()))
+        out.append(part_of(text, s, s.start + m.end(), s.end))
     return out
