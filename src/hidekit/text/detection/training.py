@@ -11,7 +11,6 @@ has no randomness, and folds come from a seeded shuffle.
 from __future__ import annotations
 
 import bisect
-import hashlib
 import os
 import random
 import re
@@ -25,6 +24,9 @@ import pycrfsuite
 
 from hidekit.errors import InputError, OptionError
 from hidekit.text.detection.detector import FEATURE_VERSION, MODEL_FORMAT, Detector
+from hidekit.text.detection.dev_split import EN_DEV_UPTO as EN_DEV_UPTO
+from hidekit.text.detection.dev_split import held_for_validation as held_for_validation
+from hidekit.text.detection.dev_split import in_validation as in_validation
 from hidekit.text.detection.features import cluster_key, document_features, sequences, tokens_for
 from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
 from hidekit.text.detection.tokenize import Token
@@ -263,27 +265,6 @@ def augment_documents(
             )
         )
     return out
-
-
-def held_for_validation(doc_id: str, share: float = 0.2) -> bool:
-    """True for a fixed ``share`` of document ids (by their SHA-256), kept out of training to tune
-    on: the split of a growing folder stays the same for the documents already in it."""
-    return hashlib.sha256(doc_id.encode("utf-8")).digest()[0] < share * 256
-
-
-# en-dev texts from dev{EN_DEV_UPTO} on are never trained on (scripts/train_models.py pins training
-# to the ones before): they are fresh validation text whatever held_for_validation says of their id
-EN_DEV_UPTO = 1133
-
-
-def in_validation(doc_id: str) -> bool:
-    """True for an en-dev text of the validation split: one ``held_for_validation`` keeps out of
-    training, or one at or past ``EN_DEV_UPTO`` (never trained on). The one definition for every
-    reader of the split (training recipe, ``benchmarks/bench_text_leaks.py``)."""
-    number = doc_id.removeprefix("dev")
-    if doc_id.startswith("dev") and number.isdigit() and int(number) >= EN_DEV_UPTO:
-        return True
-    return held_for_validation(doc_id)
 
 
 def learn_direct(prepared: Sequence[Prepared]) -> dict[str, str]:

@@ -1,0 +1,28 @@
+"""Which en-dev texts train the CRF and which measure it: the split by id that the training recipe
+(``scripts/train_models.py``) and ``benchmarks/bench_text_leaks.py`` both read (moved out of
+``training.py``, which was within 40 lines of the module limit)."""
+
+from __future__ import annotations
+
+import hashlib
+
+
+def held_for_validation(doc_id: str, share: float = 0.2) -> bool:
+    """True for a fixed ``share`` of document ids (by their SHA-256), kept out of training to tune
+    on: the split of a growing folder stays the same for the documents already in it."""
+    return hashlib.sha256(doc_id.encode("utf-8")).digest()[0] < share * 256
+
+
+# en-dev texts from dev{EN_DEV_UPTO} on are never trained on (scripts/train_models.py pins training
+# to the ones before): they are fresh validation text whatever held_for_validation says of their id
+EN_DEV_UPTO = 1133
+
+
+def in_validation(doc_id: str) -> bool:
+    """True for an en-dev text of the validation split: one ``held_for_validation`` keeps out of
+    training, or one at or past ``EN_DEV_UPTO`` (never trained on). The one definition for every
+    reader of the split (training recipe, ``benchmarks/bench_text_leaks.py``)."""
+    number = doc_id.removeprefix("dev")
+    if doc_id.startswith("dev") and number.isdigit() and int(number) >= EN_DEV_UPTO:
+        return True
+    return held_for_validation(doc_id)
