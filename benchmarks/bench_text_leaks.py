@@ -5,7 +5,7 @@ the leaks of the other en-dev texts listed by label and case, to write rules aga
 
 The validation split is ``in_validation``: the en-dev texts ``held_for_validation`` keeps out of
 training and every text from ``EN_DEV_UPTO`` on (never trained on; ``--fresh`` measures those alone,
-issue 14 seventh round). Only its aggregate figures are printed (recall, precision, share of texts leaking, per case and per label,
+issue 14 seventh round); texts ``pending_retrain`` (dev1283 on) are read by neither part. Only its aggregate figures are printed (recall, precision, share of texts leaking, per case and per label,
 in the hipaa and i2b2 profiles). The leaks listed (with ``--show``, N per label and case, each with
 a little context) are those of the en-dev texts not held for validation; held-out folders are
 never read here.
@@ -29,10 +29,27 @@ from bench_text_profiles import (  # noqa: E402
 )
 from hidekit.text.corpus import read_brat_dir  # noqa: E402
 from hidekit.text.detection.detector import load_model  # noqa: E402
-from hidekit.text.detection.training import EN_DEV_UPTO, in_validation  # noqa: E402
+from hidekit.text.detection.dev_split import (  # noqa: E402
+    EN_DEV_UPTO,
+    in_validation,
+    pending_retrain,
+)
 from hidekit.text.profiles import restrict_documents  # noqa: E402
 
 EN_DEV = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "en-dev"
+
+
+def en_dev_split(fresh: bool = False) -> tuple[list, list]:
+    """The validation texts (with ``fresh``, only those from ``EN_DEV_UPTO`` on) and the training
+    texts of en-dev; the texts ``pending_retrain`` are in neither."""
+    docs = [
+        d for d in read_brat_dir(EN_DEV) if d.id.startswith("dev") and not pending_retrain(d.id)
+    ]
+    valid = [d for d in docs if in_validation(d.id)]
+    train = [d for d in docs if not in_validation(d.id)]
+    if fresh:
+        valid = [d for d in valid if int(d.id.removeprefix("dev")) >= EN_DEV_UPTO]
+    return valid, train
 
 
 def validation_table(gold, pred) -> None:
@@ -61,11 +78,7 @@ def main() -> None:
     ap.add_argument("--profiles", default="hipaa,i2b2")
     ap.add_argument("--fresh", action="store_true", help=f"only dev{EN_DEV_UPTO} onward")
     args = ap.parse_args()
-    docs = [d for d in read_brat_dir(EN_DEV) if d.id.startswith("dev")]
-    valid = [d for d in docs if in_validation(d.id)]
-    train = [d for d in docs if not in_validation(d.id)]
-    if args.fresh:
-        valid = [d for d in valid if int(d.id.removeprefix("dev")) >= EN_DEV_UPTO]
+    valid, train = en_dev_split(fresh=args.fresh)
     for prof in args.profiles.split(","):
         det = load_model(args.model, profile=prof)
         print(f"## profile {prof}: validation split ({len(valid)} en-dev texts)\n")

@@ -24,6 +24,7 @@ from hidekit.jobs.files import save_model
 from hidekit.text.corpus import read_brat_dir
 from hidekit.text.detection.casing import lower_documents
 from hidekit.text.detection.detector import shipped_model_path
+from hidekit.text.detection.dev_split import pending_retrain
 from hidekit.text.detection.training import (
     EN_DEV_UPTO,
     augment_documents,
@@ -113,8 +114,10 @@ def _kw(options: dict) -> str:
 def en_dev_notes(validation: bool = False) -> list:
     """The pinned development notes of training: dev00 .. dev{EN_DEV_UPTO - 1} minus those
     ``held_for_validation`` keeps out (or, with ``validation``, the validation split:
-    ``in_validation``, which also counts every text from ``EN_DEV_UPTO`` on)."""
+    ``in_validation``, which also counts every text from ``EN_DEV_UPTO`` up to ``EN_DEV_PENDING``);
+    texts ``pending_retrain`` are in neither."""
     docs = [d for d in read_brat_dir(EN_DEV) if d.id.startswith("dev") and d.id[3:].isdigit()]
+    docs = [d for d in docs if not pending_retrain(d.id)]  # dev{EN_DEV_PENDING} on: next retrain
     return [d for d in docs if in_validation(d.id) == validation]
 
 

@@ -349,7 +349,22 @@ def test_in_validation_adds_every_text_from_en_dev_upto():
     assert EN_DEV_UPTO == 1133  # the CRF shipped this round was trained on dev00-dev1132
     older = [f"dev{i:02d}" for i in range(EN_DEV_UPTO)]
     assert [i for i in older if in_validation(i)] == [i for i in older if held_for_validation(i)]
-    fresh = [f"dev{i}" for i in range(EN_DEV_UPTO, EN_DEV_UPTO + 300)]
+    fresh = [f"dev{i}" for i in range(EN_DEV_UPTO, 1283)]
     assert all(in_validation(i) for i in fresh)
     assert not all(held_for_validation(i) for i in fresh)  # the test can fail: ids alone differ
     assert not in_validation("dev1") and not in_validation("note1200")  # other folders: by hash
+
+
+def test_texts_pending_the_next_retrain_are_in_neither_split():
+    """dev1283 on (issue 14, tenth round) wait for the next retrain: never validation, even the ids
+    held_for_validation would keep out, and pending_retrain (which both readers of the split leave
+    out) says so for them alone."""
+    from hidekit.text.detection.dev_split import EN_DEV_PENDING, pending_retrain
+    from hidekit.text.detection.training import held_for_validation, in_validation
+
+    assert EN_DEV_PENDING == 1283
+    pending = [f"dev{i}" for i in range(EN_DEV_PENDING, EN_DEV_PENDING + 300)]
+    assert any(held_for_validation(i) for i in pending)  # the test can fail: the hash would say so
+    assert not any(in_validation(i) for i in pending) and all(pending_retrain(i) for i in pending)
+    assert not any(pending_retrain(f"dev{i:02d}") for i in range(EN_DEV_PENDING))
+    assert not pending_retrain("note1300") and not pending_retrain("devx1300")
