@@ -374,6 +374,17 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
             ["latur", "kakamega"],
         ),
         (
+            "username_name_dotted",
+            "ping priya.s and conor_b re notes.txt, os.path, e.g. a.m. john.smith@example.com; "
+            "ward.round at 9; see wanjiru.k.",
+            ["priya.s", "conor_b", "wanjiru.k"],  # no file, code, abbreviation, e-mail or word
+        ),
+        (
+            "cashtag",
+            "cash app $jdoe22 or $Mama-Tee; paid $40 and $USD 12; a$b12",
+            ["$jdoe22", "$Mama-Tee"],  # an amount, a currency code, a token's middle are not
+        ),
+        (
             "street_any_case",
             "fight on king st. lives at 14 cathedral walk; down the road; on my way; seen by dr x",
             ["king st", "14 cathedral walk"],

@@ -101,6 +101,8 @@ SUPPLEMENTS = (
     "street_any_case",
     "street_european",
     "city_lower_note",
+    "username_name_dotted",
+    "cashtag",
 )
 
 

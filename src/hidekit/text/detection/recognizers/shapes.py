@@ -22,7 +22,12 @@ Filipino, Australian notes and survey answers) leak what the CRF rarely saw in g
   — STREET;
 - ``street_european``: a street written the European way with its house number, a compound
   ending in a street word ("Eisenbahnstraße 118", "Keizersgracht 44-2") or a street word first
-  ("Rue Vanderkindere 214", "17 rue des Trois-Frères", "ul. Długa 17/4") — STREET.
+  ("Rue Vanderkindere 214", "17 rue des Trois-Frères", "ul. Długa 17/4") — STREET;
+- ``username_name_dotted``: a lower-case login of two parts joined by "." or "_" with no cue,
+  one part a given name or surname of the gazetteers ("priya.s", "conor.b", "lin_wei"), the first
+  not common in English, the whole no English word, no file or domain — USERNAME;
+- ``cashtag``: a payment tag, "$" included, then a letter, then letters or digits with a lower-case letter
+  or a digit among them ("$jdoe22"; "$USD" is a currency) — USERNAME.
 
 Like ``hidekit.text.detection.recognizers.signatures`` they run beside any model for the profiles
 only (not trained on), so the shipped model's features stay as they were.
@@ -41,6 +46,8 @@ from hidekit.text.detection.recognizers.base import (
     register_recognizer,
 )
 from hidekit.text.detection.recognizers.signatures import (
+    _DOMAIN_ENDS,
+    _FILE_ENDS,
     PROFILE_ONLY,
     _band,
     _clinical,
@@ -159,6 +166,30 @@ class LowerNoteCityRecognizer(Recognizer):
         return out
 
 
+@dataclass
+class NamedHandleRecognizer(Recognizer):
+    """A lower-case login of two parts joined by "." or "_", one of them a given name or surname
+    (``gazetteers``): "priya.s", "wanjiru.k", "lin_wei". On the en-dev training texts every
+    such token (20) is annotated PHI; "e.g", "a.m", "os.path", "notes.txt" are not names."""
+
+    _rx: re.Pattern = re.compile(
+        r"(?<![\w.@/\\-])([a-z][a-z0-9]{1,20})[._]([a-z][a-z0-9]{0,20})(?![\w@/-]|\.\w)"
+    )
+
+    def find(self, text: str) -> list[Span]:
+        from hidekit.text.detection.recognizers.gazetteers import given_names, surnames
+
+        names, family = given_names(), surnames()
+        out = []
+        for m in self._rx.finditer(text):
+            a, b = m.group(1), m.group(2)
+            if b in _DOMAIN_ENDS or b in _FILE_ENDS or _band(a) >= 4 or _band(m.group()):
+                continue
+            if a in names or a in family or b in names or b in family:
+                out.append(Span(m.start(), m.end(), self.label, m.group(), self.name, self.score))
+        return out
+
+
 _UNITS = frozenset("mg mcg ug g kg ml l dl min h hr hrs d day wk mo mmol umol iu u".split())  # noqa: SIM905
 
 
@@ -250,6 +281,16 @@ SHAPE_RECOGNIZERS: list[Recognizer] = [
     CuedPlateRecognizer("vehicle_plate_cue", "ID", PROFILE_ONLY, 0.7),
     StreetAnyCaseRecognizer("street_any_case", "STREET", PROFILE_ONLY, 0.7),
     LowerNoteCityRecognizer("city_lower_note", "CITY", PROFILE_ONLY, 0.7),
+    NamedHandleRecognizer("username_name_dotted", "USERNAME", PROFILE_ONLY, 0.7),
+    PatternRecognizer(
+        "cashtag",
+        "USERNAME",
+        PROFILE_ONLY,
+        0.7,
+        flags=0,
+        pattern=r"(?<![\w$])\$[A-Za-z][A-Za-z0-9_-]{2,20}(?![\w-])",
+        validate=lambda tag: any(c.islower() or c.isdigit() for c in tag),
+    ),
 ]
 for _rec in SHAPE_RECOGNIZERS:
     register_recognizer(_rec)
