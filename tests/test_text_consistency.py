@@ -380,6 +380,11 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
             ["priya.s", "conor_b", "wanjiru.k"],  # no file, code, abbreviation, e-mail or word
         ),
         (
+            "date_digits_shape",
+            "DOB 1987.03.12, seen 12.03.2024 and 3/4/24; v2.1.3; BP 120/80/60; 2024.13.40; 1.2.3",
+            ["1987.03.12", "12.03.2024", "3/4/24"],  # a version, a reading, no month 13
+        ),
+        (
             "cashtag",
             "cash app $jdoe22 or $Mama-Tee; paid $40 and $USD 12; a$b12",
             ["$jdoe22", "$Mama-Tee"],  # an amount, a currency code, a token's middle are not
@@ -754,3 +759,24 @@ def test_grown_never_loses_a_character_of_the_span(a, n, start, end):
     g = grown(text, s, start, end)
     assert g.start <= s.start and g.end >= s.end
     assert g.text == text[g.start : g.end] and (g.label, g.source) == (s.label, s.source)
+
+
+def test_a_date_in_digits_found_in_part_becomes_one_date():
+    from hidekit.text.detection.consistency_parts import date_runs
+
+    t = "DOB 1987.03.12, adm 2024.3.5; ref 2024.3.5-A; ID 2024.03.12; 12.03.2024 whole"
+    spans = [
+        _span(t, "1987.03", "DATE"),
+        _span(t, ".12", "DATE"),
+        _span(t, "2024.3", "DATE"),  # only part of the date
+        _span(t, "2024.3.5-A", "ID"),  # reaches outside a date: left alone
+        _span(t, "2024.03", "ID"),  # another label: left alone
+        _span(t, "12.03.2024", "DATE"),
+    ]
+    assert _texts(t, date_runs(t, spans)) == [
+        ("DATE", "1987.03.12"),
+        ("DATE", "2024.3.5"),
+        ("ID", "2024.3.5-A"),
+        ("ID", "2024.03"),
+        ("DATE", "12.03.2024"),
+    ]

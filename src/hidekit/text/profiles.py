@@ -103,6 +103,7 @@ SUPPLEMENTS = (
     "city_lower_note",
     "username_name_dotted",
     "cashtag",
+    "date_digits_shape",
 )
 
 

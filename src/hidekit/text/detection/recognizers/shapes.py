@@ -26,6 +26,8 @@ Filipino, Australian notes and survey answers) leak what the CRF rarely saw in g
 - ``username_name_dotted``: a lower-case login of two parts joined by "." or "_" with no cue,
   one part a given name or surname of the gazetteers ("priya.s", "conor.b", "lin_wei"), the first
   not common in English, the whole no English word, no file or domain — USERNAME;
+- ``date_digits_shape``: a date written in digits with ".", "/" or "-" between its parts and a valid
+  month and day, year first ("1987.03.12") or day first ("12.03.2024", "3/4/24") — DATE;
 - ``cashtag``: a payment tag, "$" included, then a letter, then letters or digits with a lower-case letter
   or a digit among them ("$jdoe22"; "$USD" is a currency) — USERNAME.
 
@@ -40,6 +42,7 @@ from dataclasses import dataclass
 
 from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.consistency import clinical_words
+from hidekit.text.detection.consistency_parts import numeric_dates
 from hidekit.text.detection.recognizers.base import (
     PatternRecognizer,
     Recognizer,
@@ -190,6 +193,16 @@ class NamedHandleRecognizer(Recognizer):
         return out
 
 
+@dataclass
+class NumericDateRecognizer(Recognizer):
+    """Dates written in digits (``consistency_parts.numeric_dates``)."""
+
+    def find(self, text: str) -> list[Span]:
+        return [
+            Span(a, b, self.label, text[a:b], self.name, self.score) for a, b in numeric_dates(text)
+        ]
+
+
 _UNITS = frozenset("mg mcg ug g kg ml l dl min h hr hrs d day wk mo mmol umol iu u".split())  # noqa: SIM905
 
 
@@ -282,6 +295,7 @@ SHAPE_RECOGNIZERS: list[Recognizer] = [
     StreetAnyCaseRecognizer("street_any_case", "STREET", PROFILE_ONLY, 0.7),
     LowerNoteCityRecognizer("city_lower_note", "CITY", PROFILE_ONLY, 0.7),
     NamedHandleRecognizer("username_name_dotted", "USERNAME", PROFILE_ONLY, 0.7),
+    NumericDateRecognizer("date_digits_shape", "DATE", PROFILE_ONLY, 0.7),
     PatternRecognizer(
         "cashtag",
         "USERNAME",
