@@ -12,6 +12,7 @@ from hidekit.text.detection.leak_names import (
     cued_names,
     listed_names,
     reads_as_name,
+    speaker_names,
     written_forms,
 )
 from hidekit.text.detection.recognizers import get_recognizers
@@ -232,3 +233,24 @@ def test_a_chat_line_opened_by_a_capitalized_english_word_names_nobody():
         "[14:05] Blessing: ok\n16:02 - tunde: sent"
     )
     assert [h.text for h in run_recognizers(t, recs)] == ["Ayesha", "Blessing", "tunde"]
+
+
+def test_a_label_opening_two_lines_of_a_lower_case_transcript_is_a_speaker():
+    text = (
+        "call notes, typed as said\n"
+        "kwabena: the boiler is off again\n"
+        "plan: ring the landlord\n"
+        "kwabena (son): he will call back\n"
+        "requester: same as before\n"
+        "requester: still waiting\n"
+    )
+    got = found(speaker_names(text, [], text_case(text)))
+    # the speaker twice; "plan" is a field written once, "requester" a role
+    assert got == [("kwabena", "NAME"), ("kwabena", "NAME")]
+    # a label written once is a field, and a text with capitals is left to the recognizers
+    assert speaker_names("obinna: hi\nplan: rest\n", [], "lower") == []
+    mixed = "Kwabena: hi\nkwabena: yes\nKwabena: ok\n"
+    assert speaker_names(mixed, [], text_case(mixed)) == []
+    # what was found stays, and nothing is added over it
+    kept = [span(text, "kwabena")]
+    assert found(speaker_names(text, kept, "lower")) == [("kwabena", "NAME"), ("kwabena", "NAME")]

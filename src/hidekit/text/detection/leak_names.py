@@ -17,6 +17,9 @@ widened and repeated like any other name.
   (黃小芳)"), a nickname between a given name and a surname ("Oluwakemi (Kemi) Adebanjo": one
   span), the Akan "Nana" that opens a name.
 - ``closing_initials``: initials alone on a note's last line ("mk rn", "RJ/SHO") sign it.
+- ``speaker_names``: in a text typed in lower case, a label opening two lines or more
+  ("kwabena: …", "10:42 - ama (mum): …") is a speaker's name when its words read as names (the
+  recognizers ``chat_speaker`` and ``speaker_label`` want a time stamp or a capital).
 
 A word reads as a name in the case the text is written in: capitalized in a text with both
 cases, in lower case in a text typed in lower case, in capitals in one typed in capitals. These
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 
 from hidekit.text.detection.boundaries import CREDENTIALS, ROLE_WORDS
@@ -102,7 +106,16 @@ _LIST_AFTER = re.compile(r"[ \t]+(?:and|&|AND)[ \t]+")
 _COMMA_BEFORE = re.compile(r"[ \t]*,[ \t]*$")
 _LIST_BEFORE = re.compile(r"[ \t]+(?:and|&|AND)[ \t]+$")
 _WORD_BEFORE = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*$")
-_NOT_PEOPLE = ROLE_WORDS | PEOPLE_WORDS
+# who a person is, in the words of other languages written in English notes (Māori, Hindi and
+# Urdu, Tagalog, Yoruba …) and in the roles of a support ticket: a label, never a name
+_KIN_AND_ROLES = frozenset(
+    """
+    māmā pāpā whānau pēpi koro kui tamaiti nani dadi bhabhi didi bhaiya bhai behen ammi ammu
+    abba abbu ayah amma appa chacha chachi mausi mami maa ayi iya
+    requester requestor assignee submitter reporter moderator admin sender recipient
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+_NOT_PEOPLE = ROLE_WORDS | PEOPLE_WORDS | _KIN_AND_ROLES
 _NOT_NAMES = frozenset(
     "mon tue wed thu fri sat sun jan feb mar apr jun jul aug sep oct nov dec".split()  # noqa: SIM905
 )
@@ -260,9 +273,39 @@ def closing_initials(text: str, spans: Sequence[Span]) -> list[Span]:
     return sort_spans([*spans, Span(a, a + len(v), "DOCTOR", v, "closing_initials", 0.5)])
 
 
+# a label opening a line of a transcript or chat in lower case, after a time stamp or a dash if
+# any ("kwabena: …", "10:42 - ama (mum): …"): one or two words, then who they are in brackets
+_SPEAKER = re.compile(
+    r"^[ \t]*(?:[\[(]?[\d/:,. ]*\d(?:[ \t]*[ap]\.?m\.?)?[\])]?[ \t]*)?(?:[-–—][ \t]*)?"
+    r"([^\W\d_]{3,}(?:['’-][^\W\d_]+)*(?:[ \t][^\W\d_]{3,}(?:['’-][^\W\d_]+)*)?)"
+    r"[ \t]*(?:\([^)\n]{1,30}\))?:",
+    re.MULTILINE,
+)
+
+
+def speaker_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
+    """In a text typed in lower case, a label opening two lines or more ("kwabena: …" …
+    "kwabena: …") is a speaker's name when each of its words reads as a name: a form's field
+    ("plan:", "obs:") is an English or clinical word, or written once."""
+    if case != "lower":
+        return list(spans)
+    found = list(_SPEAKER.finditer(text))
+    seen = Counter(m.group(1) for m in found)
+    added: list[Span] = []
+    for m in found:
+        label = m.group(1)
+        if seen[label] < 2 or not all(reads_as_name(w, case) for w in label.split()):
+            continue
+        a, b = m.span(1)
+        if _free(spans, a, b) and _free(added, a, b):
+            added.append(Span(a, b, "NAME", label, "name_speaker", 0.5))
+    return sort_spans([*spans, *added]) if added else list(spans)
+
+
 def close_name_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
-    """The names after cue words, the names listed with a name, then the forms a name is
-    written in around it."""
+    """The names after cue words, the names listed with a name, speakers' names in a
+    lower-case transcript, then the forms a name is written in around it."""
     case = text_case(text)
-    spans = written_forms(text, listed_names(text, cued_names(text, spans, case), case))
+    spans = speaker_names(text, cued_names(text, spans, case), case)
+    spans = written_forms(text, listed_names(text, spans, case))
     return closing_initials(text, spans)
