@@ -254,3 +254,17 @@ def test_a_label_opening_two_lines_of_a_lower_case_transcript_is_a_speaker():
     # what was found stays, and nothing is added over it
     kept = [span(text, "kwabena")]
     assert found(speaker_names(text, kept, "lower")) == [("kwabena", "NAME"), ("kwabena", "NAME")]
+
+
+def test_a_common_name_after_a_title_of_address_in_a_lower_case_text():
+    def cued(text: str) -> list[tuple[str, str]]:
+        return found(cued_names(text, [], text_case(text)))
+
+    # "may" and "wu" are English words or too short for reads_as_name, yet names after "mrs", "mr"
+    assert not reads_as_name("may", "lower") and not reads_as_name("wu", "lower")
+    assert cued("seen with mrs may today, then mr wu rang") == [("may", "NAME"), ("wu", "NAME")]
+    # a size before "fr", a sentence ended after a full title, a word of another kind, capitals
+    assert cued("two 19 fr blake drains placed") == []
+    assert cued("wrote to the councillor. ward 85 replied") == []
+    assert cued("spoke to mr daughter about it") == []
+    assert cued("Seen with Mrs may today") == []

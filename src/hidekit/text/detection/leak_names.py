@@ -9,7 +9,8 @@ widened and repeated like any other name.
   line after a sentence and a dash ("reported it. - chioma") are names when they read as one: no
   English word at all (Zipf band 0 of the word list) or a given name or surname of the
   gazetteers that is rare in English, and no clinical word, role or credential. Words are taken
-  while they read as names, up to three.
+  while they read as names, up to three. In a text typed in lower case, after a title of address
+  ("mrs may", "mr wu") a given name or surname of the gazetteers is a name however common.
 - ``listed_names``: a word joined by "and" or "&" to a name of one or two words, or opening with
   a comma a list that "and" closes, is a name when it reads as one ("sons tunde and kazeem",
   "lebo, naledi and tshepo").
@@ -33,6 +34,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from hidekit.text.detection.boundaries import CREDENTIALS, ROLE_WORDS
 from hidekit.text.detection.casing import text_case
@@ -154,6 +156,55 @@ def _name_run(text: str, at: int, case: str) -> tuple[int, int] | None:
     return at, end
 
 
+# titles of address that are no English word of their own ("ate", "sis", "fr" are): after one,
+# in a text typed in lower case, a given name or surname is a name even when common in English
+# ("mrs may", "mr wu", "cllr ward" but not "councillor. ward" nor "19 fr blake")
+_ADDRESS_TITLES = frozenset(
+    """
+    mr mrs ms miss mx mdm madam smt shri sri mme madame mlle herr frau dame cllr councillor sgt
+    const detective inspector puan encik
+    """.split()  # noqa: SIM905 (a word list reads better as words)
+)
+_SHORT_NAME = re.compile(r"[^\W\d_]{2,}(?:['’-][^\W\d_]+)*(?![\w'’-])")
+
+
+@lru_cache(maxsize=1)
+def _all_person_names() -> frozenset[str]:
+    """Given names and surnames of the gazetteers' locales, common English words and two-letter
+    names included ("may", "john", "li", "wu"): ``known_names`` leaves those out, and it feeds
+    the CRF's features, so it stays as it is."""
+    from hidekit.text.detection.recognizers.gazetteers import _key, _person_lists, fold
+
+    groups = (("first_names",), ("first_names_male",), ("first_names_female",), ("last_names",))
+    out = set()
+    for n in _person_lists(groups):
+        for form in {n, fold(n)}:
+            if len(k := _key(form)) >= 2:
+                out.add(k)
+    return frozenset(out)
+
+
+def _common_name_after_title(text: str, cue: re.Match, case: str) -> tuple[int, int] | None:
+    """In a lower-case text, the word after a title of address (``_ADDRESS_TITLES``) when it is
+    a given name or surname, however common in English, and no word of another kind."""
+    title = cue.group().strip(" \t:(").casefold()
+    dotted = title.endswith(".")
+    title = title.rstrip(".")
+    if case != "lower" or title not in _ADDRESS_TITLES or (dotted and len(title) > 4):
+        return None
+    if cue.start() and text[cue.start() - 1 : cue.start()].strip() == "":
+        before = text[max(0, cue.start() - 4) : cue.start()].strip()
+        if before[-1:].isdigit():
+            return None  # a size before a unit ("19 fr")
+    m = _SHORT_NAME.match(text, cue.end())
+    if not m or not m.group().islower():
+        return None
+    word = m.group().casefold()
+    if word in _CUES or word in _NOT_PEOPLE or word in _NOT_NAMES or word in clinical_words():
+        return None
+    return m.span() if word in _all_person_names() and _bands().get(word, 0) <= 5 else None
+
+
 def _free(spans: Sequence[Span], a: int, b: int) -> bool:
     return not any(s.start < b and a < s.end for s in spans)
 
@@ -166,7 +217,7 @@ def cued_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
     for m in _CUE_LOWER.finditer(low) if len(low) == len(text) else _CUE_RE.finditer(text):
         if case == "mixed" and text[m.start() : m.end()].strip(" \t.:,(").isupper():
             continue  # "MR." in a text with both cases is mitral regurgitation, not a title
-        runs.append(_name_run(text, m.end(), case))
+        runs.append(_name_run(text, m.end(), case) or _common_name_after_title(text, m, case))
     for m in _SIGNED_RE.finditer(text):
         run = _name_run(text, m.end(), case)
         if run and _LINE_END.match(text, run[1]):  # the name closes the line
