@@ -268,3 +268,17 @@ def test_a_common_name_after_a_title_of_address_in_a_lower_case_text():
     assert cued("wrote to the councillor. ward 85 replied") == []
     assert cued("spoke to mr daughter about it") == []
     assert cued("Seen with Mrs may today") == []
+
+
+def test_a_speaker_label_keeps_its_initial_and_fills_what_the_model_left():
+    text = "09:14 - chidera o: on my way\n09:20 - chidera o: here\nfollow-up: gp\nfollow-up: 2/52\n"
+    got = found(speaker_names(text, [], "lower"))
+    # the initial stays with the name; "follow-up" is a compound of English words
+    assert got == [("chidera o", "NAME"), ("chidera o", "NAME")]
+    # the given name found by the model: the initial beside it is added, nothing over it
+    kept = [span(text, "chidera", nth=1)]
+    assert found(speaker_names(text, kept, "lower")) == [
+        ("chidera o", "NAME"),
+        ("chidera", "NAME"),
+        ("o", "NAME"),
+    ]

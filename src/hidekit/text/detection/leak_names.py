@@ -38,7 +38,13 @@ from functools import lru_cache
 
 from hidekit.text.detection.boundaries import CREDENTIALS, ROLE_WORDS
 from hidekit.text.detection.casing import text_case
-from hidekit.text.detection.consistency import PEOPLE_WORDS, _bands, _known_name, clinical_words
+from hidekit.text.detection.consistency import (
+    PEOPLE_WORDS,
+    _bands,
+    _known_name,
+    _word_band,
+    clinical_words,
+)
 from hidekit.text.spans import Span, sort_spans
 
 # words after which a name is written: titles (a full stop may close them), relatives,
@@ -113,7 +119,7 @@ _WORD_BEFORE = re.compile(r"[^\W\d_]{3,}(?:['’-][^\W\d_]+)*$")
 _KIN_AND_ROLES = frozenset(
     """
     māmā pāpā whānau pēpi koro kui tamaiti nani dadi bhabhi didi bhaiya bhai behen ammi ammu
-    abba abbu ayah amma appa chacha chachi mausi mami maa ayi iya
+    abba abbu ayah amma appa chacha chachi mausi mami maa ayi iya bua phupho phuphi
     requester requestor assignee submitter reporter moderator admin sender recipient
     """.split()  # noqa: SIM905 (a word list reads better as words)
 )
@@ -328,29 +334,44 @@ def closing_initials(text: str, spans: Sequence[Span]) -> list[Span]:
 # any ("kwabena: …", "10:42 - ama (mum): …"): one or two words, then who they are in brackets
 _SPEAKER = re.compile(
     r"^[ \t]*(?:[\[(]?[\d/:,. ]*\d(?:[ \t]*[ap]\.?m\.?)?[\])]?[ \t]*)?(?:[-–—][ \t]*)?"
-    r"([^\W\d_]{3,}(?:['’-][^\W\d_]+)*(?:[ \t][^\W\d_]{3,}(?:['’-][^\W\d_]+)*)?)"
+    r"([^\W\d_]{3,}(?:['’-][^\W\d_]+)*(?:[ \t][^\W\d_]+(?:['’-][^\W\d_]+)*\.?)?)"
     r"[ \t]*(?:\([^)\n]{1,30}\))?:",
     re.MULTILINE,
 )
 
 
+def _speaker_word(word: str, case: str) -> bool:
+    """A word of a speaker's label: one that reads as a name, and no compound of English words
+    ("follow-up" is as common as "follow")."""
+    return _word_band(word.casefold()) == 0 and reads_as_name(word, case)
+
+
 def speaker_names(text: str, spans: Sequence[Span], case: str) -> list[Span]:
     """In a text typed in lower case, a label opening two lines or more ("kwabena: …" …
-    "kwabena: …") is a speaker's name when each of its words reads as a name: a form's field
-    ("plan:", "obs:") is an English or clinical word, or written once."""
+    "kwabena: …", "priya r: …") is a speaker's name when its words read as a name (an initial
+    may follow): a form's field ("plan:", "obs:") is an English or clinical word, or written
+    once. Words of the label already found stay as they are."""
     if case != "lower":
         return list(spans)
     found = list(_SPEAKER.finditer(text))
     seen = Counter(m.group(1) for m in found)
     added: list[Span] = []
     for m in found:
-        label = m.group(1)
-        if seen[label] < 2 or not all(reads_as_name(w, case) for w in label.split()):
+        words = list(_LABEL_WORD.finditer(m.group(1)))
+        first, rest = words[0].group(), [w.group() for w in words[1:]]
+        if seen[m.group(1)] < 2 or not _speaker_word(first, case):
+            continue
+        if not all(len(w) == 1 or _speaker_word(w, case) for w in rest):
             continue
         a, b = m.span(1)
-        if _free(spans, a, b) and _free(added, a, b):
-            added.append(Span(a, b, "NAME", label, "name_speaker", 0.5))
+        pieces = [(a, b)] if _free(spans, a, b) else [(a + w.start(), a + w.end()) for w in words]
+        for p, q in pieces:
+            if _free(spans, p, q) and _free(added, p, q):
+                added.append(Span(p, q, "NAME", text[p:q], "name_speaker", 0.5))
     return sort_spans([*spans, *added]) if added else list(spans)
+
+
+_LABEL_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 
 
 def close_name_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
