@@ -5,6 +5,8 @@ as key=value, after "username", at the head of a chat line or after a messaging 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hidekit.text.detection.casing import text_case
 from hidekit.text.detection.leak_names import (
@@ -282,3 +284,24 @@ def test_a_speaker_label_keeps_its_initial_and_fills_what_the_model_left():
         ("chidera", "NAME"),
         ("o", "NAME"),
     ]
+
+
+_LINES = ["qzxk: hi", "qzxk v: ok", "vwqz (k): x", "plan: 1", "12:01 - zxqv: y", "kqz", "qzxk"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.sampled_from(_LINES) | st.text(alphabet="qzxk vw:1-(.)", max_size=12), max_size=8),
+    st.integers(0, 80),
+    st.integers(0, 6),
+)
+def test_speaker_names_only_adds_names_beside_what_was_found(lines, at, size):
+    text = "\n".join(lines)
+    a, b = min(at, len(text)), min(at + size, len(text))
+    given_spans = [Span(a, b, "CITY", text[a:b], "test")] if b > a else []
+    out = speaker_names(text, given_spans, "lower")
+    assert all(s in out for s in given_spans)  # nothing dropped or changed
+    assert all(p.end <= q.start for p, q in zip(out, out[1:], strict=False))  # no overlaps
+    for s in out:
+        assert s.text == text[s.start : s.end]
+        assert s in given_spans or (s.label == "NAME" and s.source == "name_speaker")
