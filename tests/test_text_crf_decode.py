@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hidekit.jobs.files import save_model
 from hidekit.text.detection.crf_decode import CrfDecoder, CrfWeights, read_crfsuite
+from hidekit.text.detection.crf_kernels import _tag_sequences
 from hidekit.text.detection.detector import load_model
 from hidekit.text.detection.features import document_features, sequences, token_lists, tokens_for
 from hidekit.text.detection.recognizers import run_recognizers
@@ -246,3 +247,62 @@ def test_detection_works_when_numba_cannot_cache(tmp_path):
     assert "Warning" not in out.stderr, out.stderr
     det = _model("en")
     assert out.stdout.strip() == repr([(s.start, s.end, s.label) for s in det.detect(text)])
+
+
+def _viterbi_reference(S: np.ndarray, T: np.ndarray) -> list[int]:
+    """crfsuite's Viterbi in plain Python: every previous label tried, the first best on ties."""
+    n, L = S.shape
+    prev = [float(x) for x in S[0]]
+    back = []
+    for t in range(1, n):
+        best, arg = [-1.7976931348623157e308] * L, [0] * L
+        for i in range(L):
+            for j in range(L):
+                v = prev[i] + float(T[i, j])
+                if best[j] < v:
+                    best[j], arg[j] = v, i
+        back.append(arg)
+        prev = [best[j] + float(S[t, j]) for j in range(L)]
+    tags = [max(range(L), key=lambda i: (prev[i], -i))]
+    for arg in reversed(back):
+        tags.append(arg[tags[-1]])
+    return tags[::-1]
+
+
+_SCORES = st.sampled_from([-40.0, -12.5, -3.0, -1.0, -0.5, 0.0, 0.0, 0.5, 1.0, 2.25, 7.0, 35.0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 9), st.data())
+def test_viterbi_skipping_beaten_labels_gives_the_reference_path(L, n, data):
+    """``_viterbi`` skips previous labels that trail the best by more than their transition gap:
+    the same path as trying them all (ties included: the scores repeat on purpose)."""
+    S = np.array(data.draw(st.lists(_SCORES, min_size=n * L, max_size=n * L))).reshape(n, L)
+    T = np.array(data.draw(st.lists(_SCORES, min_size=L * L, max_size=L * L))).reshape(L, L)
+    w = CrfWeights([f"L{k}" for k in range(L)], [], np.zeros((0, L)), T)
+    seq = np.array([0, n], np.int64)
+    out = {}
+    for name, gap in (("pruned", w.gap), ("all", np.full((L, L), -np.inf))):
+        got, P = np.zeros(n, np.int32), np.zeros((n, L))
+        _tag_sequences(S, seq, 1, w.T, w.expT, w.expTT, gap, got, P)
+        out[name] = got.tolist()
+    assert out["pruned"] == out["all"] == _viterbi_reference(S, T)
+
+
+@pytest.mark.parametrize("name", ["en", "es"])
+def test_viterbi_skipping_changes_no_tag_of_the_shipped_models(name):
+    det = _model(name)
+    dec, w = det._decoder, det._decoder.weights
+    L = len(w.labels)
+    assert (w.gap < 0).any()  # something can be skipped
+    for text in _texts(name):
+        S, seqs = dec.scores(text, run_recognizers(text, det.recognizers))
+        if not seqs:
+            continue
+        ptr = np.array([s[0] for s in seqs] + [seqs[-1][-1] + 1], np.int64)
+        tags = {}
+        for key, gap in (("pruned", w.gap), ("all", np.full((L, L), -np.inf))):
+            got, P = np.zeros(len(S), np.int32), np.zeros_like(S)
+            _tag_sequences(S, ptr, len(seqs), w.T, w.expT, w.expTT, gap, got, P)
+            tags[key] = got.tolist()
+        assert tags["pruned"] == tags["all"]

@@ -94,6 +94,16 @@ def _cqdb(b: bytes, off: int) -> list[str]:
     return out
 
 
+def transition_gaps(T: np.ndarray) -> np.ndarray:
+    """gap[a, i] = min over j of T[a, j] - T[i, j], less a margin (1e-9 (1 + max |T|), far above
+    the rounding of these sums): how far label i's Viterbi score may trail label a's before a
+    beats i at every next label (``crf_kernels._viterbi`` skips such an i)."""
+    margin = 1e-9 * (1.0 + float(np.abs(T).max(initial=0.0)))
+    return np.ascontiguousarray(
+        (T[:, None, :] - T[None, :, :]).min(axis=2, initial=np.inf) - margin
+    )
+
+
 class CrfWeights:
     """A crfsuite model's labels, attributes (those with a weight) and weights as dense arrays."""
 
@@ -105,6 +115,7 @@ class CrfWeights:
         self.expT = np.empty_like(self.T)
         _exp_array(self.T, self.expT)
         self.expTT = np.ascontiguousarray(self.expT.T)
+        self.gap = transition_gaps(self.T)
 
     @classmethod
     def from_model(cls, crf_model: bytes) -> CrfWeights:
@@ -136,9 +147,8 @@ class CrfWeights:
         S = self.state_scores(feats)
         tags = np.zeros(len(feats), np.int32)
         P = np.zeros_like(S)
-        _tag_sequences(
-            S, np.array([0, len(feats)], np.int64), 1, self.T, self.expT, self.expTT, tags, P
-        )
+        seq = np.array([0, len(feats)], np.int64)
+        _tag_sequences(S, seq, 1, self.T, self.expT, self.expTT, self.gap, tags, P)
         return [self.labels[k] for k in tags], P
 
 
@@ -274,7 +284,7 @@ class CrfDecoder:
             tag_kind, tag_ent, ent_itag, labels.index("O") if "O" in labels else -1,
             np.array([labels.index(t) for t in phi], np.int32),
             np.array([rent[t[2:]] for t in phi], np.int32), len(self.recall_labels),
-            wt.expTT,
+            wt.expTT, wt.gap,
         )  # fmt: skip
 
     def _hit_ids(self, source: str, label: str) -> tuple[tuple, int]:

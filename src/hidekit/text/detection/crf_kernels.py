@@ -62,20 +62,38 @@ def _exp_array(x, out):
 
 
 @_jit
-def _viterbi(S, s0, s1, T, back, tags):
+def _viterbi(S, s0, s1, T, gap, back, tags):
     """crfsuite's Viterbi on rows s0:s1 of S; tags[s0:s1] gets the best path, the first best
-    previous label on ties. back: work space, rows s0:s1 used."""
+    previous label on ties. back: work space, rows s0:s1 used.
+
+    gap[a, i] <= min over j of T[a, j] - T[i, j] (``transition_gaps``): a previous label i whose
+    score trails the best one, a, by more than gap[a, i] (less a margin far above rounding) is
+    beaten by a at every label j, so it is never the best nor the first best: it is skipped (the
+    same path, bit for bit; a gap of -inf skips nothing)."""
     L = T.shape[0]
     prev = np.empty(L)
     best = np.empty(L)
+    keep = np.empty(L, np.int64)
     for j in range(L):
         prev[j] = S[s0, j]
     for t in range(s0 + 1, s1):
+        a = 0
+        for i in range(1, L):
+            if prev[a] < prev[i]:
+                a = i
+        pa = prev[a]
+        nk = 0
+        for i in range(L):
+            margin = 1e-9 * (abs(pa) + abs(prev[i]))
+            if i == a or not (prev[i] - pa < gap[a, i] - margin):
+                keep[nk] = i
+                nk += 1
         # for every label j at once: the best previous label i (ascending i, strict: the first)
         for j in range(L):
             best[j] = -1.7976931348623157e308
             back[t, j] = 0
-        for i in range(L):
+        for q in range(nk):
+            i = keep[q]
             p = prev[i]
             for j in range(L):
                 v = p + T[i, j]
@@ -142,7 +160,7 @@ def _marginals(E, s0, s1, expT, expTT, alpha, beta, scale, P):
 
 
 @_jit
-def _tag_sequences(S, seq_ptr, m, T, expT, expTT, tags, P):
+def _tag_sequences(S, seq_ptr, m, T, expT, expTT, gap, tags, P):
     """Viterbi tags and marginals of the sequences seq_ptr[k]:seq_ptr[k + 1] (k < m) of S."""
     n, L = S.shape
     E = np.empty((n, L))
@@ -154,7 +172,7 @@ def _tag_sequences(S, seq_ptr, m, T, expT, expTT, tags, P):
     for k in range(m):
         s0, s1 = seq_ptr[k], seq_ptr[k + 1]
         if s1 > s0:
-            _viterbi(S, s0, s1, T, back, tags)
+            _viterbi(S, s0, s1, T, gap, back, tags)
             _marginals(E, s0, s1, expT, expTT, alpha, beta, scale, P)
 
 
@@ -507,7 +525,7 @@ def _decode_document(model, words, wids, starts, ends, nl, h_start, h_end, h_ids
     name order, first of the labels in name order on ties); score = the smallest 1 - P(O).
     Returns, for each kind, (first token, last token) pairs, label indices and scores.
     """
-    W, T, expT, expTT = model[0], model[1], model[2], model[22]
+    W, T, expT, expTT, gap = model[0], model[1], model[2], model[22], model[23]
     tag_kind, tag_ent, ent_itag, o_tag = model[15], model[16], model[17], model[18]
     phi_order, phi_ent, n_rent = model[19], model[20], model[21]
     flags = words[5]
@@ -520,7 +538,7 @@ def _decode_document(model, words, wids, starts, ends, nl, h_start, h_end, h_ids
     m = _sequences(wids, gc, flags, seq_ptr)
     tags = np.zeros(n, np.int32)
     P = np.empty((n, L))
-    _tag_sequences(S, seq_ptr, m, T, expT, expTT, tags, P)
+    _tag_sequences(S, seq_ptr, m, T, expT, expTT, gap, tags, P)
     out_tok = np.empty((n, 2), np.int64)
     out_lab = np.empty(n, np.int32)
     out_score = np.empty(n)
