@@ -306,3 +306,56 @@ def test_viterbi_skipping_changes_no_tag_of_the_shipped_models(name):
             _tag_sequences(S, ptr, len(seqs), w.T, w.expT, w.expTT, gap, got, P)
             tags[key] = got.tolist()
         assert tags["pruned"] == tags["all"]
+
+
+def _plain_marginals(E, expT):
+    """crfsuite's scaled forward-backward written plainly (one term added per step, ascending):
+    the reference order of operations the compiled kernel must keep to the bit."""
+    n, L = len(E), len(expT)
+    alpha = [[0.0] * L for _ in range(n)]
+    beta = [[0.0] * L for _ in range(n)]
+    scale = [0.0] * n
+    for t in range(n):
+        for j in range(L):
+            if t == 0:
+                alpha[0][j] = E[0][j]
+                continue
+            for i in range(L):
+                alpha[t][j] += alpha[t - 1][i] * expT[i][j]
+            alpha[t][j] *= E[t][j]
+        total = 0.0
+        for j in range(L):
+            total += alpha[t][j]
+        scale[t] = 1.0 / total if total != 0.0 else 1.0
+        alpha[t] = [a * scale[t] for a in alpha[t]]
+    beta[n - 1] = [scale[n - 1]] * L
+    for t in range(n - 2, -1, -1):
+        row = [beta[t + 1][j] * E[t + 1][j] for j in range(L)]
+        for i in range(L):
+            for j in range(L):
+                beta[t][i] += expT[i][j] * row[j]
+            beta[t][i] *= scale[t]
+    return [[alpha[t][j] * beta[t][j] / scale[t] for j in range(L)] for t in range(n)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 9),
+    st.integers(1, 7),
+    st.lists(st.floats(-30, 30, allow_nan=False), min_size=7 * 9 + 81, max_size=7 * 9 + 81),
+)
+def test_compiled_marginals_keep_the_plain_order_of_operations(L, n, values):
+    """The kernel adds four terms per pass over a row (``crf_kernels._weighted_sum``); each
+    label's sum still takes its terms one by one in ascending order: the same bits as the plain
+    loops, for any number of labels (not only multiples of four)."""
+    from hidekit.text.detection.crf_kernels import _exp_array, _marginals
+
+    S = np.array(values[: n * L]).reshape(n, L)
+    T = np.array(values[-L * L :]).reshape(L, L)
+    E, expT = np.empty_like(S), np.empty_like(T)
+    _exp_array(S, E)
+    _exp_array(T, expT)
+    P = np.empty_like(E)
+    alpha, beta, scale = np.empty_like(E), np.empty_like(E), np.empty(n)
+    _marginals(E, 0, n, expT, np.ascontiguousarray(expT.T), alpha, beta, scale, P)
+    assert _same_bits(P, np.array(_plain_marginals(E.tolist(), expT.tolist())))

@@ -37,12 +37,6 @@ def _jit(fn):
 
 
 @_jit
-def _add_row(S, t, W, a):
-    for j in range(S.shape[1]):
-        S[t, j] += W[a, j]
-
-
-@_jit
 def _bigram(keys, vals, col, nb, a, b):
     """The attribute id of the word pair (a, b) in column col of vals, or -1."""
     if a < 0 or b < 0:
@@ -116,9 +110,15 @@ def _viterbi(S, s0, s1, T, gap, back, tags):
 @_jit
 def _marginals(E, s0, s1, expT, expTT, alpha, beta, scale, P):
     """crfsuite's scaled forward-backward on rows s0:s1 of E = exp(S); P[s0:s1] gets
-    P(y_t = l | x) = alpha_t(l) beta_t(l) / scale_t, computed in crfsuite's order of operations."""
+    P(y_t = l | x) = alpha_t(l) beta_t(l) / scale_t, computed in crfsuite's order of operations.
+
+    Each sum over the previous (next) labels is added from 0.0 in ascending order for every
+    label at once, four terms per pass over a work row (``_weighted_sum``): the same additions in the
+    same order as one term per pass (the same bits), with a quarter of the row's loads and
+    stores, which the compiler vectorizes."""
     L = expT.shape[0]
     row = np.empty(L)
+    acc = np.empty(L)
     total = 0.0
     for j in range(L):
         alpha[s0, j] = E[s0, j]
@@ -127,36 +127,51 @@ def _marginals(E, s0, s1, expT, expTT, alpha, beta, scale, P):
     for j in range(L):
         alpha[s0, j] *= scale[s0]
     for t in range(s0 + 1, s1):
-        for j in range(L):
-            alpha[t, j] = 0.0
-        for i in range(L):
-            a = alpha[t - 1, i]
-            for j in range(L):
-                alpha[t, j] += a * expT[i, j]
+        # alpha[t, j] = sum over i (ascending) of alpha[t - 1, i] * expT[i, j]
+        _weighted_sum(alpha[t - 1], expT, acc)
+        Et = E[t]
         total = 0.0
         for j in range(L):
-            alpha[t, j] *= E[t, j]
-            total += alpha[t, j]
+            acc[j] *= Et[j]
+            total += acc[j]
         scale[t] = 1.0 / total if total != 0.0 else 1.0
+        cur = alpha[t]
         for j in range(L):
-            alpha[t, j] *= scale[t]
+            cur[j] = acc[j] * scale[t]
     for j in range(L):
         beta[s1 - 1, j] = scale[s1 - 1]
     for t in range(s1 - 2, s0 - 1, -1):
         for j in range(L):
             row[j] = beta[t + 1, j] * E[t + 1, j]
-        # beta[t, i] = sum over j (ascending) of expT[i, j] * row[j], for every i at once
+        # beta[t, i] = sum over j (ascending) of expT[i, j] * row[j]
+        _weighted_sum(row, expTT, acc)
+        cur = beta[t]
         for i in range(L):
-            beta[t, i] = 0.0
-        for j in range(L):
-            r = row[j]
-            for i in range(L):
-                beta[t, i] += expTT[j, i] * r
-        for i in range(L):
-            beta[t, i] *= scale[t]
+            cur[i] = acc[i] * scale[t]
     for t in range(s0, s1):
         for j in range(L):
             P[t, j] = alpha[t, j] * beta[t, j] / scale[t]
+
+
+@_jit
+def _weighted_sum(x, M, acc):
+    """acc[j] = sum over i (ascending, from 0.0) of x[i] * M[i, j], for every j: each term
+    is x[i] * M[i, j] (one rounding), added in order, so the bits are those of the plain loop;
+    four terms per pass over ``acc``."""
+    n, L = M.shape
+    n4 = n - n % 4
+    for j in range(L):
+        acc[j] = 0.0
+    for i in range(0, n4, 4):
+        a0, a1, a2, a3 = x[i], x[i + 1], x[i + 2], x[i + 3]
+        for j in range(L):
+            acc[j] = (((acc[j] + a0 * M[i, j]) + a1 * M[i + 1, j]) + a2 * M[i + 2, j]) + a3 * M[
+                i + 3, j
+            ]
+    for i in range(n4, n):
+        a = x[i]
+        for j in range(L):
+            acc[j] += a * M[i, j]
 
 
 @_jit
@@ -303,85 +318,97 @@ def _whitespace_classes(starts, ends, nl, gc):
 
 
 @_jit
-def _add_word_rows(S, W, i, w, own, ws_b, ws_a, lp, lh, gc, head, pos):
-    """Token i's own features (row i of S is still zeros: it takes their sum, ``OWN``), its
-    whitespace before and after, its place in the line ("lp=") and the line's first word
-    ("lh=", from the second token of a line on)."""
-    for j in range(S.shape[1]):
-        S[i, j] = own[w, j]
-    if ws_b[gc[i]] >= 0:
-        _add_row(S, i, W, ws_b[gc[i]])
-    if ws_a[gc[i + 1]] >= 0:
-        _add_row(S, i, W, ws_a[gc[i + 1]])
-    a = lp[pos if pos < 4 else 4]
+def _push(buf, k, a):
+    """Row ``a`` of W listed at ``buf[k]`` when the model has it (a >= 0); the new count."""
     if a >= 0:
-        _add_row(S, i, W, a)
-    if pos and lh[head] >= 0:
-        _add_row(S, i, W, lh[head])
+        buf[k] = a
+        return k + 1
+    return k
 
 
 @_jit
-def _add_neighbour_rows(S, W, i, wids, near, pad, bg_keys, bg_vals, nb, bg):
+def _word_rows(buf, k, i, gc, ws_b, ws_a, lp, lh, head, pos):
+    """Token i's whitespace before and after, its place in the line ("lp=") and the line's
+    first word ("lh=", from the second token of a line on): their W rows listed in ``buf``
+    from ``k`` on; returns the new count (as do the other collectors below)."""
+    k = _push(buf, k, ws_b[gc[i]])
+    k = _push(buf, k, ws_a[gc[i + 1]])
+    k = _push(buf, k, lp[pos if pos < 4 else 4])
+    return _push(buf, k, lh[head]) if pos else k
+
+
+@_jit
+def _neighbour_rows(buf, k, i, wids, near, pad, bg_keys, bg_vals, nb, bg):
     """What the words at offsets -2, -1, +1, +2 give token i (or the padding features past
     the ends), then the word pairs (i-1, i) and (i, i+1)."""
     n = wids.shape[0]
     w = wids[i]
-    for k in range(4):
-        j = i + (-2, -1, 1, 2)[k]
+    for d in range(4):
+        j = i + (-2, -1, 1, 2)[d]
         if 0 <= j < n:
             for r in range(near.shape[2]):
-                a = near[wids[j], k, r]
-                if a >= 0:
-                    _add_row(S, i, W, a)
-        elif pad[k] >= 0:
-            _add_row(S, i, W, pad[k])
+                k = _push(buf, k, near[wids[j], d, r])
+        else:
+            k = _push(buf, k, pad[d])
     if i > 0:
-        a = _bigram(bg_keys, bg_vals, 0, nb, bg[wids[i - 1]], bg[w])
-        if a >= 0:
-            _add_row(S, i, W, a)
+        k = _push(buf, k, _bigram(bg_keys, bg_vals, 0, nb, bg[wids[i - 1]], bg[w]))
     if i + 1 < n:
-        a = _bigram(bg_keys, bg_vals, 1, nb, bg[w], bg[wids[i + 1]])
-        if a >= 0:
-            _add_row(S, i, W, a)
+        k = _push(buf, k, _bigram(bg_keys, bg_vals, 1, nb, bg[w], bg[wids[i + 1]]))
+    return k
 
 
 @_jit
-def _add_hit_rows(S, W, i, n, ptr, hit, hpos, h_ids):
+def _hit_rows(buf, k, i, n, ptr, hit, hpos, h_ids):
     """Recognizer hits: "r=", "rl=" of the token's, "-1rl=" / "1rl=" of its neighbours'."""
     for e in range(ptr[i], ptr[i + 1]):
         for c in range(2):
-            a = h_ids[hit[e], hpos[e], c]
-            if a >= 0:
-                _add_row(S, i, W, a)
+            k = _push(buf, k, h_ids[hit[e], hpos[e], c])
     if i > 0:
         for e in range(ptr[i - 1], ptr[i]):
-            a = h_ids[hit[e], hpos[e], 2]
-            if a >= 0:
-                _add_row(S, i, W, a)
+            k = _push(buf, k, h_ids[hit[e], hpos[e], 2])
     if i + 1 < n:
         for e in range(ptr[i + 1], ptr[i + 2]):
-            a = h_ids[hit[e], hpos[e], 3]
-            if a >= 0:
-                _add_row(S, i, W, a)
+            k = _push(buf, k, h_ids[hit[e], hpos[e], 3])
+    return k
 
 
 @_jit
-def _add_cluster_rows(S, W, i, wids, clus):
+def _cluster_rows(buf, k, i, wids, clus):
     """The word-cluster features of tokens i-1, i, i+1 seen from token i."""
     n = wids.shape[0]
-    for k in range(3):
-        j = i + k - 1
+    for d in range(3):
+        j = i + d - 1
         if 0 <= j < n:
             for r in range(clus.shape[2]):
-                a = clus[wids[j], k, r]
-                if a >= 0:
-                    _add_row(S, i, W, a)
+                k = _push(buf, k, clus[wids[j], d, r])
+    return k
+
+
+@_jit
+def _sum_rows(S, t, own, w, W, buf, k):
+    """S[t, j] = own[w, j] + W[buf[0], j] + W[buf[1], j] + … for every j, added left to right:
+    four rows per pass over the row (the same additions in the same order as one row per pass,
+    so the same bits), which the compiler vectorizes."""
+    L = S.shape[1]
+    for j in range(L):
+        S[t, j] = own[w, j]
+    k4 = k - k % 4
+    for q in range(0, k4, 4):
+        a0, a1, a2, a3 = buf[q], buf[q + 1], buf[q + 2], buf[q + 3]
+        for j in range(L):
+            S[t, j] = (((S[t, j] + W[a0, j]) + W[a1, j]) + W[a2, j]) + W[a3, j]
+    for q in range(k4, k):
+        a = buf[q]
+        for j in range(L):
+            S[t, j] += W[a, j]
 
 
 @_jit
 def _state_scores(model, words, wids, starts, ends, nl, h_start, h_end, h_ids, h_lab, S, gc):
     """Per-token label scores, adding the W rows in the order in which
-    features.document_features lists the features (so the sums are crfsuite's to the bit).
+    features.document_features lists the features (so the sums are crfsuite's to the bit):
+    a token's row starts from its word's own sum (``OWN``), then the rows of its other
+    features are listed in that order and summed (``_sum_rows``).
 
     Also fills gc (0 newline, 1 space, 2 nothing between token i-1 and i; gc[0] = gc[n] = 0).
     """
@@ -398,6 +425,12 @@ def _state_scores(model, words, wids, starts, ends, nl, h_start, h_end, h_ids, h
         doc = _document_level(wids, gc, lwid, dfh, dfm1, flags, ptr, hit, h_lab, dn, dfm1_pad, drl)
     else:
         doc = np.empty((n, 0), np.int32)
+    most = 0  # the most hits covering one token: bounds the rows one token can list
+    for i in range(n):
+        most = max(most, ptr[i + 1] - ptr[i])
+    buf = np.empty(
+        8 + 4 * (near.shape[2] + 1) + 4 * most + doc.shape[1] + 3 * clus.shape[2], np.int64
+    )
     head = -1
     pos = 0
     for i in range(n):
@@ -405,16 +438,15 @@ def _state_scores(model, words, wids, starts, ends, nl, h_start, h_end, h_ids, h
         if gc[i] == 0:
             head = w
             pos = 0
-        _add_word_rows(S, W, i, w, own, ws_b, ws_a, lp, lh, gc, head, pos)
+        k = _word_rows(buf, 0, i, gc, ws_b, ws_a, lp, lh, head, pos)
         pos += 1
-        _add_neighbour_rows(S, W, i, wids, near, pad, bg_keys, bg_vals, nb, bg)
-        _add_hit_rows(S, W, i, n, ptr, hit, hpos, h_ids)
-        for k in range(doc.shape[1]):
-            a = doc[i, k]
-            if a >= 0:
-                _add_row(S, i, W, a)
+        k = _neighbour_rows(buf, k, i, wids, near, pad, bg_keys, bg_vals, nb, bg)
+        k = _hit_rows(buf, k, i, n, ptr, hit, hpos, h_ids)
+        for d in range(doc.shape[1]):
+            k = _push(buf, k, doc[i, d])
         if clusters:
-            _add_cluster_rows(S, W, i, wids, clus)
+            k = _cluster_rows(buf, k, i, wids, clus)
+        _sum_rows(S, i, own, w, W, buf, k)
 
 
 @_jit
