@@ -6,7 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from hidekit.text.detection.leak_names import _CUES
 from hidekit.text.detection.recognizers import RECOGNIZERS, PatternRecognizer
 from hidekit.text.detection.recognizers.gates import _FOLD_EXTRA, _uncased, fold, regex_gate
 from hidekit.text.synthesis import generate_notes
@@ -177,3 +180,50 @@ def test_ascii_mode_splits_plain_ascii_texts_as_unicode_mode(texts):
                 assert asc.split(text) == uni.split(text)
 
     check()
+
+
+def _flat_cues():
+    """leak_names' cue expressions with the plain longest-first alternation of the cue words."""
+    from hidekit.text.detection import leak_names
+
+    def flat(words):
+        return "|".join(sorted((re.escape(w) for w in words), key=len, reverse=True))
+
+    pattern = leak_names._cue_pattern(flat)
+    return (
+        (re.compile(r"\b(?=[a-z])" + pattern), leak_names._CUE_LOWER),
+        (re.compile(pattern, re.IGNORECASE), leak_names._CUE_RE),
+    )
+
+
+_CUE_PIECES = sorted(
+    _CUES | {"mrsa", "m", "mr", "son-", "dr", "i am", "hi", "names are", "typed by", "İ", "K", "ſ"}
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_CUE_PIECES),
+            st.sampled_from([" ", ". ", ": ", " (", "\t", "", "'", "-", ".", "\n", "s "]),
+            st.booleans(),
+        ),
+        max_size=12,
+    )
+)
+def test_cue_words_as_a_trie_match_as_the_longest_first_list(parts):
+    """The cue words are one trie-shaped alternation (``leak_names._alternatives``): the same
+    matches as the plain list, longest first, in lower case and ignoring case."""
+    text = "".join((w.upper() if up else w) + sep + "jo " for w, sep, up in parts)
+    for flat, trie in _flat_cues():
+        for hay in (text, text.lower()):
+            assert [m.span() for m in trie.finditer(hay)] == [m.span() for m in flat.finditer(hay)]
+
+
+def test_cue_words_as_a_trie_on_notes(texts):
+    for flat, trie in _flat_cues():
+        for t in texts:
+            for hay in (t, t.lower()):
+                got = [m.span() for m in trie.finditer(hay)]
+                assert got == [m.span() for m in flat.finditer(hay)]
