@@ -7,9 +7,9 @@ each column's pandas type is the one ``pd.read_parquet`` gives the whole file (i
 metadata; whole numbers or booleans with a missing value are floats or objects there: such whole
 numbers are cast to double on Spark too). A file with another kind of column (dates, times,
 decimals, categories, lists) is not read here (``None``): the caller reads it on the driver.
-Writing: the table's partitions, in record order, come to the driver a batch at a time as Arrow
-(``parquet_frames_spark``), for ``hidekit.io.parquet_chunks`` to append to the file (the bytes of
-the whole write).
+Writing: the table's partitions, in record order, are turned into Arrow on the executors as the
+chunk writer turns a frame (``parquet_tables_spark``) and come to the driver a batch at a time,
+for ``hidekit.io.parquet_chunks`` to append to the file (the bytes of the whole write).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from hidekit.engines.spark_engine import _ROW, get_spark
 from hidekit.engines.spark_io import _BLOCK, _ID, _numbered
@@ -32,8 +33,6 @@ _BATCH_ROWS = 1 << 17  # records a partition of the written table holds, about
 def _pandas_types(path: Path) -> dict | None:
     """Each column's type as ``pd.read_parquet`` reads the whole file, or ``None`` when a column
     is of a kind Spark would read differently."""
-    import pyarrow as pa
-
     layout = parquet_layout(path)
     if not layout.records:
         return None  # no record: nothing to spare the driver
@@ -86,18 +85,19 @@ def read_parquet_spark(path, spark=None) -> tuple[SparkTable, Dataset] | None:
     return table, Dataset(table.empty_frame(), "parquet", path)
 
 
-def parquet_frames_spark(table: SparkTable) -> Iterator[pd.DataFrame]:
-    """The table's records in record order, a few at a time, as the pandas frames the local
-    engine would hold (types restored): one partition on the driver at a time."""
-    import pyarrow as pa
-
+def parquet_tables_spark(table: SparkTable) -> Iterator[pa.Table]:
+    """The table's records in record order, a few at a time, as the Arrow tables
+    ``ChunkedParquet.write`` makes of the frames the local engine would hold (types restored,
+    then ``Table.from_pandas``): made on the executors, so the driver only appends them to the
+    file (no record becomes a Python object there). One partition on the driver at a time."""
     columns, dtypes = table.columns, table.dtypes
     spark = table.sdf.sparkSession
 
     def arrow(batches):
         for part in batches:
             if len(part):
-                data = pa.Table.from_pandas(part[columns], preserve_index=False)
+                frame = restore_types(part[columns], dtypes).reset_index(drop=True)
+                data = pa.Table.from_pandas(frame, preserve_index=False)
                 sink = pa.BufferOutputStream()
                 with pa.ipc.new_stream(sink, data.schema) as out:
                     out.write(data)
@@ -111,5 +111,4 @@ def parquet_frames_spark(table: SparkTable) -> Iterator[pd.DataFrame]:
         .sortWithinPartitions(_ROW)
     )
     for row in ordered.mapInPandas(arrow, "value binary").toLocalIterator(True):
-        frame = pa.ipc.open_stream(row[0]).read_pandas()
-        yield restore_types(frame, dtypes).reset_index(drop=True)
+        yield pa.ipc.open_stream(row[0]).read_all()

@@ -53,6 +53,12 @@ class ChunkedParquet:
             return
         self._add(pa.Table.from_pandas(frame, preserve_index=False))
 
+    def write_arrow(self, table: pa.Table) -> None:
+        """Append records already turned into Arrow as ``write`` turns a frame
+        (``Table.from_pandas(frame, preserve_index=False)``, by another process)."""
+        if table.num_rows:
+            self._add(table)
+
     def rows(self, frame: pd.DataFrame) -> bytes:
         """``frame``'s records as Arrow (as ``write`` turns them), for a part written by another
         process and appended with ``append_file``: an IPC stream after its length."""

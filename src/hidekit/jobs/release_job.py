@@ -258,14 +258,14 @@ def write_released(ds: Dataset, target: Path, plan: Plan) -> None:
 def _write_parquet_chunks(table, target: Path, plan: Plan) -> bool:
     """A Spark table written to Parquet a partition at a time (the bytes of the whole write);
     false when two batches are typed apart (nothing written: the caller writes it whole)."""
-    from hidekit.engines.spark_parquet import parquet_frames_spark
+    from hidekit.engines.spark_parquet import parquet_tables_spark
     from hidekit.io.parquet_chunks import ChunksTypedApart, chunked_parquet
 
     try:
         with chunked_parquet(target, protect=(plan.input,)) as out:
             out.write(table.empty_frame())  # the columns, should no batch hold a record
-            for frame in parquet_frames_spark(table):
-                out.write(frame)
+            for batch in parquet_tables_spark(table):
+                out.write_arrow(batch)
     except ChunksTypedApart:
         return False
     return True
