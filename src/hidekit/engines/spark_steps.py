@@ -114,6 +114,9 @@ class SparkTable:
     # the last step's distinct inputs, their outputs and counts (a ``values`` step): what the
     # cells it changed are counted from, without bringing records to the driver
     by_values: tuple | None = None
+    # whether the last step only blanked cells: ``cells`` then counts the present values it made
+    # missing, per column (what the information loss counts as suppressed)
+    blanks_only: bool = False
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame, spark=None) -> SparkTable:

@@ -193,6 +193,12 @@ class SparkPlanTable:
         self.table = table  # a hidekit.engines.spark_steps.SparkTable
         self._n: int | None = None
         self._kept = False  # whether ``final`` has put the table in Spark's cache
+        # columns a step may have changed since the table was read (None: any, records moved),
+        # the cells blanked in columns no other step changed, and the table as read: the loss
+        # compares records only in the columns touched otherwise
+        self._touched: set[str] | None = set()
+        self._blanked: dict[str, int] = {}
+        self._start: SparkPlanTable = self
 
     @classmethod
     def from_pandas(cls, frame: pd.DataFrame) -> SparkPlanTable:
@@ -216,22 +222,40 @@ class SparkPlanTable:
         the keys through the steps before it, pruned by Spark to what they need), the table
         after the last step is, once (``final``)."""
         new = applied = self.table.apply(transform)
+        out = SparkPlanTable(new)
+        out._start = self._start
+        out._touched, out._blanked = self._touched_after(new)
         if applied.cells is not None:  # the step counted its changed cells itself, on Spark
-            out = SparkPlanTable(new)
             out._n = self._n
             return out, dict(applied.cells)
         if applied.by_values is not None:  # counted on the distinct combinations, weighted
-            out = SparkPlanTable(new)
             out._n = self._n
             return out, cells_changed(*applied.by_values)
         old_cols = set(self.columns)
         touched = [c for c in new.columns if new.reordered or c in new.changed or c not in old_cols]
-        out = SparkPlanTable(new)
         if not touched:
             out._n = self._n
             return out, {}
         changed, out._n = spark_cells_changed(self.table, new, touched)
         return out, changed
+
+    def _touched_after(self, new) -> tuple[set[str] | None, dict[str, int]]:
+        """After the step giving ``new`` (a SparkTable): the columns a step may have changed
+        since the start (those it says it changed or counted, those it added), and the cells
+        blanked in the others by steps that only blank (``blanks_only``: their counts add up,
+        a cell blanked once being missing for the next)."""
+        if self._touched is None or new.reordered:
+            return None, {}
+        old = set(self.columns)
+        touched = self._touched | {c for c in new.columns if c not in old}
+        blanked = dict(self._blanked)
+        if new.blanks_only and new.cells is not None:
+            for c, n in new.cells.items():
+                blanked[c] = blanked.get(c, 0) + int(n)
+            touched |= {c for c in new.changed if c not in new.cells}
+        else:
+            touched |= set(new.changed) | set(new.cells or ())
+        return touched, blanked
 
     def risk(self, keys: list[str], cell_min: int) -> RiskReport:
         return measure_risk(self.table.engine(), keys, cell_min=cell_min).overall
@@ -251,8 +275,23 @@ class SparkPlanTable:
 
     def loss(self, original: SparkPlanTable, columns: Sequence[str]) -> list[VariableLoss]:
         """``information_loss`` against ``original``, counted on Spark (records matched by row
-        number; a column whose type changed brings only its distinct before/after pairs)."""
-        return spark_information_loss(original.table, self.final(), columns)
+        number; a column whose type changed brings only its distinct before/after pairs). A
+        column no step changed since ``original`` was read loses nothing, one that steps only
+        blanked loses the cells they counted: neither is compared record by record."""
+        n = len(self)
+        known = {}  # columns no step changed but by blanking: no record compared
+        if self._touched is not None and original is self._start:
+            for c in columns:
+                if c in self._touched or c not in original.columns or c not in self.columns:
+                    continue
+                if original.table.dtypes[c] == self.table.dtypes[c]:
+                    known[c] = VariableLoss(c, n, self._blanked.get(c, 0), 0)
+        compared = [c for c in columns if c not in known]
+        if compared:
+            found = spark_information_loss(original.table, self.final(), compared)
+            known.update({v.column: v for v in found})
+        cols = [c for c in columns if c in original.columns and c in self.columns]
+        return [known[c] for c in cols]
 
     def scan_frame(self) -> pd.DataFrame:
         """The PII scan's seeded sample: the row numbers drawn on the driver, those records

@@ -87,6 +87,7 @@ def spark_suppression(
         dtypes[c] = with_missing(pd.Series([], dtype=table.dtypes[c]), np.array([], int)).dtype
     out = SparkTable(sdf.select(*[spark_column(c) for c in table.columns], _ROW), dtypes, blanked)
     out.cells = {c: result.suppressed[c] for c in blanked}
+    out.blanks_only = True
     return out, result
 
 
