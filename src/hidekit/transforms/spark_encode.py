@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from hidekit.engines.spark_engine import _ROW
-from hidekit.engines.spark_steps import SparkTable, _by_values, joined_rows, spark_column
+from hidekit.engines.spark_steps import SparkTable, _by_values, spark_column
 from hidekit.errors import require_columns
 
 _H, _B, _R, _F, _O, _C, _P = (
@@ -49,18 +49,32 @@ class SparkCrosswalk:
     parts: list  # (column name, DataFrame of value and code)
     columns: list  # the crosswalk's columns: column, parent, value, code
 
-    def json_rows(self) -> Iterator[str]:
+    def json_rows(self) -> Iterator[bytes]:
         """The crosswalk's rows as JSON arrays (``[column, parent, value, code]``), joined by
-        ``", "`` into pieces of a few thousand rows, in code order; one partition on the driver
-        at a time."""
-        from pyspark.sql import functions as F
+        ``", "`` into one piece per partition, in code order: the bytes the default engine's
+        payload holds (``json_pieces``), made on the executors (Arrow builds the text of plain
+        IDs); one partition on the driver at a time."""
+        from hidekit.transforms.crosswalk import json_pieces
 
+        names = list(self.columns)
         for column, sdf in self.parts:
-            rows = sdf.select(
-                F.to_json(F.array(F.lit(column), F.lit(""), F.col("value"), F.col("code")))
-            )
 
-            yield from joined_rows(rows)
+            def pieces(batches, column=column):
+                for part in batches:
+                    if len(part):
+                        frame = pd.DataFrame(
+                            {
+                                names[0]: column,
+                                names[1]: "",
+                                names[2]: part["value"].to_numpy(object),
+                                names[3]: part["code"].to_numpy(object),
+                            }
+                        )
+                        text = b", ".join(json_pieces(frame, rows=len(frame)))
+                        yield pd.DataFrame({"rows": [text]})
+
+            for row in sdf.mapInPandas(pieces, "rows binary").toLocalIterator():
+                yield bytes(row[0])
 
     def to_pandas(self) -> pd.DataFrame:
         """The whole crosswalk on the driver (small tables and tests)."""
