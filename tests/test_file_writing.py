@@ -33,8 +33,6 @@ EXCEPTIONS = {
     # the JVM reads its log settings from a file: a scratch file in the temp folder, not a
     # user's file, rewritten only when it differs
     "engines/spark_engine.py:_quiet_log_config": "Spark's log settings in the temp folder",
-    # pyspark.sql.functions.to_json makes a column of JSON texts: no file is written
-    "transforms/spark_encode.py:json_rows": "Spark's to_json is a column function, not a write",
 }
 
 # Calls that write, whatever they are called on (Path methods and hidekit.io's writers).
