@@ -447,3 +447,11 @@ def test_detect_command_bad_input_names_the_problem(tmp_path, case):
     }[case]
     assert expected in " ".join(res.stderr.split())
     assert not (tmp_path / "o").exists()
+
+
+def test_en_masks_every_ip_address_whole(en):
+    """IPv6 written with "::" came out in pieces or not at all, and an IPv4 address before a full
+    stop was missed: each left most of a direct identifier in the release."""
+    text = "Login from 2001:db8:85a3::8a2e:370:7334, then fe80::1ff:fe23:4567:890a; ip was 203.0.113.7."
+    ips = [s.text for s in en.detect(text) if s.label == "IP"]
+    assert ips == ["2001:db8:85a3::8a2e:370:7334", "fe80::1ff:fe23:4567:890a", "203.0.113.7"]

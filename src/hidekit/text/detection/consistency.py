@@ -58,6 +58,7 @@ from hidekit.text.detection.consistency_parts import (
     handle_names,
     org_heads,
     split_wife_of,
+    whole_ips,
 )
 from hidekit.text.detection.consistency_streets import place_streets, street_parts, street_units
 from hidekit.text.detection.recognizers.gates import fold
@@ -526,12 +527,14 @@ def mentions(text: str, keys: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
-    """The rules in order: dates written in digits found in part, whole tokens, name words beside a name, name edges (then name words
+    """The rules in order: IP addresses and dates written in digits found in part, whole tokens, name words beside a name, name edges (then name words
     again, and two names joined by "w/o" split), logins in brackets after a name ("RAMON V." +
     "AQUINO"), street units and parts, code prefixes, the heads of
     organizations, the same name everywhere, then names inside logins (last, so the name a login
     holds is still looked for elsewhere)."""
-    spans = name_edges(text, next_name_words(text, whole_tokens(text, date_runs(text, spans))))
+    spans = name_edges(
+        text, next_name_words(text, whole_tokens(text, date_runs(text, whole_ips(text, spans))))
+    )
     spans = bracket_handles(text, split_wife_of(text, next_name_words(text, spans)))
     spans = street_parts(text, street_units(text, place_streets(text, spans)))
     spans = code_prefixes(text, spans)

@@ -1,14 +1,14 @@
 """Leak-closing rules on code prefixes, logins, organizations and dates (``consistency.close_leaks``
 runs them): the letters before an identifier, a login in brackets after a name, the word that
-closes an organization's name, a date written in digits found in part; and the helpers the rule
-modules share."""
+closes an organization's name, a date written in digits found in part, an IP address found in
+part; and the helpers the rule modules share."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
-from hidekit.text.detection.recognizers.patterns.validators import numeric_date_valid
+from hidekit.text.detection.recognizers.patterns.validators import ip_valid, numeric_date_valid
 from hidekit.text.spans import Span, sort_spans
 
 PERSON_LABELS = frozenset({"NAME", "DOCTOR"})
@@ -231,4 +231,42 @@ def date_runs(text: str, spans: Sequence[Span]) -> list[Span]:
         first = inside[0]
         date = Span(a, b, "DATE", text[a:b], first.source, first.score)
         out = sort_spans([s for s in out if not (s.start < b and a < s.end)] + [date])
+    return out
+
+
+# an IP address as written: IPv4, or IPv6 in any form ("2001:db8:85a3::8a2e:370:7334",
+# "fe80::1ff:fe23:4567:890a%eth0" up to its zone, an IPv4 tail); a full stop may end a sentence
+# after it ("from 203.0.113.7.")
+_IP_CANDIDATE = re.compile(
+    r"(?<![\w.:])(?:(?:\d{1,3}\.){3}\d{1,3}"
+    r"|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\d{1,3}\.){3}\d{1,3})?)"
+    r"(?![\w:]|\.\d)"
+)
+
+
+def ip_addresses(text: str) -> list[tuple[int, int]]:
+    """Offsets of the valid IP addresses of ``text`` (Python's ``ipaddress`` says which): "::"
+    alone and runs of colons with fewer than three hex digits are separators, not addresses."""
+    out = []
+    for m in _IP_CANDIDATE.finditer(text) if ("." in text or ":" in text) else ():
+        value = m.group()
+        if sum(c not in ".:" for c in value) >= 3 and ip_valid(value):
+            out.append(m.span())
+    return out
+
+
+def whole_ips(text: str, spans: Sequence[Span]) -> list[Span]:
+    """An IP address is a direct identifier: found in part ("85a3" + ":8a2e:370:7334" of a
+    compressed IPv6 address, "fe80" of a link-local one) or missed (an IPv4 address before a full
+    stop), it becomes one IP span over the whole address. Spans reaching outside it stay."""
+    out = sort_spans(spans)
+    for a, b in ip_addresses(text):
+        inside = [s for s in out if s.start < b and a < s.end]
+        if len(inside) == 1 and (inside[0].start, inside[0].end, inside[0].label) == (a, b, "IP"):
+            continue
+        if any(s.start < a or s.end > b for s in inside):
+            continue
+        source, score = (inside[0].source, inside[0].score) if inside else ("ip_address", 0.95)
+        ip = Span(a, b, "IP", text[a:b], source, score)
+        out = sort_spans([s for s in out if not (s.start < b and a < s.end)] + [ip])
     return out
