@@ -13,7 +13,7 @@ from hidekit.text.detection.consistency import (
     same_everywhere,
     whole_tokens,
 )
-from hidekit.text.detection.consistency_parts import grown, whole_ips
+from hidekit.text.detection.consistency_parts import grown, whole_addresses
 from hidekit.text.detection.consistency_streets import street_units
 from hidekit.text.detection.recognizers import get_recognizers, run_recognizers
 from hidekit.text.spans import Span
@@ -798,7 +798,7 @@ def test_an_ip_address_found_in_part_or_missed_becomes_one_ip_span():
         _span(t, ":8a2e:370:7334", "IP"),
         _span(t, "fe80", "ID"),
     ]
-    assert _texts(t, whole_ips(t, parts)) == [
+    assert _texts(t, whole_addresses(t, parts)) == [
         ("IP", "2001:db8:85a3::8a2e:370:7334"),
         ("IP", "fe80::1ff:fe23:4567:890a"),  # up to its zone
         ("IP", "::ffff:192.0.2.1"),
@@ -806,23 +806,33 @@ def test_an_ip_address_found_in_part_or_missed_becomes_one_ip_span():
     ]
 
 
-def test_times_mac_addresses_and_separators_are_no_ip_address():
-    t = "seen 10:14:22 and 12:30, mac 00:1A:2B:3C:4D:5E, a :: separator, 999.1.1.1, 1.2.3.4.5"
-    assert whole_ips(t, []) == []
-    # a span reaching outside the address is left as it is
+def test_times_separators_and_bad_octets_are_no_address():
+    t = "seen 10:14:22 and 12:30, a :: separator, 999.1.1.1, 1.2.3.4.5, 12:34:56:78 ratio"
+    assert whole_addresses(t, []) == []
+    # one span already covering the address is left as it is
     t = "host 192.168.0.14:8080 down"
     span = _span(t, "192.168.0.14:8080", "URL")
-    assert whole_ips(t, [span]) == [span]
+    assert whole_addresses(t, [span]) == [span]
 
 
-@given(st.text(alphabet="0123456789abcdef.: x", max_size=40), st.data())
-def test_whole_ips_keeps_every_character_it_is_given(text, data):
+def test_a_hardware_address_is_one_id_span_over_any_span_it_cut_into():
+    t = "Device MAC 00:1A:2B:3C:4D:5E logged; switch port 001a.2b3c.4d5e; nic 00-1a-2b-3c-4d-5e."
+    out = whole_addresses(t, [_span(t, "MAC 00", "NAME")])
+    assert _texts(t, out) == [
+        ("ID", "MAC 00:1A:2B:3C:4D:5E"),
+        ("ID", "001a.2b3c.4d5e"),
+        ("ID", "00-1a-2b-3c-4d-5e"),
+    ]
+
+
+@given(st.text(alphabet="0123456789abcdef.:- x", max_size=40), st.data())
+def test_whole_addresses_keeps_every_character_it_is_given(text, data):
     spans = []
     if len(text) >= 2:
         a = data.draw(st.integers(0, len(text) - 2))
         b = data.draw(st.integers(a + 1, len(text)))
         spans = [Span(a, b, "ID", text[a:b], "crf")]
-    out = whole_ips(text, spans)
+    out = whole_addresses(text, spans)
     covered = {i for s in out for i in range(s.start, s.end)}
     assert all(i in covered for s in spans for i in range(s.start, s.end))
     assert all(s.text == text[s.start : s.end] for s in out)

@@ -58,7 +58,7 @@ from hidekit.text.detection.consistency_parts import (
     handle_names,
     org_heads,
     split_wife_of,
-    whole_ips,
+    whole_addresses,
 )
 from hidekit.text.detection.consistency_streets import place_streets, street_parts, street_units
 from hidekit.text.detection.recognizers.gates import fold
@@ -533,7 +533,8 @@ def close_leaks(text: str, spans: Sequence[Span]) -> list[Span]:
     organizations, the same name everywhere, then names inside logins (last, so the name a login
     holds is still looked for elsewhere)."""
     spans = name_edges(
-        text, next_name_words(text, whole_tokens(text, date_runs(text, whole_ips(text, spans))))
+        text,
+        next_name_words(text, whole_tokens(text, date_runs(text, whole_addresses(text, spans)))),
     )
     spans = bracket_handles(text, split_wife_of(text, next_name_words(text, spans)))
     spans = street_parts(text, street_units(text, place_streets(text, spans)))

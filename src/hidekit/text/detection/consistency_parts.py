@@ -242,31 +242,41 @@ _IP_CANDIDATE = re.compile(
     r"|[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:(?<=:)(?:\d{1,3}\.){3}\d{1,3})?)"
     r"(?![\w:]|\.\d)"
 )
+# a device's hardware (MAC) address, a device identifier under Safe Harbor: six pairs of hex digits
+# joined by ":" or "-" ("00:1A:2B:3C:4D:5E"), or three groups of four joined by "." ("001a.2b3c.4d5e")
+_MAC_ADDRESS = re.compile(
+    r"(?<![\w:.-])(?:[0-9A-Fa-f]{2}([:-])(?:[0-9A-Fa-f]{2}\1){4}[0-9A-Fa-f]{2}"
+    r"|[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4})(?![\w:-]|\.\w)"
+)
 
 
-def ip_addresses(text: str) -> list[tuple[int, int]]:
-    """Offsets of the valid IP addresses of ``text`` (Python's ``ipaddress`` says which): "::"
-    alone and runs of colons with fewer than three hex digits are separators, not addresses."""
+def net_addresses(text: str) -> list[tuple[int, int, str]]:
+    """Offsets and label of the network addresses of ``text``: valid IP addresses (Python's
+    ``ipaddress`` says which; "::" alone and colon runs with fewer than three hex digits are
+    separators) as IP, hardware addresses as ID."""
+    if ":" not in text and "." not in text and "-" not in text:
+        return []
     out = []
-    for m in _IP_CANDIDATE.finditer(text) if ("." in text or ":" in text) else ():
+    for m in _IP_CANDIDATE.finditer(text):
         value = m.group()
         if sum(c not in ".:" for c in value) >= 3 and ip_valid(value):
-            out.append(m.span())
-    return out
+            out.append((m.start(), m.end(), "IP"))
+    out += [(m.start(), m.end(), "ID") for m in _MAC_ADDRESS.finditer(text)]
+    return sorted(out)
 
 
-def whole_ips(text: str, spans: Sequence[Span]) -> list[Span]:
-    """An IP address is a direct identifier: found in part ("85a3" + ":8a2e:370:7334" of a
-    compressed IPv6 address, "fe80" of a link-local one) or missed (an IPv4 address before a full
-    stop), it becomes one IP span over the whole address. Spans reaching outside it stay."""
+def whole_addresses(text: str, spans: Sequence[Span]) -> list[Span]:
+    """A network address is a direct identifier: found in part ("85a3" + ":8a2e:370:7334" of a
+    compressed IPv6 address, "fe80" of a link-local one, "MAC 00" of a hardware address) or missed
+    (an IPv4 address before a full stop), it becomes one span over the whole address (and over any
+    span it cut into). An address one span already covers stays as it is."""
     out = sort_spans(spans)
-    for a, b in ip_addresses(text):
+    for a, b, label in net_addresses(text):
         inside = [s for s in out if s.start < b and a < s.end]
-        if len(inside) == 1 and (inside[0].start, inside[0].end, inside[0].label) == (a, b, "IP"):
+        if any(s.start <= a and b <= s.end for s in inside):
             continue
-        if any(s.start < a or s.end > b for s in inside):
-            continue
-        source, score = (inside[0].source, inside[0].score) if inside else ("ip_address", 0.95)
-        ip = Span(a, b, "IP", text[a:b], source, score)
-        out = sort_spans([s for s in out if not (s.start < b and a < s.end)] + [ip])
+        start, end = min([a, *(s.start for s in inside)]), max([b, *(s.end for s in inside)])
+        source, score = (inside[0].source, inside[0].score) if inside else ("net_address", 0.95)
+        whole = Span(start, end, label, text[start:end], source, score)
+        out = sort_spans([s for s in out if not (s.start < end and start < s.end)] + [whole])
     return out
