@@ -158,3 +158,54 @@ def shared_tests(folder: Path) -> tuple[Callable[..., None], ...]:
         test_counts_per_label_are_the_readme_table,
         test_counts_per_case_are_the_readme_table,
     )
+
+
+def keep_out_tests(folder: Path) -> tuple[Callable[..., None], ...]:
+    """The two tests that keep a held-out folder out of the detector, for its test module to bind
+    at module level: the training recipe reads none of its texts, and no library file names the
+    folder or holds one of its invented full names."""
+
+    def test_training_recipe_reads_no_text_of_the_set() -> None:
+        """Neither the training part nor the validation part of the recipe's development notes
+        holds a text of the set (a copy under another name would be caught too)."""
+        recipe = load("train_models", ROOT / "scripts" / "train_models.py")
+        held_out = {
+            (folder / f"{stem}.txt").read_text(encoding="utf-8").strip() for stem in docs(folder)
+        }
+        for validation in (False, True):
+            read = {d.text.strip() for d in recipe.en_dev_notes(validation=validation)}
+            assert read and not read & held_out
+
+    def test_no_rule_or_word_list_names_the_set_or_its_people() -> None:
+        """No file of the library or of the training recipe names the folder, and none holds one
+        of the set's invented full names (two words or more, 12 characters or more: a name that
+        could only come from these texts). Real hospitals, places and companies are left out."""
+        full_names = {
+            surface.lower()
+            for stem in docs(folder)
+            for _, label, _, _, surface in spans(folder, stem)
+            if label in {"NAME", "DOCTOR"} and " " in surface and len(surface) >= 12
+        }
+        assert len(full_names) >= 100  # the check can fail: it has names to look for
+        sources = sorted((ROOT / "src" / "hidekit").rglob("*"))
+        sources += [ROOT / "scripts" / "train_models.py"]
+        found = []
+        for path in sources:
+            if not path.is_file() or path.suffix not in {
+                ".py",
+                ".txt",
+                ".json",
+                ".md",
+                ".html",
+                ".js",
+            }:
+                continue
+            text = path.read_text(encoding="utf-8").lower()
+            assert folder.name not in text, path
+            found += [(path.name, n) for n in full_names if n in text]
+        assert found == []
+
+    return (
+        test_training_recipe_reads_no_text_of_the_set,
+        test_no_rule_or_word_list_names_the_set_or_its_people,
+    )

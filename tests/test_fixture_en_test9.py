@@ -12,16 +12,13 @@ stay outside the repository; the brat files are the gold.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 from heldout_fixture import (
     ROOT,
     check_ibans_and_cards,
     check_pairs,
-    docs,
-    load,
+    keep_out_tests,
     shared_tests,
-    spans,
 )
 
 FOLDER = ROOT / "tests" / "fixtures" / "en-test9"
@@ -52,38 +49,7 @@ def test_ibans_and_cards_carry_valid_checksums() -> None:
     check_ibans_and_cards(FOLDER, ibans=10, cards=6, gb=2, countries=9)
 
 
-def _texts(folder: Path) -> set[str]:
-    return {(folder / f"{stem}.txt").read_text(encoding="utf-8").strip() for stem in docs(folder)}
-
-
-def test_training_recipe_reads_no_text_of_the_set() -> None:
-    """Neither the training part nor the validation part of the recipe's development notes holds
-    a text of en-test9 (a copy under another name would be caught too)."""
-    recipe = load("train_models", ROOT / "scripts" / "train_models.py")
-    held_out = _texts(FOLDER)
-    for validation in (False, True):
-        read = {d.text.strip() for d in recipe.en_dev_notes(validation=validation)}
-        assert read and not read & held_out
-
-
-def test_no_rule_or_word_list_names_the_set_or_its_people() -> None:
-    """No file of the library or of the training recipe names the folder, and none holds one of
-    the set's invented full names (two words or more, 12 characters or more: a name that could
-    only come from these texts). Real hospitals, places and companies are left out of the check."""
-    full_names = {
-        surface.lower()
-        for stem in docs(FOLDER)
-        for _, label, _, _, surface in spans(FOLDER, stem)
-        if label in {"NAME", "DOCTOR"} and " " in surface and len(surface) >= 12
-    }
-    assert len(full_names) >= 100  # the check can fail: it has names to look for
-    sources = sorted((ROOT / "src" / "hidekit").rglob("*"))
-    sources += [ROOT / "scripts" / "train_models.py"]
-    found = []
-    for path in sources:
-        if not path.is_file() or path.suffix not in {".py", ".txt", ".json", ".md", ".html", ".js"}:
-            continue
-        text = path.read_text(encoding="utf-8").lower()
-        assert "en-test9" not in text, path
-        found += [(path.name, n) for n in full_names if n in text]
-    assert found == []
+(
+    test_training_recipe_reads_no_text_of_the_set,
+    test_no_rule_or_word_list_names_the_set_or_its_people,
+) = keep_out_tests(FOLDER)
